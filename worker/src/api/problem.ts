@@ -1,0 +1,59 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../app-env.ts";
+import { ApiError, type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
+import type { Problem } from "../schemas/common.ts";
+
+const PROBLEM_TYPES: Record<ErrorStatus, string> = {
+  400: "invalid-request",
+  401: "unauthorized",
+  404: "not-found",
+  405: "method-not-allowed",
+  409: "conflict",
+  413: "body-too-large",
+  415: "unsupported-media-type",
+  429: "rate-limited",
+  500: "internal-error",
+  503: "unavailable",
+};
+
+export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
+  const body: Problem = {
+    type: `/docs#problem-${PROBLEM_TYPES[error.status]}`,
+    title: STATUS_TITLES[error.status],
+    status: error.status,
+    detail: error.detail,
+    instance: c.req.path,
+    request_id: c.get("requestId") ?? "",
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+  return new Response(JSON.stringify(body), {
+    status: error.status,
+    headers: {
+      "content-type": "application/problem+json",
+      "x-request-id": body.request_id,
+      ...error.headers,
+    },
+  });
+}
+
+/** Whatever was thrown, as an ApiError; anything unexpected is logged and becomes a plain 500. */
+export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException && error.status === 400) {
+    return new ApiError(400, error.message, [{ location: "body", message: error.message }]);
+  }
+  if (error instanceof HTTPException && error.status === 413) return bodyTooLarge();
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: c.get("requestId"),
+      path: c.req.path,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    }),
+  );
+  return new ApiError(500, "Something went wrong on our side; the request id identifies it in our logs");
+}
+
+export const bodyTooLarge = () => new ApiError(413, "The request body is larger than 64 KiB");

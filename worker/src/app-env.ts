@@ -1,0 +1,11 @@
+import type { AuthenticatedKey } from "./domain/api-keys.ts";
+import type { Env } from "./env.ts";
+
+/** Hono's view of the Worker: its bindings and what middleware leaves for handlers. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    auth: AuthenticatedKey;
+  };
+}

@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import { authInfoRoutes } from "./api/auth-info.ts";
+import { collectSessionRoutes } from "./api/collect-sessions.ts";
+import { rateLimit, requireApiKey } from "./api/middleware.ts";
+import { bodyTooLarge, problemResponse, toApiError } from "./api/problem.ts";
+import { verifySessionRoutes } from "./api/verify-sessions.ts";
+import type { AppEnv } from "./app-env.ts";
+import { ApiError } from "./lib/errors.ts";
+import { LIMITS } from "./schemas/limits.ts";
+import { buildOpenApiDocument } from "./schemas/openapi.ts";
+import { docsPage } from "./web/docs-page.tsx";
+import { homePage } from "./web/home-page.tsx";
+
+export function buildApp() {
+  // `strict: false`: the trailing slash is canonical and its absence is accepted.
+  const app = new Hono<AppEnv>({ strict: false });
+
+  app.use(requestId());
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        problemResponse(
+          c,
+          new ApiError(405, `${c.req.method} is not allowed here; use ${methods.join(", ")}`, undefined, {
+            Allow: methods.join(", "),
+          }),
+        ),
+    }),
+  );
+
+  app.get("/", (c) => c.html(homePage()));
+  app.get("/docs", (c) => c.html(docsPage()));
+  app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(new URL(c.req.url).origin)));
+
+  const api = new Hono<AppEnv>({ strict: false });
+  api.use(
+    bodyLimit({
+      maxSize: LIMITS.maxBodyBytes,
+      onError: () => {
+        throw bodyTooLarge();
+      },
+    }),
+    requireApiKey,
+    rateLimit,
+  );
+  api.route("/auth/info", authInfoRoutes);
+  api.route("/ssh/collect/sessions", collectSessionRoutes);
+  api.route("/ssh/verify/sessions", verifySessionRoutes);
+  app.route("/api/v1", api);
+
+  app.notFound((c) =>
+    problemResponse(c, new ApiError(404, `Nothing at ${c.req.method} ${c.req.path}`)),
+  );
+  app.onError((error, c) => problemResponse(c, toApiError(error, c)));
+  return app;
+}

@@ -1,0 +1,51 @@
+import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const accounts = sqliteTable("accounts", {
+  id: text().primaryKey(),
+  email: text().notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const projects = sqliteTable("projects", {
+  id: text().primaryKey(),
+  name: text().notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const projectMembers = sqliteTable(
+  "project_members",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    role: text({ enum: ["owner", "member"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.accountId] }),
+    index("project_members_account_idx").on(t.accountId),
+  ],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    prefix: text().notNull(),
+    /** SHA-256 (hex) of the full key; the plaintext is never stored. */
+    hash: text().notNull().unique(),
+    createdAt: text("created_at").notNull(),
+    expiredAt: text("expired_at"),
+    revokedAt: text("revoked_at"),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("api_keys_project_idx").on(t.projectId, t.id)],
+);

@@ -1,0 +1,123 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { projects } from "./accounts.ts";
+
+export const SESSION_KINDS = ["collect", "verify"] as const;
+export const SESSION_STATUSES = ["pending", "completed", "verified", "failed", "expired"] as const;
+export const CONNECTION_OUTCOMES = [
+  "in_progress",
+  "collected",
+  "verified",
+  "no_match",
+  "no_key",
+  "declined",
+  "refused",
+  "expired",
+  "disconnected",
+] as const;
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    kind: text({ enum: SESSION_KINDS }).notNull(),
+    connectionIdentifier: text("connection_identifier").notNull().unique(),
+    status: text({ enum: SESSION_STATUSES }).notNull(),
+    externalId: text("external_id"),
+    multiKey: integer("multi_key", { mode: "boolean" }).notNull(),
+    multiConnection: integer("multi_connection", { mode: "boolean" }).notNull(),
+    mustConfirm: integer("must_confirm", { mode: "boolean" }).notNull(),
+    sshBanner: text("ssh_banner"),
+    sshMessage: text("ssh_message"),
+    matchAllKeys: integer("match_all_keys", { mode: "boolean" }).notNull(),
+    maxAttempts: integer("max_attempts").notNull(),
+    failedAttempts: integer("failed_attempts").notNull(),
+    expiredAt: text("expired_at").notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+    completedAt: text("completed_at"),
+    verifiedAt: text("verified_at"),
+  },
+  (t) => [
+    index("sessions_project_kind_idx").on(t.projectId, t.kind, t.id),
+    index("sessions_project_kind_status_idx").on(t.projectId, t.kind, t.status, t.id),
+    index("sessions_project_kind_external_idx").on(t.projectId, t.kind, t.externalId, t.id),
+  ],
+);
+
+/** The columns every stored public key has, whether configured or collected. */
+function publicKeyColumns() {
+  return {
+    publicKeySsh: text("public_key_ssh").notNull(),
+    publicKeyPem: text("public_key_pem"),
+    publicKeyMd5: text("public_key_md5").notNull(),
+    publicKeySha256: text("public_key_sha256").notNull(),
+    publicKeyAlgorithm: text("public_key_algorithm").notNull(),
+    publicKeyBits: integer("public_key_bits").notNull(),
+    comment: text(),
+  };
+}
+
+/** Keys given in advance to a verification session. */
+export const sessionKeys = sqliteTable(
+  "session_keys",
+  {
+    id: text().primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    position: integer().notNull(),
+    name: text(),
+    externalId: text("external_id"),
+    ...publicKeyColumns(),
+    verifiedAt: text("verified_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("session_keys_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
+);
+
+export const connections = sqliteTable(
+  "connections",
+  {
+    id: text().primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    ipAddress: text("ip_address").notNull(),
+    clientVersion: text("client_version").notNull(),
+    createdAt: text("created_at").notNull(),
+    closedAt: text("closed_at"),
+    confirmed: integer({ mode: "boolean" }),
+    outcome: text({ enum: CONNECTION_OUTCOMES }).notNull(),
+  },
+  (t) => [index("connections_session_idx").on(t.sessionId, t.id)],
+);
+
+/** Keys a connection proved: collected keys, or the configured keys it matched. */
+export const connectionKeys = sqliteTable(
+  "connection_keys",
+  {
+    id: text().primaryKey(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    ...publicKeyColumns(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("connection_keys_fingerprint_idx").on(t.connectionId, t.publicKeySha256),
+    index("connection_keys_session_idx").on(t.sessionId, t.publicKeySha256),
+  ],
+);
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+export type SessionKeyRow = typeof sessionKeys.$inferSelect;
+export type ConnectionRow = typeof connections.$inferSelect;
+export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;

@@ -1,0 +1,85 @@
+import { and, eq } from "drizzle-orm";
+import { apiKeys, projects } from "../db/accounts.ts";
+import type { Database } from "../db/client.ts";
+import { sha256Hex } from "../lib/encoding.ts";
+import { newId, randomBase32 } from "../lib/ids.ts";
+
+export const API_KEY_PREFIX = "kp_live_";
+/** 32 base32 characters: 160 bits of randomness after the recognisable prefix. */
+const API_KEY_RANDOM_LENGTH = 32;
+/** Characters kept for display, e.g. `kp_live_ab12`. */
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 4;
+/** `last_used_at` is written at most this often per key, to keep writes off the hot path. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export interface AuthenticatedKey {
+  key: ApiKeyRow;
+  projectName: string;
+}
+
+export function generateApiKey(): string {
+  return API_KEY_PREFIX + randomBase32(API_KEY_RANDOM_LENGTH);
+}
+
+/** Builds the row for a new key; the plaintext is returned once and never stored. */
+export async function newApiKeyRow(input: {
+  projectId: string;
+  name: string;
+  expiredAt?: string | null;
+  now: string;
+}): Promise<{ row: ApiKeyRow; plaintext: string }> {
+  const plaintext = generateApiKey();
+  const row: ApiKeyRow = {
+    id: newId("key"),
+    projectId: input.projectId,
+    name: input.name,
+    prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
+    hash: await sha256Hex(plaintext),
+    createdAt: input.now,
+    expiredAt: input.expiredAt ?? null,
+    revokedAt: null,
+    lastUsedAt: null,
+  };
+  return { row, plaintext };
+}
+
+export async function createApiKey(db: Database, input: Parameters<typeof newApiKeyRow>[0]) {
+  const created = await newApiKeyRow(input);
+  await db.insert(apiKeys).values(created.row);
+  return created;
+}
+
+/** Finds a usable key: known, not revoked, not expired. Anything else is null, without saying why. */
+export async function authenticateApiKey(
+  db: Database,
+  plaintext: string,
+  now: Date,
+): Promise<AuthenticatedKey | null> {
+  if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
+  const [found] = await db
+    .select({ key: apiKeys, projectName: projects.name })
+    .from(apiKeys)
+    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+    .where(eq(apiKeys.hash, await sha256Hex(plaintext)))
+    .limit(1);
+  if (!found || found.key.revokedAt !== null) return null;
+  if (found.key.expiredAt !== null && Date.parse(found.key.expiredAt) <= now.getTime()) return null;
+  return found;
+}
+
+export function shouldRecordUse(key: ApiKeyRow, now: Date): boolean {
+  return key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= LAST_USED_PRECISION_MS;
+}
+
+export async function recordApiKeyUse(db: Database, keyId: string, now: Date) {
+  await db.update(apiKeys).set({ lastUsedAt: now.toISOString() }).where(eq(apiKeys.id, keyId));
+}
+
+export async function revokeApiKey(db: Database, projectId: string, keyId: string, now: Date) {
+  await db
+    .update(apiKeys)
+    .set({ revokedAt: now.toISOString() })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.projectId, projectId)));
+}

@@ -1,0 +1,10 @@
+import type { Database } from "../db/client.ts";
+import type { Env } from "../env.ts";
+
+/** What every project-scoped domain function receives: storage, bindings, the caller's project. */
+export interface ProjectContext {
+  db: Database;
+  env: Env;
+  projectId: string;
+  now: Date;
+}

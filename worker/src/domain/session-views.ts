@@ -1,0 +1,183 @@
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import {
+  type ConnectionKeyRow,
+  type ConnectionRow,
+  connectionKeys,
+  connections,
+  type SessionKeyRow,
+  type SessionKind,
+  type SessionRow,
+  type SessionStatus,
+  sessionKeys,
+  sessions,
+} from "../db/sessions.ts";
+import type { Env } from "../env.ts";
+import { notFound } from "../lib/errors.ts";
+import type { CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
+import type {
+  CollectSession,
+  CollectSessionDetail,
+  Connection,
+  VerifySession,
+  VerifySessionDetail,
+} from "../schemas/sessions.ts";
+import type { ProjectContext } from "./context.ts";
+
+type PublicKeyRow = Pick<
+  SessionKeyRow,
+  | "id"
+  | "publicKeySsh"
+  | "publicKeyPem"
+  | "publicKeyMd5"
+  | "publicKeySha256"
+  | "publicKeyAlgorithm"
+  | "publicKeyBits"
+  | "comment"
+>;
+
+function publicKeyView(key: PublicKeyRow) {
+  return {
+    id: key.id,
+    public_key_ssh: key.publicKeySsh,
+    public_key_pem: key.publicKeyPem,
+    public_key_md5: key.publicKeyMd5,
+    public_key_sha256: key.publicKeySha256,
+    public_key_algorithm: key.publicKeyAlgorithm,
+    public_key_bits: key.publicKeyBits,
+    comment: key.comment,
+  };
+}
+
+export function configuredKeyView(key: SessionKeyRow): ConfiguredKey {
+  return {
+    ...publicKeyView(key),
+    name: key.name,
+    external_id: key.externalId,
+    verified_at: key.verifiedAt,
+  };
+}
+
+export function collectedKeyView(key: ConnectionKeyRow): CollectedKey {
+  return { ...publicKeyView(key), created_at: key.createdAt };
+}
+
+export function connectionView(connection: ConnectionRow, keys: ConnectionKeyRow[]): Connection {
+  return {
+    id: connection.id,
+    ip_address: connection.ipAddress,
+    client_version: connection.clientVersion,
+    created_at: connection.createdAt,
+    closed_at: connection.closedAt,
+    confirmed: connection.confirmed,
+    outcome: connection.outcome,
+    keys: keys.filter((key) => key.connectionId === connection.id).map(collectedKeyView),
+  };
+}
+
+/** The command to hand the user; `-p` only when the port is not SSH's default. */
+export function sshCommand(env: Pick<Env, "SSH_HOST" | "SSH_PORT">, identifier: string): string {
+  const port = env.SSH_PORT && env.SSH_PORT !== "22" ? `-p ${env.SSH_PORT} ` : "";
+  return `ssh ${port}${identifier}@${env.SSH_HOST}`;
+}
+
+function sessionFields(env: Env, session: SessionRow) {
+  return {
+    id: session.id,
+    connection_identifier: session.connectionIdentifier,
+    ssh_command: sshCommand(env, session.connectionIdentifier),
+    external_id: session.externalId,
+    multi_key: session.multiKey,
+    multi_connection: session.multiConnection,
+    must_confirm: session.mustConfirm,
+    ssh_banner: session.sshBanner,
+    ssh_message: session.sshMessage,
+    expired_at: session.expiredAt,
+    created_at: session.createdAt,
+    updated_at: session.updatedAt,
+    completed_at: session.completedAt,
+  };
+}
+
+export function collectSessionView(env: Env, session: SessionRow): CollectSession {
+  return { ...sessionFields(env, session), status: session.status as CollectSession["status"] };
+}
+
+export function verifySessionView(env: Env, session: SessionRow, keys: SessionKeyRow[]): VerifySession {
+  return {
+    ...sessionFields(env, session),
+    status: session.status as VerifySession["status"],
+    match_all_keys: session.matchAllKeys,
+    max_attempts: session.maxAttempts,
+    failed_attempts: session.failedAttempts,
+    verified_at: session.verifiedAt,
+    keys: keys.filter((key) => key.sessionId === session.id).map(configuredKeyView),
+  };
+}
+
+export interface SessionListFilter {
+  offset: number;
+  limit: number;
+  status?: SessionStatus | undefined;
+  external_id?: string | undefined;
+}
+
+/** One page, newest first; ids are time-ordered, so `id DESC` is creation order. */
+export async function listSessionRows(ctx: ProjectContext, kind: SessionKind, filter: SessionListFilter) {
+  const conditions: SQL[] = [eq(sessions.projectId, ctx.projectId), eq(sessions.kind, kind)];
+  if (filter.status) conditions.push(eq(sessions.status, filter.status));
+  if (filter.external_id !== undefined) conditions.push(eq(sessions.externalId, filter.external_id));
+  const where = and(...conditions);
+  const [rows, [totals]] = await ctx.db.batch([
+    ctx.db.select().from(sessions).where(where).orderBy(desc(sessions.id)).limit(filter.limit).offset(filter.offset),
+    ctx.db.select({ total: count() }).from(sessions).where(where),
+  ]);
+  const total = totals?.total ?? 0;
+  return {
+    rows,
+    page: { total, offset: filter.offset, limit: filter.limit, has_more: filter.offset + rows.length < total },
+  };
+}
+
+export async function keysOfSessions(db: Database, sessionIds: string[]): Promise<SessionKeyRow[]> {
+  if (sessionIds.length === 0) return [];
+  return db
+    .select()
+    .from(sessionKeys)
+    .where(inArray(sessionKeys.sessionId, sessionIds))
+    .orderBy(sessionKeys.sessionId, sessionKeys.position);
+}
+
+/** The session with everything the single-session GET shows, or a 404. */
+export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
+  const [[session], keys, connectionRows, keyRows] = await ctx.db.batch([
+    ctx.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), eq(sessions.projectId, ctx.projectId), eq(sessions.kind, kind)))
+      .limit(1),
+    ctx.db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)).orderBy(sessionKeys.position),
+    ctx.db.select().from(connections).where(eq(connections.sessionId, sessionId)).orderBy(desc(connections.id)),
+    ctx.db.select().from(connectionKeys).where(eq(connectionKeys.sessionId, sessionId)).orderBy(connectionKeys.id),
+  ]);
+  if (!session) throw notFound("Session", "path.session_id", sessionId);
+  return {
+    session,
+    keys,
+    connections: connectionRows.map((connection) => connectionView(connection, keyRows)),
+  };
+}
+
+export function collectSessionDetailView(
+  env: Env,
+  detail: Awaited<ReturnType<typeof loadSessionDetail>>,
+): CollectSessionDetail {
+  return { ...collectSessionView(env, detail.session), connections: detail.connections };
+}
+
+export function verifySessionDetailView(
+  env: Env,
+  detail: Awaited<ReturnType<typeof loadSessionDetail>>,
+): VerifySessionDetail {
+  return { ...verifySessionView(env, detail.session, detail.keys), connections: detail.connections };
+}

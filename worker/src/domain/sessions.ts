@@ -1,0 +1,156 @@
+import type { SessionKeyRow, SessionKind, SessionRow } from "../db/sessions.ts";
+import { ApiError, badRequest, notFound } from "../lib/errors.ts";
+import { newConnectionIdentifier, newId } from "../lib/ids.ts";
+import type { ProblemError } from "../schemas/common.ts";
+import { LIMITS } from "../schemas/limits.ts";
+import type { ConfiguredKeyInput } from "../schemas/public-keys.ts";
+import type { SessionOptionsInput } from "../schemas/sessions.ts";
+import type { SessionPatch } from "../session-object/session-object.ts";
+import type { ProjectContext } from "./context.ts";
+import { parsePublicKey, PublicKeyError } from "./public-keys.ts";
+import type { Outcome, SessionScope } from "./session-rules.ts";
+
+export interface CreateSessionInput extends SessionOptionsInput {
+  keys?: ConfiguredKeyInput[];
+}
+
+function sessionObject(ctx: ProjectContext, sessionId: string) {
+  return ctx.env.SESSIONS.get(ctx.env.SESSIONS.idFromName(sessionId));
+}
+
+function unwrap<T>(outcome: Outcome<T>, sessionId: string): T {
+  if (outcome.ok) return outcome.value;
+  const value = outcome.location === "path.session_id" ? sessionId : undefined;
+  const errors = outcome.location ? [{ location: outcome.location, message: outcome.detail, value }] : undefined;
+  throw new ApiError(outcome.status, outcome.detail, errors);
+}
+
+/** `timeout` or `expired_at` (never both; the schema refuses that) as an absolute time. */
+export function resolveExpiry(input: SessionOptionsInput, now: Date): string | undefined {
+  if (input.timeout !== undefined) return new Date(now.getTime() + input.timeout * 1000).toISOString();
+  if (input.expired_at === undefined) return undefined;
+  const at = Date.parse(input.expired_at);
+  if (at <= now.getTime()) throw badRequest("body.expired_at", "expired_at must be in the future", input.expired_at);
+  if (at > now.getTime() + LIMITS.maxTimeoutSeconds * 1000) {
+    throw badRequest("body.expired_at", "expired_at must be at most 30 days ahead", input.expired_at);
+  }
+  return new Date(at).toISOString();
+}
+
+/** Parses every configured key, reporting each bad or repeated one at its own location. */
+async function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[], now: string) {
+  const errors: ProblemError[] = [];
+  const rows: SessionKeyRow[] = [];
+  const seen = new Map<string, number>();
+  for (const [position, input] of inputs.entries()) {
+    const location = `body.keys[${position}].public_key`;
+    try {
+      const key = await parsePublicKey(input.public_key);
+      const first = seen.get(key.publicKeySha256);
+      if (first !== undefined) {
+        errors.push({ location, message: `Duplicate of keys[${first}]`, value: input.public_key });
+        continue;
+      }
+      seen.set(key.publicKeySha256, position);
+      rows.push({
+        id: newId("vk"),
+        sessionId,
+        position,
+        name: input.name ?? null,
+        externalId: input.external_id ?? null,
+        ...key,
+        verifiedAt: null,
+        createdAt: now,
+      });
+    } catch (error) {
+      if (!(error instanceof PublicKeyError)) throw error;
+      errors.push({ location, message: error.message, value: input.public_key });
+    }
+  }
+  if (errors.length > 0) {
+    const detail = errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
+    throw new ApiError(400, detail, errors);
+  }
+  return rows;
+}
+
+export async function createSession(ctx: ProjectContext, kind: SessionKind, input: CreateSessionInput) {
+  const now = ctx.now.toISOString();
+  const expiredAt =
+    resolveExpiry(input, ctx.now) ??
+    new Date(ctx.now.getTime() + LIMITS.defaultTimeoutSeconds * 1000).toISOString();
+  const id = newId(kind === "collect" ? "cs" : "vs", ctx.now.getTime());
+  const keys = kind === "verify" ? await configuredKeyRows(id, input.keys ?? [], now) : [];
+  const session: SessionRow = {
+    id,
+    projectId: ctx.projectId,
+    kind,
+    connectionIdentifier: newConnectionIdentifier(),
+    status: "pending",
+    externalId: input.external_id ?? null,
+    multiKey: input.multi_key ?? false,
+    multiConnection: input.multi_connection ?? false,
+    mustConfirm: input.must_confirm ?? false,
+    sshBanner: input.ssh_banner ?? null,
+    sshMessage: input.ssh_message ?? null,
+    matchAllKeys: input.match_all_keys ?? false,
+    maxAttempts: input.max_attempts ?? 1,
+    failedAttempts: 0,
+    expiredAt,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: null,
+    verifiedAt: null,
+  };
+  const created = await sessionObject(ctx, id).create(session, keys);
+  return { session: created, keys };
+}
+
+function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): SessionPatch {
+  const patch: SessionPatch = {};
+  if (input.external_id !== undefined) patch.externalId = input.external_id;
+  if (input.multi_key !== undefined) patch.multiKey = input.multi_key;
+  if (input.multi_connection !== undefined) patch.multiConnection = input.multi_connection;
+  if (input.must_confirm !== undefined) patch.mustConfirm = input.must_confirm;
+  if (input.ssh_banner !== undefined) patch.sshBanner = input.ssh_banner;
+  if (input.ssh_message !== undefined) patch.sshMessage = input.ssh_message;
+  if (input.match_all_keys !== undefined) patch.matchAllKeys = input.match_all_keys;
+  if (input.max_attempts !== undefined) patch.maxAttempts = input.max_attempts;
+  if (expiredAt !== undefined) patch.expiredAt = expiredAt;
+  return patch;
+}
+
+const SESSION_ID_PATTERN = { collect: /^cs_[a-z2-7]{26}$/, verify: /^vs_[a-z2-7]{26}$/ };
+
+/** Ids that cannot exist are 404 here, before they reach (and create) a Durable Object. */
+function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): SessionScope {
+  if (!SESSION_ID_PATTERN[kind].test(sessionId)) throw notFound("Session", "path.session_id", sessionId);
+  return { sessionId, projectId: ctx.projectId, kind };
+}
+
+export async function updateSession(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+  input: SessionOptionsInput,
+) {
+  const patch = toPatch(input, resolveExpiry(input, ctx.now));
+  const outcome = await sessionObject(ctx, sessionId).update(
+    scopeOf(ctx, kind, sessionId),
+    patch,
+    ctx.now.toISOString(),
+  );
+  return unwrap(outcome, sessionId);
+}
+
+export async function completeSession(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
+  const outcome = await sessionObject(ctx, sessionId).complete(
+    scopeOf(ctx, kind, sessionId),
+    ctx.now.toISOString(),
+  );
+  return unwrap(outcome, sessionId);
+}
+
+export async function deleteSession(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
+  unwrap(await sessionObject(ctx, sessionId).remove(scopeOf(ctx, kind, sessionId)), sessionId);
+}

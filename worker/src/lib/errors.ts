@@ -1,0 +1,46 @@
+import type { ProblemError } from "../schemas/common.ts";
+
+export const STATUS_TITLES = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+} as const;
+
+export type ErrorStatus = keyof typeof STATUS_TITLES;
+
+/** The one error every layer throws; `onError` turns it into application/problem+json. */
+export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly detail: string;
+  readonly errors: ProblemError[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    status: ErrorStatus,
+    detail: string,
+    errors?: ProblemError[],
+    headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = "ApiError";
+    this.status = status;
+    this.detail = detail;
+    this.errors = errors;
+    this.headers = headers;
+  }
+}
+
+export const notFound = (what: string, location?: string, value?: unknown) =>
+  new ApiError(404, `${what} not found`, location ? [{ location, message: `${what} not found`, value }] : undefined);
+
+export const conflict = (detail: string) => new ApiError(409, detail);
+
+export const badRequest = (location: string, message: string, value?: unknown) =>
+  new ApiError(400, message, [{ location, message, value }]);

@@ -1,0 +1,15 @@
+/** Every limit a reader might ask about, in one place (the README lists them). */
+export const LIMITS = {
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: 64 * 1024,
+  /** Length of `ssh_banner` and `ssh_message`, in characters. */
+  maxSshLineLength: 2048,
+  maxExternalIdLength: 255,
+  minTimeoutSeconds: 60,
+  maxTimeoutSeconds: 30 * 24 * 60 * 60,
+  /** Lifetime of a session created with neither `timeout` nor `expired_at`. */
+  defaultTimeoutSeconds: 60 * 60,
+  maxKeysPerVerifySession: 50,
+  maxKeysPerConnection: 32,
+  maxAttempts: 1000,
+} as const;

@@ -1,0 +1,91 @@
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { database } from "../src/db/client.ts";
+import { createApiKey } from "../src/domain/api-keys.ts";
+import { createAccount, createProject } from "../src/domain/projects.ts";
+import { randomBase32 } from "../src/lib/ids.ts";
+
+export const db = () => database(env.DB);
+
+export interface TestProject {
+  projectId: string;
+  apiKey: string;
+  keyId: string;
+}
+
+/** A fresh account, project and API key, so tests never share state. */
+export async function newProject(options: { keyExpiredAt?: string } = {}): Promise<TestProject> {
+  const now = new Date();
+  const account = await createAccount(db(), `test-${randomBase32(10)}@example.com`, "correct horse battery", now);
+  const project = await createProject(db(), account.id, "Test project", now);
+  const { row, plaintext } = await createApiKey(db(), {
+    projectId: project.id,
+    name: "test key",
+    expiredAt: options.keyExpiredAt ?? null,
+    now: now.toISOString(),
+  });
+  return { projectId: project.id, apiKey: plaintext, keyId: row.id };
+}
+
+export interface CallOptions {
+  method?: string;
+  key?: string | null;
+  body?: unknown;
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Calls the Worker's own fetch handler inside workerd, as a client on the network would. */
+export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+  const headers = new Headers(options.headers);
+  if (options.key) headers.set("x-api-key", options.key);
+  let body = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  return exports.default.fetch(
+    new Request(`http://localhost${path}`, { method: options.method ?? "GET", headers, body }),
+  );
+}
+
+/** Calls and parses JSON, asserting the status first so failures show the body. */
+export async function callJson<T = Record<string, unknown>>(
+  path: string,
+  expectedStatus: number,
+  options: CallOptions = {},
+): Promise<T> {
+  const response = await call(path, options);
+  const text = await response.text();
+  expect(response.status, text).toBe(expectedStatus);
+  return JSON.parse(text) as T;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance: string;
+  request_id: string;
+  errors?: { location: string; message: string; value?: unknown }[];
+}
+
+/** Asserts the RFC 9457 shape every error shares and returns it for specific checks. */
+export async function expectProblem(response: Response, status: number): Promise<ProblemBody> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const problem = JSON.parse(text) as ProblemBody;
+  expect(problem).toMatchObject({ status, instance: new URL(`http://x${problem.instance}`).pathname });
+  expect(problem.title).toBeTypeOf("string");
+  expect(problem.detail).toBeTypeOf("string");
+  expect(problem.type).toMatch(/^\/docs#problem-/);
+  expect(problem.request_id).not.toBe("");
+  expect(text).not.toMatch(/at .*\.(ts|js):\d+/);
+  return problem;
+}
+
+export function locations(problem: ProblemBody): string[] {
+  return (problem.errors ?? []).map((error) => error.location);
+}
