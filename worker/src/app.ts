@@ -25,9 +25,14 @@ export function buildApp() {
       onMethodNotAllowed: (c, methods) =>
         problemResponse(
           c,
-          new ApiError(405, `${c.req.method} is not allowed here; use ${methods.join(", ")}`, undefined, {
-            Allow: methods.join(", "),
-          }),
+          new ApiError(
+            405,
+            `${c.req.method} is not allowed here; use ${methods.join(", ")}`,
+            undefined,
+            {
+              Allow: methods.join(", "),
+            },
+          ),
         ),
     }),
   );

@@ -1,9 +1,14 @@
 import type { D1Migration } from "cloudflare:test";
+import type { KeyFixture } from "./setup/ssh-key-fixtures.ts";
 
 declare global {
   namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import("../src/index.ts");
+    }
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      TEST_KEYS: { accepted: KeyFixture[]; refused: Record<string, string> };
     }
   }
 }

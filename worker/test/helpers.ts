@@ -16,7 +16,12 @@ export interface TestProject {
 /** A fresh account, project and API key, so tests never share state. */
 export async function newProject(options: { keyExpiredAt?: string } = {}): Promise<TestProject> {
   const now = new Date();
-  const account = await createAccount(db(), `test-${randomBase32(10)}@example.com`, "correct horse battery", now);
+  const account = await createAccount(
+    db(),
+    `test-${randomBase32(10)}@example.com`,
+    "correct horse battery",
+    now,
+  );
   const project = await createProject(db(), account.id, "Test project", now);
   const { row, plaintext } = await createApiKey(db(), {
     projectId: project.id,
@@ -77,7 +82,10 @@ export async function expectProblem(response: Response, status: number): Promise
   expect(response.status, text).toBe(status);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
   const problem = JSON.parse(text) as ProblemBody;
-  expect(problem).toMatchObject({ status, instance: new URL(`http://x${problem.instance}`).pathname });
+  expect(problem).toMatchObject({
+    status,
+    instance: new URL(`http://x${problem.instance}`).pathname,
+  });
   expect(problem.title).toBeTypeOf("string");
   expect(problem.detail).toBeTypeOf("string");
   expect(problem.type).toMatch(/^\/docs#problem-/);

@@ -16,9 +16,17 @@ export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
     (c.req.header("content-length") !== "0" || c.req.header("transfer-encoding") !== undefined);
   const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
   if (hasBody && !JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ApiError(415, "The request body must be JSON, sent with content-type: application/json", [
-      { location: "header.content-type", message: "Expected application/json", value: mediaType || null },
-    ]);
+    throw new ApiError(
+      415,
+      "The request body must be JSON, sent with content-type: application/json",
+      [
+        {
+          location: "header.content-type",
+          message: "Expected application/json",
+          value: mediaType || null,
+        },
+      ],
+    );
   }
   await next();
 });
@@ -32,7 +40,8 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   if (!auth) {
     throw new ApiError(401, `A valid API key is required in the ${API_KEY_HEADER} header`);
   }
-  if (shouldRecordUse(auth.key, now)) c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key.id, now));
+  if (shouldRecordUse(auth.key, now))
+    c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key.id, now));
   c.set("auth", auth);
   await next();
 });
@@ -59,6 +68,14 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 });
 
-export function projectContext(c: { env: AppEnv["Bindings"]; get(key: "auth"): AppEnv["Variables"]["auth"] }): ProjectContext {
-  return { db: database(c.env.DB), env: c.env, projectId: c.get("auth").key.projectId, now: new Date() };
+export function projectContext(c: {
+  env: AppEnv["Bindings"];
+  get(key: "auth"): AppEnv["Variables"]["auth"];
+}): ProjectContext {
+  return {
+    db: database(c.env.DB),
+    env: c.env,
+    projectId: c.get("auth").key.projectId,
+    now: new Date(),
+  };
 }

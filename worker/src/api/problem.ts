@@ -53,7 +53,10 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
       stack: error instanceof Error ? error.stack : undefined,
     }),
   );
-  return new ApiError(500, "Something went wrong on our side; the request id identifies it in our logs");
+  return new ApiError(
+    500,
+    "Something went wrong on our side; the request id identifies it in our logs",
+  );
 }
 
 export const bodyTooLarge = () => new ApiError(413, "The request body is larger than 64 KiB");

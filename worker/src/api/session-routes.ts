@@ -3,18 +3,18 @@ import type { z } from "zod";
 import type { AppEnv } from "../app-env.ts";
 import type { SessionKind } from "../db/sessions.ts";
 import {
+  keysOfSessions,
+  listSessionRows,
+  loadSessionDetail,
+  type SessionListFilter,
+} from "../domain/session-views.ts";
+import {
   type CreateSessionInput,
   completeSession,
   createSession,
   deleteSession,
   updateSession,
 } from "../domain/sessions.ts";
-import {
-  keysOfSessions,
-  listSessionRows,
-  loadSessionDetail,
-  type SessionListFilter,
-} from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import { projectContext, requireJsonBody } from "./middleware.ts";
@@ -44,7 +44,13 @@ export function sessionRoutes<Summary, Detail>(spec: SessionRouteSpec<Summary, D
     .get("/", validate("query", spec.listQuery), async (c) => {
       const ctx = projectContext(c);
       const { rows, page } = await listSessionRows(ctx, kind, c.req.valid("query"));
-      const keys = kind === "verify" ? await keysOfSessions(ctx.db, rows.map((row) => row.id)) : [];
+      const keys =
+        kind === "verify"
+          ? await keysOfSessions(
+              ctx.db,
+              rows.map((row) => row.id),
+            )
+          : [];
       const items = rows.map((session) => spec.summaryView(c.env, { session, keys }));
       return c.json({ items, ...page });
     })
@@ -56,13 +62,17 @@ export function sessionRoutes<Summary, Detail>(spec: SessionRouteSpec<Summary, D
       const ctx = projectContext(c);
       const sessionId = c.req.param("session_id");
       await updateSession(ctx, kind, sessionId, c.req.valid("json"));
-      return c.json(spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)) as object);
+      return c.json(
+        spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)) as object,
+      );
     })
     .post("/:session_id/complete", async (c) => {
       const ctx = projectContext(c);
       const sessionId = c.req.param("session_id");
       await completeSession(ctx, kind, sessionId);
-      return c.json(spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)) as object);
+      return c.json(
+        spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)) as object,
+      );
     })
     .delete("/:session_id", async (c) => {
       await deleteSession(projectContext(c), kind, c.req.param("session_id"));

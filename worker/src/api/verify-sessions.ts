@@ -1,5 +1,9 @@
 import { verifySessionDetailView, verifySessionView } from "../domain/session-views.ts";
-import { verifySessionCreate, verifySessionListQuery, verifySessionPatch } from "../schemas/sessions.ts";
+import {
+  verifySessionCreate,
+  verifySessionListQuery,
+  verifySessionPatch,
+} from "../schemas/sessions.ts";
 import { sessionRoutes } from "./session-routes.ts";
 
 export const verifySessionRoutes = sessionRoutes({

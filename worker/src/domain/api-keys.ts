@@ -70,7 +70,9 @@ export async function authenticateApiKey(
 }
 
 export function shouldRecordUse(key: ApiKeyRow, now: Date): boolean {
-  return key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= LAST_USED_PRECISION_MS;
+  return (
+    key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= LAST_USED_PRECISION_MS
+  );
 }
 
 export async function recordApiKeyUse(db: Database, keyId: string, now: Date) {

@@ -6,7 +6,11 @@ import { hashPassword } from "./passwords.ts";
 export type AccountRow = typeof accounts.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 
-export async function newAccountRow(email: string, password: string, now: string): Promise<AccountRow> {
+export async function newAccountRow(
+  email: string,
+  password: string,
+  now: string,
+): Promise<AccountRow> {
   return {
     id: newId("acc"),
     email: email.trim().toLowerCase(),

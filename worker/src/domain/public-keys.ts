@@ -18,7 +18,12 @@ export class PublicKeyError extends Error {}
 export const MIN_RSA_BITS = 2048;
 
 const CURVES = {
-  "ecdsa-sha2-nistp256": { name: "nistp256", webCrypto: "P-256", bits: 256, oid: "2a8648ce3d030107" },
+  "ecdsa-sha2-nistp256": {
+    name: "nistp256",
+    webCrypto: "P-256",
+    bits: 256,
+    oid: "2a8648ce3d030107",
+  },
   "ecdsa-sha2-nistp384": { name: "nistp384", webCrypto: "P-384", bits: 384, oid: "2b81040022" },
   "ecdsa-sha2-nistp521": { name: "nistp521", webCrypto: "P-521", bits: 521, oid: "2b81040023" },
 } as const;
@@ -57,7 +62,9 @@ async function fromOpenSshLine(line: string): Promise<ParsedPublicKey> {
   if (!blob) throw new PublicKeyError("The key data is not valid base64");
   const key = await decodeBlob(blob);
   if (key.algorithm !== type) {
-    throw new PublicKeyError(`The key type "${type}" does not match the key data (${key.algorithm})`);
+    throw new PublicKeyError(
+      `The key type "${type}" does not match the key data (${key.algorithm})`,
+    );
   }
   return describe(key, rest.length > 0 ? rest.join(" ") : null);
 }
@@ -76,7 +83,10 @@ async function fromRfc4716(block: string): Promise<ParsedPublicKey> {
       if (line.endsWith("\\")) continue;
       const [tag, ...value] = header.split(":");
       if (tag?.trim().toLowerCase() === "comment") {
-        comment = value.join(":").trim().replace(/^"(.*)"$/, "$1");
+        comment = value
+          .join(":")
+          .trim()
+          .replace(/^"(.*)"$/, "$1");
       }
       header = "";
     } else {
@@ -125,12 +135,19 @@ async function decodeBlob(blob: Uint8Array): Promise<DecodedKey> {
   } else if (algorithm in CURVES) {
     const curve = CURVES[algorithm as EcdsaAlgorithm];
     const name = new TextDecoder().decode(reader.string("curve name"));
-    if (name !== curve.name) throw new PublicKeyError(`The curve ${name} does not match ${algorithm}`);
+    if (name !== curve.name)
+      throw new PublicKeyError(`The curve ${name} does not match ${algorithm}`);
     key = { algorithm: algorithm as EcdsaAlgorithm, point: reader.string("ECDSA point") };
   } else if (algorithm === "ssh-rsa") {
-    key = { algorithm, e: stripZeros(reader.string("RSA exponent")), n: stripZeros(reader.string("RSA modulus")) };
+    key = {
+      algorithm,
+      e: stripZeros(reader.string("RSA exponent")),
+      n: stripZeros(reader.string("RSA modulus")),
+    };
   } else if (algorithm === "ssh-dss") {
-    throw new PublicKeyError("DSA keys are not supported (use Ed25519, ECDSA or RSA of 2048 bits or more)");
+    throw new PublicKeyError(
+      "DSA keys are not supported (use Ed25519, ECDSA or RSA of 2048 bits or more)",
+    );
   } else {
     throw new PublicKeyError(`Unsupported key type "${algorithm.slice(0, 64)}"`);
   }
@@ -145,11 +162,16 @@ async function describe(key: DecodedKey, comment: string | null): Promise<Parsed
   if (key.algorithm === "ssh-ed25519") {
     if (key.ed25519.length !== 32) throw new PublicKeyError("An Ed25519 key is 32 bytes");
     bits = 256;
-    cryptoKey = await importJwk({ kty: "OKP", crv: "Ed25519", x: toBase64Url(key.ed25519) }, { name: "Ed25519" });
+    cryptoKey = await importJwk(
+      { kty: "OKP", crv: "Ed25519", x: toBase64Url(key.ed25519) },
+      { name: "Ed25519" },
+    );
   } else if (key.algorithm === "ssh-rsa") {
     bits = bitLength(key.n);
     if (bits < MIN_RSA_BITS) {
-      throw new PublicKeyError(`RSA keys of ${bits} bits are too short; use ${MIN_RSA_BITS} bits or more`);
+      throw new PublicKeyError(
+        `RSA keys of ${bits} bits are too short; use ${MIN_RSA_BITS} bits or more`,
+      );
     }
     cryptoKey = await importJwk(
       { kty: "RSA", n: toBase64Url(key.n), e: toBase64Url(key.e) },
@@ -207,7 +229,8 @@ async function exportJwk(der: Uint8Array, algorithm: Parameters<SubtleCrypto["im
 function encodeBlob(key: DecodedKey): Uint8Array {
   const text = (value: string) => new TextEncoder().encode(value);
   if (key.algorithm === "ssh-ed25519") return sshStrings(text(key.algorithm), key.ed25519);
-  if (key.algorithm === "ssh-rsa") return sshStrings(text(key.algorithm), mpint(key.e), mpint(key.n));
+  if (key.algorithm === "ssh-rsa")
+    return sshStrings(text(key.algorithm), mpint(key.e), mpint(key.n));
   return sshStrings(text(key.algorithm), text(CURVES[key.algorithm].name), key.point);
 }
 
@@ -224,7 +247,9 @@ function sshStrings(...parts: Uint8Array[]): Uint8Array {
 /** SSH mpint: big-endian, with a leading zero byte when the top bit is set. */
 function mpint(value: Uint8Array): Uint8Array {
   const stripped = stripZeros(value);
-  return stripped.length > 0 && (stripped[0] ?? 0) & 0x80 ? concat(Uint8Array.of(0), stripped) : stripped;
+  return stripped.length > 0 && (stripped[0] ?? 0) & 0x80
+    ? concat(Uint8Array.of(0), stripped)
+    : stripped;
 }
 
 function stripZeros(value: Uint8Array): Uint8Array {
@@ -244,7 +269,9 @@ function concat(...parts: Uint8Array[]): Uint8Array {
 }
 
 function pemBody(pem: string, label: string): Uint8Array {
-  const match = pem.match(new RegExp(`^-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----$`));
+  const match = pem.match(
+    new RegExp(`^-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----$`),
+  );
   const der = match?.[1] ? decodeBase64Strict(match[1].replace(/\s+/g, "")) : null;
   if (!der) throw new PublicKeyError(`The PEM ${label} block is malformed`);
   return der;
@@ -264,7 +291,13 @@ function wrapPkcs1(pkcs1: Uint8Array): Uint8Array {
 function der(tag: number, content: Uint8Array): Uint8Array {
   const n = content.length;
   const length =
-    n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : n < 0x10000 ? [0x82, n >> 8, n & 0xff] : [0x83, n >> 16, (n >> 8) & 0xff, n & 0xff];
+    n < 0x80
+      ? [n]
+      : n < 0x100
+        ? [0x81, n]
+        : n < 0x10000
+          ? [0x82, n >> 8, n & 0xff]
+          : [0x83, n >> 16, (n >> 8) & 0xff, n & 0xff];
   return concat(Uint8Array.of(tag, ...length), content);
 }
 
@@ -320,11 +353,13 @@ class SshReader {
   }
 
   string(what: string): Uint8Array {
-    if (this.#offset + 4 > this.bytes.length) throw new PublicKeyError(`The key data ends before its ${what}`);
+    if (this.#offset + 4 > this.bytes.length)
+      throw new PublicKeyError(`The key data ends before its ${what}`);
     const view = new DataView(this.bytes.buffer, this.bytes.byteOffset + this.#offset, 4);
     const length = view.getUint32(0);
     const start = this.#offset + 4;
-    if (start + length > this.bytes.length) throw new PublicKeyError(`The key data ends inside its ${what}`);
+    if (start + length > this.bytes.length)
+      throw new PublicKeyError(`The key data ends inside its ${what}`);
     this.#offset = start + length;
     return this.bytes.subarray(start, start + length);
   }

@@ -15,8 +15,13 @@ export interface SessionScope {
   kind: SessionKind;
 }
 
-export function inScope(session: SessionRow | undefined, scope: SessionScope): session is SessionRow {
-  return session !== undefined && session.projectId === scope.projectId && session.kind === scope.kind;
+export function inScope(
+  session: SessionRow | undefined,
+  scope: SessionScope,
+): session is SessionRow {
+  return (
+    session !== undefined && session.projectId === scope.projectId && session.kind === scope.kind
+  );
 }
 
 /** A session accepts connections and changes until it is closed; closing sets `completed_at`. */
@@ -27,9 +32,13 @@ export function isOpen(session: SessionRow): boolean {
 /** `POST .../complete/`: only a multi-connection session, only while open. */
 export function completionStatus(session: SessionRow): Outcome<SessionStatus> {
   if (!session.multiConnection) {
-    return refused(409, "Only a multi-connection session can be completed; this one completes by itself");
+    return refused(
+      409,
+      "Only a multi-connection session can be completed; this one completes by itself",
+    );
   }
-  if (!isOpen(session)) return refused(409, `The session is already closed (status ${session.status})`);
+  if (!isOpen(session))
+    return refused(409, `The session is already closed (status ${session.status})`);
   if (session.kind === "collect") return { ok: true, value: "completed" };
   return { ok: true, value: session.verifiedAt !== null ? "verified" : "failed" };
 }
@@ -40,7 +49,8 @@ export function expiryStatus(session: SessionRow): SessionStatus {
 }
 
 export function patchRefusal(session: SessionRow, maxAttempts: number | undefined) {
-  if (!isOpen(session)) return refused(409, `Only an open session can be changed (status ${session.status})`);
+  if (!isOpen(session))
+    return refused(409, `Only an open session can be changed (status ${session.status})`);
   if (maxAttempts !== undefined && maxAttempts <= session.failedAttempts) {
     return refused(
       400,

@@ -103,7 +103,11 @@ export function collectSessionView(env: Env, session: SessionRow): CollectSessio
   return { ...sessionFields(env, session), status: session.status as CollectSession["status"] };
 }
 
-export function verifySessionView(env: Env, session: SessionRow, keys: SessionKeyRow[]): VerifySession {
+export function verifySessionView(
+  env: Env,
+  session: SessionRow,
+  keys: SessionKeyRow[],
+): VerifySession {
   return {
     ...sessionFields(env, session),
     status: session.status as VerifySession["status"],
@@ -123,19 +127,35 @@ export interface SessionListFilter {
 }
 
 /** One page, newest first; ids are time-ordered, so `id DESC` is creation order. */
-export async function listSessionRows(ctx: ProjectContext, kind: SessionKind, filter: SessionListFilter) {
+export async function listSessionRows(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  filter: SessionListFilter,
+) {
   const conditions: SQL[] = [eq(sessions.projectId, ctx.projectId), eq(sessions.kind, kind)];
   if (filter.status) conditions.push(eq(sessions.status, filter.status));
-  if (filter.external_id !== undefined) conditions.push(eq(sessions.externalId, filter.external_id));
+  if (filter.external_id !== undefined)
+    conditions.push(eq(sessions.externalId, filter.external_id));
   const where = and(...conditions);
   const [rows, [totals]] = await ctx.db.batch([
-    ctx.db.select().from(sessions).where(where).orderBy(desc(sessions.id)).limit(filter.limit).offset(filter.offset),
+    ctx.db
+      .select()
+      .from(sessions)
+      .where(where)
+      .orderBy(desc(sessions.id))
+      .limit(filter.limit)
+      .offset(filter.offset),
     ctx.db.select({ total: count() }).from(sessions).where(where),
   ]);
   const total = totals?.total ?? 0;
   return {
     rows,
-    page: { total, offset: filter.offset, limit: filter.limit, has_more: filter.offset + rows.length < total },
+    page: {
+      total,
+      offset: filter.offset,
+      limit: filter.limit,
+      has_more: filter.offset + rows.length < total,
+    },
   };
 }
 
@@ -154,11 +174,29 @@ export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, 
     ctx.db
       .select()
       .from(sessions)
-      .where(and(eq(sessions.id, sessionId), eq(sessions.projectId, ctx.projectId), eq(sessions.kind, kind)))
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          eq(sessions.projectId, ctx.projectId),
+          eq(sessions.kind, kind),
+        ),
+      )
       .limit(1),
-    ctx.db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)).orderBy(sessionKeys.position),
-    ctx.db.select().from(connections).where(eq(connections.sessionId, sessionId)).orderBy(desc(connections.id)),
-    ctx.db.select().from(connectionKeys).where(eq(connectionKeys.sessionId, sessionId)).orderBy(connectionKeys.id),
+    ctx.db
+      .select()
+      .from(sessionKeys)
+      .where(eq(sessionKeys.sessionId, sessionId))
+      .orderBy(sessionKeys.position),
+    ctx.db
+      .select()
+      .from(connections)
+      .where(eq(connections.sessionId, sessionId))
+      .orderBy(desc(connections.id)),
+    ctx.db
+      .select()
+      .from(connectionKeys)
+      .where(eq(connectionKeys.sessionId, sessionId))
+      .orderBy(connectionKeys.id),
   ]);
   if (!session) throw notFound("Session", "path.session_id", sessionId);
   return {
@@ -179,5 +217,8 @@ export function verifySessionDetailView(
   env: Env,
   detail: Awaited<ReturnType<typeof loadSessionDetail>>,
 ): VerifySessionDetail {
-  return { ...verifySessionView(env, detail.session, detail.keys), connections: detail.connections };
+  return {
+    ...verifySessionView(env, detail.session, detail.keys),
+    connections: detail.connections,
+  };
 }

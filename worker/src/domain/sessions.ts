@@ -7,7 +7,7 @@ import type { ConfiguredKeyInput } from "../schemas/public-keys.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { SessionPatch } from "../session-object/session-object.ts";
 import type { ProjectContext } from "./context.ts";
-import { parsePublicKey, PublicKeyError } from "./public-keys.ts";
+import { PublicKeyError, parsePublicKey } from "./public-keys.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
 
 export interface CreateSessionInput extends SessionOptionsInput {
@@ -21,18 +21,26 @@ function sessionObject(ctx: ProjectContext, sessionId: string) {
 function unwrap<T>(outcome: Outcome<T>, sessionId: string): T {
   if (outcome.ok) return outcome.value;
   const value = outcome.location === "path.session_id" ? sessionId : undefined;
-  const errors = outcome.location ? [{ location: outcome.location, message: outcome.detail, value }] : undefined;
+  const errors = outcome.location
+    ? [{ location: outcome.location, message: outcome.detail, value }]
+    : undefined;
   throw new ApiError(outcome.status, outcome.detail, errors);
 }
 
 /** `timeout` or `expired_at` (never both; the schema refuses that) as an absolute time. */
 export function resolveExpiry(input: SessionOptionsInput, now: Date): string | undefined {
-  if (input.timeout !== undefined) return new Date(now.getTime() + input.timeout * 1000).toISOString();
+  if (input.timeout !== undefined)
+    return new Date(now.getTime() + input.timeout * 1000).toISOString();
   if (input.expired_at === undefined) return undefined;
   const at = Date.parse(input.expired_at);
-  if (at <= now.getTime()) throw badRequest("body.expired_at", "expired_at must be in the future", input.expired_at);
+  if (at <= now.getTime())
+    throw badRequest("body.expired_at", "expired_at must be in the future", input.expired_at);
   if (at > now.getTime() + LIMITS.maxTimeoutSeconds * 1000) {
-    throw badRequest("body.expired_at", "expired_at must be at most 30 days ahead", input.expired_at);
+    throw badRequest(
+      "body.expired_at",
+      "expired_at must be at most 30 days ahead",
+      input.expired_at,
+    );
   }
   return new Date(at).toISOString();
 }
@@ -68,13 +76,18 @@ async function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[]
     }
   }
   if (errors.length > 0) {
-    const detail = errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
+    const detail =
+      errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
     throw new ApiError(400, detail, errors);
   }
   return rows;
 }
 
-export async function createSession(ctx: ProjectContext, kind: SessionKind, input: CreateSessionInput) {
+export async function createSession(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  input: CreateSessionInput,
+) {
   const now = ctx.now.toISOString();
   const expiredAt =
     resolveExpiry(input, ctx.now) ??
@@ -120,11 +133,15 @@ function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): Ses
   return patch;
 }
 
-const SESSION_ID_PATTERN = { collect: /^cs_[a-z2-7]{26}$/, verify: /^vs_[a-z2-7]{26}$/ };
+const SESSION_ID_PATTERN = {
+  collect: /^cs_[0-9a-hjkmnp-tv-z]{26}$/,
+  verify: /^vs_[0-9a-hjkmnp-tv-z]{26}$/,
+};
 
 /** Ids that cannot exist are 404 here, before they reach (and create) a Durable Object. */
 function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): SessionScope {
-  if (!SESSION_ID_PATTERN[kind].test(sessionId)) throw notFound("Session", "path.session_id", sessionId);
+  if (!SESSION_ID_PATTERN[kind].test(sessionId))
+    throw notFound("Session", "path.session_id", sessionId);
   return { sessionId, projectId: ctx.projectId, kind };
 }
 

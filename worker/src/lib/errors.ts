@@ -38,7 +38,11 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what: string, location?: string, value?: unknown) =>
-  new ApiError(404, `${what} not found`, location ? [{ location, message: `${what} not found`, value }] : undefined);
+  new ApiError(
+    404,
+    `${what} not found`,
+    location ? [{ location, message: `${what} not found`, value }] : undefined,
+  );
 
 export const conflict = (detail: string) => new ApiError(409, detail);
 

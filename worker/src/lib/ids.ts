@@ -1,5 +1,8 @@
-/** Lowercase RFC 4648 base32 alphabet: letters and digits only, safe to type and copy. */
-const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+/**
+ * Crockford's base32 in lowercase: digits and letters without i, l, o and u, so identifiers are
+ * safe to read aloud and type, and in ASCII order, so time-prefixed ids sort as strings.
+ */
+const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export function randomBase32(length: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
@@ -8,20 +11,53 @@ export function randomBase32(length: number): string {
   return out;
 }
 
-export type IdPrefix = "acc" | "prj" | "key" | "cs" | "vs" | "con" | "ck" | "vk" | "wh" | "whi" | "evt";
+export type IdPrefix =
+  | "acc"
+  | "prj"
+  | "key"
+  | "cs"
+  | "vs"
+  | "con"
+  | "ck"
+  | "vk"
+  | "wh"
+  | "whi"
+  | "evt";
+
+const RANDOM_DIGITS = 16;
+let lastTime = -1;
+let lastRandom: number[] = [];
+
+/** Fresh random digits, or, within the same millisecond, the previous ones plus one. */
+function monotonicRandom(time: number): number[] {
+  if (time > lastTime) {
+    lastTime = time;
+    lastRandom = Array.from(crypto.getRandomValues(new Uint8Array(RANDOM_DIGITS)), (b) => b & 31);
+    return lastRandom;
+  }
+  for (let i = RANDOM_DIGITS - 1; i >= 0; i--) {
+    const digit = (lastRandom[i] ?? 0) + 1;
+    lastRandom[i] = digit & 31;
+    if (digit < 32) break;
+  }
+  return lastRandom;
+}
 
 /**
- * `prefix_` + 10 characters of millisecond time + 16 random characters (80 bits).
- * The time part is fixed-width and big-endian, so ids sort by creation time.
+ * `prefix_` + 10 characters of millisecond time + 16 random characters (80 bits), like a ULID.
+ * Ids sort by creation time, and ids made in one millisecond by one isolate keep their order.
  */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
-  let time = "";
-  let rest = now;
+  const time = Math.max(now, lastTime);
+  let encodedTime = "";
+  let rest = time;
   for (let i = 0; i < 10; i++) {
-    time = BASE32[rest % 32] + time;
+    encodedTime = BASE32[rest % 32] + encodedTime;
     rest = Math.floor(rest / 32);
   }
-  return `${prefix}_${time}${randomBase32(16)}`;
+  return `${prefix}_${encodedTime}${monotonicRandom(time)
+    .map((digit) => BASE32[digit])
+    .join("")}`;
 }
 
 /** The SSH username of a session: 26 base32 characters carry 130 bits of randomness. */

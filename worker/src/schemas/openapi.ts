@@ -48,17 +48,75 @@ function sessionOperations(
   const base = `/api/v1/ssh/${kind}/sessions/`;
   const one = `${base}{session_id}/`;
   return [
-    { method: "post", path: base, tag, summary: `Create a ${noun}`, body: schemas.create, status: 201, response: schemas.detail, errors: [...BODY_ERRORS, ...COMMON_ERRORS] },
-    { method: "get", path: base, tag, summary: `List ${noun}s, newest first`, query: schemas.query, status: 200, response: listEnvelope(schemas.summary), errors: [400, ...COMMON_ERRORS] },
-    { method: "get", path: one, tag, summary: `Get a ${noun} with its connections and keys`, status: 200, response: schemas.detail, errors: COMMON_ERRORS },
-    { method: "patch", path: one, tag, summary: `Change the options of an open ${noun}`, body: schemas.patch, status: 200, response: schemas.detail, errors: [...BODY_ERRORS, ...COMMON_ERRORS, 409] },
-    { method: "post", path: `${one}complete/`, tag, summary: `Close a multi-connection ${noun}`, status: 200, response: schemas.detail, errors: [...COMMON_ERRORS, 409] },
-    { method: "delete", path: one, tag, summary: `Delete a ${noun} with its connections and keys`, status: 204, errors: COMMON_ERRORS },
+    {
+      method: "post",
+      path: base,
+      tag,
+      summary: `Create a ${noun}`,
+      body: schemas.create,
+      status: 201,
+      response: schemas.detail,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS],
+    },
+    {
+      method: "get",
+      path: base,
+      tag,
+      summary: `List ${noun}s, newest first`,
+      query: schemas.query,
+      status: 200,
+      response: listEnvelope(schemas.summary),
+      errors: [400, ...COMMON_ERRORS],
+    },
+    {
+      method: "get",
+      path: one,
+      tag,
+      summary: `Get a ${noun} with its connections and keys`,
+      status: 200,
+      response: schemas.detail,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "patch",
+      path: one,
+      tag,
+      summary: `Change the options of an open ${noun}`,
+      body: schemas.patch,
+      status: 200,
+      response: schemas.detail,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS, 409],
+    },
+    {
+      method: "post",
+      path: `${one}complete/`,
+      tag,
+      summary: `Close a multi-connection ${noun}`,
+      status: 200,
+      response: schemas.detail,
+      errors: [...COMMON_ERRORS, 409],
+    },
+    {
+      method: "delete",
+      path: one,
+      tag,
+      summary: `Delete a ${noun} with its connections and keys`,
+      status: 204,
+      errors: COMMON_ERRORS,
+    },
   ];
 }
 
 export const OPERATIONS: OperationDoc[] = [
-  { method: "get", path: "/api/v1/auth/info/", tag: "Auth", summary: "Describe the calling API key and its project", status: 200, response: authInfo, errors: [401, 429] },
+  {
+    method: "get",
+    path: "/api/v1/auth/info/",
+    tag: "Auth",
+    summary: "Describe the calling API key and its project",
+    status: 200,
+    response: authInfo,
+    errors: [401, 429],
+  },
   ...sessionOperations("collect", {
     create: collectSessionCreate,
     patch: collectSessionPatch,
@@ -78,21 +136,30 @@ export const OPERATIONS: OperationDoc[] = [
 type JsonSchema = Record<string, unknown>;
 
 /** Converts with zod's own JSON Schema output, hoisting named schemas into components. */
-function jsonSchema(schema: z.ZodType, io: "input" | "output", components: Record<string, JsonSchema>) {
-  const { $defs, $schema: _, ...rest } = z.toJSONSchema(schema, {
+function jsonSchema(
+  schema: z.ZodType,
+  io: "input" | "output",
+  components: Record<string, JsonSchema>,
+) {
+  const {
+    $defs,
+    $schema: _,
+    ...rest
+  } = z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
     unrepresentable: "any",
   }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
   const relink = (value: JsonSchema) =>
-    JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+    JSON.parse(
+      JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/'),
+    ) as JsonSchema;
   for (const [id, def] of Object.entries($defs ?? {})) components[id] = relink(def);
+  // A named schema comes back either inline or as a $ref into its own $defs entry.
   const id = z.globalRegistry.get(schema)?.id;
-  if (id) {
-    components[id] = relink(rest);
-    return { $ref: `#/components/schemas/${id}` };
-  }
-  return relink(rest);
+  if (!id) return relink(rest);
+  if (!("$ref" in rest)) components[id] = relink(rest);
+  return { $ref: `#/components/schemas/${id}` };
 }
 
 const problemResponse = (description: string) => ({
@@ -131,16 +198,22 @@ export function buildOpenApiDocument(serverUrl: string) {
       [op.status]: op.response
         ? {
             description: "Success",
-            content: { "application/json": { schema: jsonSchema(op.response, "output", components) } },
+            content: {
+              "application/json": { schema: jsonSchema(op.response, "output", components) },
+            },
           }
         : { description: "Success, no content" },
     };
-    for (const status of op.errors) responses[status] = problemResponse(ERROR_DESCRIPTIONS[status] ?? "Error");
+    for (const status of op.errors)
+      responses[status] = problemResponse(ERROR_DESCRIPTIONS[status] ?? "Error");
     paths[op.path] ??= {};
     (paths[op.path] as Record<string, unknown>)[op.method] = {
       summary: op.summary,
       tags: [op.tag],
-      operationId: `${op.method}${op.path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_, c: string) => c.toUpperCase()).replace(/\W/g, "")}`,
+      operationId: `${op.method}${op.path
+        .replace(/[{}]/g, "")
+        .replace(/\/(\w)/g, (_, c: string) => c.toUpperCase())
+        .replace(/\W/g, "")}`,
       parameters: [...pathParams, ...queryParams],
       ...(op.body
         ? {

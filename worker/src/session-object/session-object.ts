@@ -61,14 +61,19 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
-  async update(scope: SessionScope, patch: SessionPatch, now: string): Promise<Outcome<SessionRow>> {
+  async update(
+    scope: SessionScope,
+    patch: SessionPatch,
+    now: string,
+  ): Promise<Outcome<SessionRow>> {
     return this.#serialized(async () => {
       const session = await this.#load(scope.sessionId);
       if (!inScope(session, scope)) return notFound();
       const refusal = patchRefusal(session, patch.maxAttempts);
       if (refusal) return refusal;
       const updated = await this.#write(session.id, { ...patch, updatedAt: now });
-      if (patch.expiredAt !== undefined) await this.ctx.storage.setAlarm(Date.parse(patch.expiredAt));
+      if (patch.expiredAt !== undefined)
+        await this.ctx.storage.setAlarm(Date.parse(patch.expiredAt));
       return { ok: true, value: updated };
     });
   }
@@ -114,7 +119,11 @@ export class SessionObject extends DurableObject<Env> {
         return;
       }
       const at = now.toISOString();
-      await this.#write(session.id, { status: expiryStatus(session), completedAt: at, updatedAt: at });
+      await this.#write(session.id, {
+        status: expiryStatus(session),
+        completedAt: at,
+        updatedAt: at,
+      });
     });
   }
 
@@ -126,7 +135,11 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   async #load(sessionId: string): Promise<SessionRow | undefined> {
-    const [session] = await this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+    const [session] = await this.#db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sessionId))
+      .limit(1);
     return session;
   }
 

@@ -3,8 +3,16 @@ import { OPERATIONS } from "../schemas/openapi.ts";
 import { Layout } from "./layout.tsx";
 
 const PROBLEMS: [string, number, string][] = [
-  ["invalid-request", 400, "Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each field."],
-  ["unauthorized", 401, "Missing, unknown, revoked or expired API key (the answer does not say which)."],
+  [
+    "invalid-request",
+    400,
+    "Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each field.",
+  ],
+  [
+    "unauthorized",
+    401,
+    "Missing, unknown, revoked or expired API key (the answer does not say which).",
+  ],
   ["not-found", 404, "Unknown path, or a resource outside the key's project."],
   ["method-not-allowed", 405, "Known path, wrong method; the Allow header lists the right ones."],
   ["conflict", 409, "The action conflicts with the session's state."],
@@ -46,8 +54,8 @@ export function docsPage() {
       <h2>Problems</h2>
       <p>
         Errors are <code>application/problem+json</code> with <code>type</code>, <code>title</code>,{" "}
-        <code>status</code>, <code>detail</code>, <code>instance</code>, <code>request_id</code> and,
-        where a field can be named, <code>errors[]</code> of <code>location</code>,{" "}
+        <code>status</code>, <code>detail</code>, <code>instance</code>, <code>request_id</code>{" "}
+        and, where a field can be named, <code>errors[]</code> of <code>location</code>,{" "}
         <code>message</code>, <code>value</code>.
       </p>
       <table>

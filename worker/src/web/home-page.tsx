@@ -5,8 +5,8 @@ export function homePage() {
     <Layout title="Home">
       <h1>keyproof</h1>
       <p>
-        Prove that a person controls an SSH private key. Create a session over the API, hand the user
-        its <code>ssh</code> command, and read which keys they proved.
+        Prove that a person controls an SSH private key. Create a session over the API, hand the
+        user its <code>ssh</code> command, and read which keys they proved.
       </p>
       <ul>
         <li>

@@ -1,0 +1,114 @@
+/**
+ * `npm start`: applies local migrations, then runs the Worker (wrangler dev) and the SSH bridge
+ * together. Ctrl-C stops both.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import {
+  applyLocalMigrations,
+  BIN,
+  ensureDevVars,
+  ensureLocalStateDir,
+  nodeVersionCheck,
+  ROOT,
+} from "./local-dev.ts";
+
+const HTTP_PORT = Number(process.env.PORT ?? 8787);
+const SSH_PORT = Number(process.env.SSH_PORT ?? 2222);
+const SSH_HOST = process.env.SSH_HOST ?? "localhost";
+const READY_TIMEOUT_MS = 60_000;
+
+nodeVersionCheck();
+const vars = ensureDevVars();
+const stateDir = ensureLocalStateDir();
+console.log("Applying local D1 migrations…");
+applyLocalMigrations();
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function start(name: string, command: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  child.on("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`${name} stopped (${signal ?? `exit ${code}`}); stopping everything.`);
+    stop(code ?? 1);
+  });
+  children.push(child);
+  return child;
+}
+
+function stop(exitCode = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) child.kill("SIGTERM");
+  const deadline = setTimeout(() => {
+    for (const child of children) child.kill("SIGKILL");
+    process.exit(exitCode);
+  }, 5000);
+  deadline.unref();
+  Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) =>
+          child.exitCode !== null ? resolve(null) : child.on("exit", resolve),
+        ),
+    ),
+  ).then(() => process.exit(exitCode));
+}
+
+process.on("SIGINT", () => stop(0));
+process.on("SIGTERM", () => stop(0));
+
+start("wrangler dev", join(BIN, "wrangler"), [
+  "dev",
+  "--ip",
+  "127.0.0.1",
+  "--port",
+  String(HTTP_PORT),
+  "--var",
+  `SSH_HOST:${SSH_HOST}`,
+  "--var",
+  `SSH_PORT:${SSH_PORT}`,
+  "--show-interactive-dev-session=false",
+  "--log-level",
+  "warn",
+]);
+
+const workerUrl = `http://localhost:${HTTP_PORT}`;
+await waitForWorker(workerUrl);
+
+start("ssh-bridge", process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
+  WORKER_URL: workerUrl,
+  BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
+  SSH_PORT: String(SSH_PORT),
+  SSH_LISTEN_HOST: process.env.SSH_LISTEN_HOST ?? "127.0.0.1",
+  HOST_KEY_DIR: process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys"),
+});
+
+console.log(`
+keyproof is running.
+  Web app and API  ${workerUrl}/      (reference: ${workerUrl}/docs)
+  SSH              ${SSH_HOST} port ${SSH_PORT}   (users run: ssh -p ${SSH_PORT} <identifier>@${SSH_HOST})
+  API key          npm run seed   (in another terminal)
+Press Ctrl-C to stop.
+`);
+
+async function waitForWorker(url: string) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && !stopping) {
+    try {
+      const response = await fetch(`${url}/api/v1/openapi.json`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  console.error(`The Worker did not answer at ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
+  stop(1);
+}

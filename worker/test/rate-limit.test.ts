@@ -1,0 +1,46 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { consumeSlidingWindow } from "../src/domain/rate-limit.ts";
+import { call, expectProblem, newProject } from "./helpers.ts";
+
+describe("project rate limit", () => {
+  it("answers 429 at exactly limit + 1, for the project as a whole, with Retry-After", async () => {
+    const limit = Number(env.RATE_LIMIT_PER_MINUTE);
+    const project = await newProject();
+    const { createApiKey } = await import("../src/domain/api-keys.ts");
+    const { db } = await import("./helpers.ts");
+    const second = await createApiKey(db(), {
+      projectId: project.projectId,
+      name: "second",
+      now: new Date().toISOString(),
+    });
+    const keys = [project.apiKey, second.plaintext];
+    for (let i = 0; i < limit; i += 50) {
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(50, limit - i) }, (_, j) =>
+          call("/api/v1/auth/info/", { key: keys[(i + j) % 2] }),
+        ),
+      );
+      expect(batch.map((response) => response.status).every((status) => status === 200)).toBe(true);
+    }
+    const over = await call("/api/v1/auth/info/", { key: second.plaintext });
+    const problem = await expectProblem(over, 429);
+    expect(problem.detail).toMatch(`${limit} requests per minute`);
+    const retryAfter = Number(over.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    const otherProject = await newProject();
+    expect((await call("/api/v1/auth/info/", { key: otherProject.apiKey })).status).toBe(200);
+  });
+
+  it("counts a rolling window: room returns as old requests age out", () => {
+    const hits: number[] = [];
+    for (let i = 0; i < 3; i++) expect(consumeSlidingWindow(hits, 3, 1_000 + i).allowed).toBe(true);
+    const refused = consumeSlidingWindow(hits, 3, 30_000);
+    expect(refused).toMatchObject({ allowed: false, retryAfter: 31 });
+    expect(consumeSlidingWindow(hits, 3, 61_000).allowed).toBe(true);
+    expect(consumeSlidingWindow(hits, 3, 61_000).allowed).toBe(false);
+    expect(consumeSlidingWindow(hits, 3, 61_002).allowed).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+import { env } from "cloudflare:workers";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import { schema } from "../src/db/client.ts";
+
+/** The drizzle schema in worker/src/db and the tables the migrations build must agree exactly. */
+const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable =>
+  is(value, SQLiteTable),
+);
+
+type ColumnInfo = { name: string; type: string; notnull: number; pk: number };
+type IndexInfo = { name: string; unique: number; origin: string };
+
+describe("drizzle schema against the applied migrations", () => {
+  it("covers every table the migrations create", async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'",
+    ).all<{ name: string }>();
+    expect(results.map((row) => row.name).sort()).toEqual(
+      tables.map((table) => getTableConfig(table).name).sort(),
+    );
+  });
+
+  it.each(tables.map((table) => [getTableConfig(table).name, table] as const))(
+    "%s matches",
+    async (name, table) => {
+      const config = getTableConfig(table);
+      const { results: columns } = await env.DB.prepare(
+        `PRAGMA table_info(${name})`,
+      ).all<ColumnInfo>();
+      const primaryKeyColumns = new Set(
+        config.primaryKeys.flatMap((pk) => pk.columns.map((column) => column.name)),
+      );
+      expect(
+        columns
+          .map((c) => ({
+            name: c.name,
+            type: c.type.toLowerCase(),
+            notNull: c.notnull === 1 || c.pk > 0,
+          }))
+          .sort(byName),
+      ).toEqual(
+        config.columns
+          .map((c) => ({
+            name: c.name,
+            type: c.getSQLType().toLowerCase(),
+            notNull: c.notNull || c.primary || primaryKeyColumns.has(c.name),
+          }))
+          .sort(byName),
+      );
+      const { results: indexes } = await env.DB.prepare(
+        `PRAGMA index_list(${name})`,
+      ).all<IndexInfo>();
+      const declared = config.indexes.map((index) => ({
+        name: index.config.name,
+        unique: index.config.unique,
+      }));
+      const uniqueColumns = config.columns
+        .filter((c) => c.isUnique)
+        .map((c) => ({ name: `${name}_${c.name}_unique`, unique: true }));
+      expect(
+        indexes
+          .filter((i) => i.origin === "c")
+          .map((i) => ({ name: i.name, unique: i.unique === 1 }))
+          .sort(byName),
+      ).toEqual([...declared, ...uniqueColumns].sort(byName));
+      for (const index of config.indexes) {
+        const { results: indexColumns } = await env.DB.prepare(
+          `PRAGMA index_info(${index.config.name})`,
+        ).all<{ name: string }>();
+        expect(indexColumns.map((c) => c.name)).toEqual(
+          index.config.columns.map((column) => ("name" in column ? column.name : String(column))),
+        );
+      }
+      const { results: foreignKeys } = await env.DB.prepare(
+        `PRAGMA foreign_key_list(${name})`,
+      ).all<{ from: string; table: string; on_delete: string }>();
+      expect(
+        foreignKeys.map((fk) => `${fk.from}->${fk.table}:${fk.on_delete.toLowerCase()}`).sort(),
+      ).toEqual(
+        config.foreignKeys
+          .map((fk) => {
+            const ref = fk.reference();
+            return `${ref.columns[0]?.name}->${getTableConfig(ref.foreignTable).name}:${fk.onDelete ?? "no action"}`;
+          })
+          .sort(),
+      );
+    },
+  );
+});
+
+function byName(a: { name: string }, b: { name: string }) {
+  return a.name.localeCompare(b.name);
+}
