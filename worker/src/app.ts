@@ -8,6 +8,7 @@ import { rateLimit, requireApiKey } from "./api/middleware.ts";
 import { bodyTooLarge, problemResponse, toApiError } from "./api/problem.ts";
 import { verifySessionRoutes } from "./api/verify-sessions.ts";
 import type { AppEnv } from "./app-env.ts";
+import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildOpenApiDocument } from "./schemas/openapi.ts";
@@ -56,6 +57,18 @@ export function buildApp() {
   api.route("/ssh/collect/sessions", collectSessionRoutes);
   api.route("/ssh/verify/sessions", verifySessionRoutes);
   app.route("/api/v1", api);
+
+  const internal = new Hono<AppEnv>({ strict: false });
+  internal.use(
+    bodyLimit({
+      maxSize: LIMITS.maxBodyBytes,
+      onError: () => {
+        throw bodyTooLarge();
+      },
+    }),
+  );
+  internal.route("/", internalRoutes);
+  app.route("/internal/v1", internal);
 
   app.notFound((c) =>
     problemResponse(c, new ApiError(404, `Nothing at ${c.req.method} ${c.req.path}`)),

@@ -10,8 +10,8 @@ export const CONNECTION_OUTCOMES = [
   "no_match",
   "no_key",
   "declined",
-  "refused",
   "expired",
+  "closed",
   "disconnected",
 ] as const;
 
@@ -121,3 +121,13 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type SessionKeyRow = typeof sessionKeys.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;
+
+/** Nonces of signed bridge requests, kept until their timestamp can no longer be accepted. */
+export const bridgeNonces = sqliteTable(
+  "bridge_nonces",
+  {
+    nonce: text().primaryKey(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("bridge_nonces_expiry_idx").on(t.expiresAt)],
+);

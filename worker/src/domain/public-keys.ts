@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { decodeBase64Strict, fromBase64Url, toBase64, toBase64Url } from "../lib/encoding.ts";
 
 /** What we store and show for every public key, configured or collected. */
@@ -197,7 +198,8 @@ async function describe(key: DecodedKey, comment: string | null): Promise<Parsed
   const blob = encodeBlob(key);
   const spki = new Uint8Array((await crypto.subtle.exportKey("spki", cryptoKey)) as ArrayBuffer);
   const sha256 = new Uint8Array(await crypto.subtle.digest("SHA-256", blob));
-  const md5 = new Uint8Array(await crypto.subtle.digest("MD5", blob));
+  // WebCrypto has no MD5 in Node (the bridge shares this module); node:crypto has it in both.
+  const md5 = createHash("md5").update(blob).digest();
   return {
     publicKeySsh: `${key.algorithm} ${toBase64(blob)}`,
     publicKeyPem: toPem(spki),

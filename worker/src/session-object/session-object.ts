@@ -1,7 +1,16 @@
 import { DurableObject } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { type Database, database } from "../db/client.ts";
-import { type SessionKeyRow, type SessionRow, sessionKeys, sessions } from "../db/sessions.ts";
+import {
+  connectionKeys,
+  connections,
+  type SessionKeyRow,
+  type SessionRow,
+  sessionKeys,
+  sessions,
+} from "../db/sessions.ts";
+import { connectionRefusal, decideFinish, REFUSAL_MESSAGES } from "../domain/connection-rules.ts";
+import { type ParsedPublicKey, parsePublicKeyBlob } from "../domain/public-keys.ts";
 import {
   completionStatus,
   expiryStatus,
@@ -13,6 +22,13 @@ import {
   type SessionScope,
 } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
+import { decodeBase64Strict } from "../lib/encoding.ts";
+import { newId } from "../lib/ids.ts";
+import type {
+  ConnectionStatusResponse,
+  FinishConnectionResponse,
+  OpenConnectionResponse,
+} from "../schemas/internal.ts";
 
 export type SessionPatch = Partial<
   Pick<
@@ -30,6 +46,18 @@ export type SessionPatch = Partial<
 >;
 
 const SESSION_ID_KEY = "session_id";
+/** Storage key prefix of connections in progress; the value is when their lease runs out (ms). */
+const ACTIVE_PREFIX = "active:";
+/**
+ * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
+ * prompt and a margin; a bridge that dies mid-connection frees the session after this.
+ */
+export const CONNECTION_LEASE_MS = 180_000;
+
+export interface ConnectionStart {
+  ipAddress: string;
+  clientVersion: string;
+}
 
 /**
  * One instance per session (named by the session id). Every change of the session runs here, one
@@ -106,6 +134,159 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
+  async openConnection(sessionId: string, start: ConnectionStart): Promise<OpenConnectionResponse> {
+    return this.#serialized(async () => {
+      const session = await this.#load(sessionId);
+      if (!session)
+        return { accepted: false, reason: "unknown", message: REFUSAL_MESSAGES.unknown };
+      const now = new Date();
+      const active = await this.#activeConnections(now);
+      const refusal = connectionRefusal(session, active.length);
+      if (refusal) return { accepted: false, reason: refusal, message: REFUSAL_MESSAGES[refusal] };
+      const connectionId = newId("con", now.getTime());
+      await this.#db.insert(connections).values({
+        id: connectionId,
+        sessionId,
+        ipAddress: start.ipAddress,
+        clientVersion: start.clientVersion,
+        createdAt: now.toISOString(),
+        outcome: "in_progress",
+      });
+      this.ctx.storage.kv.put(ACTIVE_PREFIX + connectionId, now.getTime() + CONNECTION_LEASE_MS);
+      const expected =
+        session.kind === "verify"
+          ? await this.#db
+              .select({ sha256: sessionKeys.publicKeySha256 })
+              .from(sessionKeys)
+              .where(eq(sessionKeys.sessionId, sessionId))
+          : [];
+      return {
+        accepted: true,
+        session_id: sessionId,
+        connection_id: connectionId,
+        kind: session.kind,
+        multi_key: session.multiKey,
+        must_confirm: session.mustConfirm,
+        ssh_banner: session.sshBanner,
+        ssh_message: session.sshMessage,
+        expired_at: session.expiredAt,
+        expected_fingerprints: expected.map((key) => key.sha256),
+      };
+    });
+  }
+
+  async finishConnection(
+    sessionId: string,
+    connectionId: string,
+    keyBlobs: string[],
+    confirmed: boolean | null,
+  ): Promise<FinishConnectionResponse | null> {
+    return this.#serialized(async () => {
+      const session = await this.#load(sessionId);
+      const [connection] = await this.#db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
+        .limit(1);
+      if (!session || !connection) return null;
+      this.ctx.storage.kv.delete(ACTIVE_PREFIX + connectionId);
+      const now = new Date().toISOString();
+      const unchanged = {
+        session_status: session.status,
+        keys: [],
+        failed_attempts: session.failedAttempts,
+        max_attempts: session.maxAttempts,
+        remaining_keys: 0,
+      };
+      if (connection.outcome !== "in_progress" || !isOpen(session)) {
+        const outcome =
+          session.status === "expired" || connection.outcome === "expired" ? "expired" : "closed";
+        if (connection.outcome === "in_progress") {
+          await this.#db
+            .update(connections)
+            .set({ outcome, closedAt: now })
+            .where(eq(connections.id, connectionId));
+        }
+        const reason =
+          outcome === "expired" ? "expired" : (session.status as keyof typeof REFUSAL_MESSAGES);
+        return {
+          ...unchanged,
+          outcome,
+          message: REFUSAL_MESSAGES[reason] ?? REFUSAL_MESSAGES.completed,
+        };
+      }
+      const [configured, collected] = await this.#db.batch([
+        this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
+        this.#db
+          .select({ sha256: connectionKeys.publicKeySha256 })
+          .from(connectionKeys)
+          .where(eq(connectionKeys.sessionId, sessionId)),
+      ]);
+      const decision = decideFinish({
+        session,
+        configured,
+        collected: new Set(collected.map((key) => key.sha256)),
+        proven: await parseBlobs(keyBlobs),
+        confirmed,
+        now,
+      });
+      const writes = [
+        this.#db
+          .update(connections)
+          .set({
+            outcome: decision.outcome,
+            closedAt: now,
+            confirmed: session.mustConfirm ? confirmed === true : null,
+          })
+          .where(eq(connections.id, connectionId)),
+        this.#db.update(sessions).set(decision.sessionChanges).where(eq(sessions.id, sessionId)),
+        ...(decision.record.length > 0
+          ? [
+              this.#db.insert(connectionKeys).values(
+                decision.record.map((key) => ({
+                  id: newId("ck"),
+                  connectionId,
+                  sessionId,
+                  ...key,
+                  createdAt: now,
+                })),
+              ),
+            ]
+          : []),
+        ...(decision.newlyVerified.length > 0
+          ? [
+              this.#db
+                .update(sessionKeys)
+                .set({ verifiedAt: now })
+                .where(
+                  inArray(
+                    sessionKeys.id,
+                    decision.newlyVerified.map((key) => key.id),
+                  ),
+                ),
+            ]
+          : []),
+      ] as const;
+      await this.#db.batch(writes);
+      if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
+      return {
+        outcome: decision.outcome,
+        session_status: decision.sessionChanges.status ?? session.status,
+        keys: decision.keys,
+        message: null,
+        failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
+        max_attempts: session.maxAttempts,
+        remaining_keys: decision.remainingKeys,
+      };
+    });
+  }
+
+  async connectionStatus(sessionId: string): Promise<ConnectionStatusResponse | null> {
+    const session = await this.#load(sessionId);
+    if (!session) return null;
+    return { open: isOpen(session), status: session.status, expired_at: session.expiredAt };
+  }
+
   override async alarm(): Promise<void> {
     await this.#serialized(async () => {
       const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
@@ -124,7 +305,33 @@ export class SessionObject extends DurableObject<Env> {
         completedAt: at,
         updatedAt: at,
       });
+      // Connections still in progress end as expired; the bridge tells their users.
+      const active = [...this.ctx.storage.kv.list<number>({ prefix: ACTIVE_PREFIX })].map(
+        ([key]) => key,
+      );
+      await this.#closeConnections(active, "expired", at);
     });
+  }
+
+  /** Connections whose lease is still running; lapsed ones are closed as disconnected. */
+  async #activeConnections(now: Date): Promise<string[]> {
+    const active: string[] = [];
+    const lapsed: string[] = [];
+    for (const [key, leaseEnd] of this.ctx.storage.kv.list<number>({ prefix: ACTIVE_PREFIX })) {
+      (leaseEnd > now.getTime() ? active : lapsed).push(key);
+    }
+    await this.#closeConnections(lapsed, "disconnected", now.toISOString());
+    return active;
+  }
+
+  async #closeConnections(storageKeys: string[], outcome: "expired" | "disconnected", at: string) {
+    if (storageKeys.length === 0) return;
+    const ids = storageKeys.map((key) => key.slice(ACTIVE_PREFIX.length));
+    await this.#db
+      .update(connections)
+      .set({ outcome, closedAt: at })
+      .where(and(inArray(connections.id, ids), eq(connections.outcome, "in_progress")));
+    for (const key of storageKeys) this.ctx.storage.kv.delete(key);
   }
 
   /** Runs transitions strictly one after another, including across their D1 awaits. */
@@ -155,3 +362,17 @@ export class SessionObject extends DurableObject<Env> {
 }
 
 const notFound = () => refused(404, "Session not found", "path.session_id");
+
+async function parseBlobs(blobs: string[]): Promise<ParsedPublicKey[]> {
+  const keys: ParsedPublicKey[] = [];
+  for (const text of blobs) {
+    const blob = decodeBase64Strict(text);
+    if (!blob) continue;
+    try {
+      keys.push(await parsePublicKeyBlob(blob));
+    } catch {
+      // The bridge only sends keys it parsed and verified; anything else is dropped, not trusted.
+    }
+  }
+  return keys;
+}

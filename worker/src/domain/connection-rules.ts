@@ -1,0 +1,119 @@
+import type { SessionKeyRow, SessionRow } from "../db/sessions.ts";
+import type { ConnectionResult, RefusalReason } from "../schemas/internal.ts";
+import type { ParsedPublicKey } from "./public-keys.ts";
+import { isOpen } from "./session-rules.ts";
+
+/** The sentence a refused user reads on their terminal, one per reason. */
+export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
+  unknown: "There is no keyproof session with this name. Check the command you were given.",
+  expired: "This keyproof session has expired. Ask for a new one.",
+  completed: "This keyproof session is already complete and accepts no more connections.",
+  verified: "This keyproof session is already verified and accepts no more connections.",
+  failed: "This keyproof session has failed after too many attempts. Ask for a new one.",
+  busy: "Another connection to this keyproof session is in progress. Try again in a moment.",
+};
+
+/** Why a new connection cannot start, or null when it can. */
+export function connectionRefusal(
+  session: SessionRow,
+  activeConnections: number,
+): RefusalReason | null {
+  if (!isOpen(session)) {
+    if (session.status === "pending") return "expired";
+    return session.status as RefusalReason;
+  }
+  if (!session.multiConnection && activeConnections > 0) return "busy";
+  return null;
+}
+
+export interface FinishInput {
+  session: SessionRow;
+  configured: SessionKeyRow[];
+  /** SHA-256 fingerprints already collected in this session. */
+  collected: Set<string>;
+  proven: ParsedPublicKey[];
+  confirmed: boolean | null;
+  now: string;
+}
+
+export interface FinishDecision {
+  outcome: ConnectionResult;
+  /** Keys to store on the connection. */
+  record: ParsedPublicKey[];
+  /** Configured keys proven for the first time. */
+  newlyVerified: SessionKeyRow[];
+  sessionChanges: Partial<SessionRow>;
+  keys: { sha256: string; algorithm: string; bits: number; new: boolean }[];
+  remainingKeys: number;
+}
+
+function uniqueByFingerprint(keys: ParsedPublicKey[]): ParsedPublicKey[] {
+  return [...new Map(keys.map((key) => [key.publicKeySha256, key])).values()];
+}
+
+/** What a finished connection changes, per the transition table of SPEC §3. */
+export function decideFinish(input: FinishInput): FinishDecision {
+  const { session, now } = input;
+  const proven = uniqueByFingerprint(input.proven);
+  const declined = session.mustConfirm && input.confirmed !== true;
+  const summary = (key: ParsedPublicKey, isNew: boolean) => ({
+    sha256: key.publicKeySha256,
+    algorithm: key.publicKeyAlgorithm,
+    bits: key.publicKeyBits,
+    new: isNew,
+  });
+  const base = { record: [], newlyVerified: [], sessionChanges: {}, keys: [], remainingKeys: 0 };
+
+  if (session.kind === "collect") {
+    if (declined) return { ...base, outcome: "declined" };
+    if (proven.length === 0) return { ...base, outcome: "no_key" };
+    const fresh = proven.filter((key) => !input.collected.has(key.publicKeySha256));
+    const sessionChanges: Partial<SessionRow> = { updatedAt: now };
+    if (!session.multiConnection)
+      Object.assign(sessionChanges, { status: "completed", completedAt: now });
+    return {
+      ...base,
+      outcome: "collected",
+      record: fresh,
+      sessionChanges,
+      keys: proven.map((key) => summary(key, fresh.includes(key))),
+    };
+  }
+
+  const byFingerprint = new Map(input.configured.map((key) => [key.publicKeySha256, key]));
+  const matched = proven.filter((key) => byFingerprint.has(key.publicKeySha256));
+  const unverifiedBefore = input.configured.filter((key) => key.verifiedAt === null);
+  if (declined || matched.length === 0) {
+    const failedAttempts = session.failedAttempts + 1;
+    const sessionChanges: Partial<SessionRow> = { failedAttempts, updatedAt: now };
+    if (session.status === "pending" && failedAttempts >= session.maxAttempts) {
+      Object.assign(sessionChanges, { status: "failed", completedAt: now });
+    }
+    const outcome = declined ? "declined" : proven.length > 0 ? "no_match" : "no_key";
+    return { ...base, outcome, sessionChanges, remainingKeys: unverifiedBefore.length };
+  }
+
+  const newlyVerified = matched
+    .map((key) => byFingerprint.get(key.publicKeySha256))
+    .filter((key): key is SessionKeyRow => key !== undefined && key.verifiedAt === null);
+  const remainingKeys = unverifiedBefore.length - newlyVerified.length;
+  const sessionChanges: Partial<SessionRow> = { updatedAt: now };
+  if (session.status === "pending" && (!session.matchAllKeys || remainingKeys === 0)) {
+    Object.assign(sessionChanges, { status: "verified", verifiedAt: now });
+    if (!session.multiConnection) sessionChanges.completedAt = now;
+  }
+  return {
+    ...base,
+    outcome: "verified",
+    record: matched,
+    newlyVerified,
+    sessionChanges,
+    keys: matched.map((key) =>
+      summary(
+        key,
+        newlyVerified.some((v) => v.publicKeySha256 === key.publicKeySha256),
+      ),
+    ),
+    remainingKeys,
+  };
+}

@@ -1,0 +1,36 @@
+import { Hono } from "hono";
+import { validate } from "../api/validate.ts";
+import type { AppEnv } from "../app-env.ts";
+import { database } from "../db/client.ts";
+import {
+  type BridgeContext,
+  connectionStatus,
+  finishConnection,
+  openConnection,
+} from "../domain/connections.ts";
+import { finishConnectionRequest, openConnectionRequest } from "../schemas/internal.ts";
+import { requireBridgeSignature } from "./require-signature.ts";
+
+const bridgeContext = (env: AppEnv["Bindings"]): BridgeContext => ({ db: database(env.DB), env });
+
+/** The signed endpoints the SSH bridge calls; never in the OpenAPI document, never an API key. */
+export const internalRoutes = new Hono<AppEnv>()
+  .use(requireBridgeSignature)
+  .post("/connections", validate("json", openConnectionRequest), async (c) =>
+    c.json(await openConnection(bridgeContext(c.env), c.req.valid("json"))),
+  )
+  .post(
+    "/connections/:connection_id/finish",
+    validate("json", finishConnectionRequest),
+    async (c) =>
+      c.json(
+        await finishConnection(
+          bridgeContext(c.env),
+          c.req.param("connection_id"),
+          c.req.valid("json"),
+        ),
+      ),
+  )
+  .get("/sessions/:session_id/status", async (c) =>
+    c.json(await connectionStatus(bridgeContext(c.env), c.req.param("session_id"))),
+  );

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { LIMITS } from "./limits.ts";
+
+/** Wire format between the bridge and the Worker's /internal/v1 endpoints (never in OpenAPI). */
+export const openConnectionRequest = z.strictObject({
+  connection_identifier: z.string().max(64),
+  ip_address: z.string().max(64),
+  client_version: z.string().max(255),
+});
+
+export const REFUSAL_REASONS = [
+  "unknown",
+  "expired",
+  "completed",
+  "verified",
+  "failed",
+  "busy",
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+export const openConnectionResponse = z.discriminatedUnion("accepted", [
+  z.object({
+    accepted: z.literal(true),
+    session_id: z.string(),
+    connection_id: z.string(),
+    kind: z.enum(["collect", "verify"]),
+    multi_key: z.boolean(),
+    must_confirm: z.boolean(),
+    ssh_banner: z.string().nullable(),
+    ssh_message: z.string().nullable(),
+    expired_at: z.string(),
+    /** SHA-256 fingerprints of the configured keys (verification only), so the bridge can answer "key OK". */
+    expected_fingerprints: z.array(z.string()),
+  }),
+  z.object({ accepted: z.literal(false), reason: z.enum(REFUSAL_REASONS), message: z.string() }),
+]);
+
+export const finishConnectionRequest = z.strictObject({
+  session_id: z.string().max(64),
+  /** Wire-format public key blobs (base64) whose possession the bridge verified. */
+  keys: z.array(z.string().max(4096)).max(LIMITS.maxKeysPerConnection),
+  /** The user's answer when the session has must_confirm; null otherwise. */
+  confirmed: z.boolean().nullable(),
+});
+
+export const CONNECTION_RESULTS = [
+  "collected",
+  "verified",
+  "no_match",
+  "no_key",
+  "declined",
+  "expired",
+  "closed",
+] as const;
+export type ConnectionResult = (typeof CONNECTION_RESULTS)[number];
+
+export const finishConnectionResponse = z.object({
+  outcome: z.enum(CONNECTION_RESULTS),
+  session_status: z.string(),
+  /** The keys this connection counted: collected, or configured keys it matched. */
+  keys: z.array(
+    z.object({ sha256: z.string(), algorithm: z.string(), bits: z.int(), new: z.boolean() }),
+  ),
+  /** For a closed session: why nothing was kept. */
+  message: z.string().nullable(),
+  failed_attempts: z.int(),
+  max_attempts: z.int(),
+  remaining_keys: z.int().describe("Configured keys still to prove (match_all_keys)"),
+});
+
+export const connectionStatusResponse = z.object({
+  open: z.boolean(),
+  status: z.string(),
+  expired_at: z.string(),
+});
+
+export type OpenConnectionRequest = z.infer<typeof openConnectionRequest>;
+export type OpenConnectionResponse = z.infer<typeof openConnectionResponse>;
+export type FinishConnectionRequest = z.infer<typeof finishConnectionRequest>;
+export type FinishConnectionResponse = z.infer<typeof finishConnectionResponse>;
+export type ConnectionStatusResponse = z.infer<typeof connectionStatusResponse>;
