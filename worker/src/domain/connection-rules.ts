@@ -32,6 +32,8 @@ export interface FinishInput {
   /** SHA-256 fingerprints already collected in this session. */
   collected: Set<string>;
   proven: ParsedPublicKey[];
+  /** Distinct keys offered, including ones never proven because they were not expected. */
+  offered: number;
   confirmed: boolean | null;
   now: string;
 }
@@ -62,11 +64,18 @@ export function decideFinish(input: FinishInput): FinishDecision {
     bits: key.publicKeyBits,
     new: isNew,
   });
-  const base = { record: [], newlyVerified: [], sessionChanges: {}, keys: [], remainingKeys: 0 };
+  // Every finished connection changes the session's record, so updated_at always moves.
+  const base = {
+    record: [],
+    newlyVerified: [],
+    sessionChanges: { updatedAt: now },
+    keys: [],
+    remainingKeys: 0,
+  };
 
   if (session.kind === "collect") {
-    if (declined) return { ...base, outcome: "declined" };
     if (proven.length === 0) return { ...base, outcome: "no_key" };
+    if (declined) return { ...base, outcome: "declined" };
     const fresh = proven.filter((key) => !input.collected.has(key.publicKeySha256));
     const sessionChanges: Partial<SessionRow> = { updatedAt: now };
     if (!session.multiConnection)
@@ -89,7 +98,8 @@ export function decideFinish(input: FinishInput): FinishDecision {
     if (session.status === "pending" && failedAttempts >= session.maxAttempts) {
       Object.assign(sessionChanges, { status: "failed", completedAt: now });
     }
-    const outcome = declined ? "declined" : proven.length > 0 ? "no_match" : "no_key";
+    const anyOffered = proven.length > 0 || input.offered > 0;
+    const outcome = matched.length > 0 ? "declined" : anyOffered ? "no_match" : "no_key";
     return { ...base, outcome, sessionChanges, remainingKeys: unverifiedBefore.length };
   }
 

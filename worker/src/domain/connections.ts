@@ -43,8 +43,7 @@ export async function finishConnection(
   const result = await sessionObject(ctx, request.session_id).finishConnection(
     request.session_id,
     connectionId,
-    request.keys,
-    request.confirmed,
+    { keys: request.keys, keysOffered: request.keys_offered, confirmed: request.confirmed },
   );
   if (!result) throw notFound("Connection", "path.connection_id", connectionId);
   return result;

@@ -39,6 +39,8 @@ export const finishConnectionRequest = z.strictObject({
   session_id: z.string().max(64),
   /** Wire-format public key blobs (base64) whose possession the bridge verified. */
   keys: z.array(z.string().max(4096)).max(LIMITS.maxKeysPerConnection),
+  /** Distinct keys the client offered, proven or not (tells "no key" from "no match"). */
+  keys_offered: z.int().min(0).max(1000),
   /** The user's answer when the session has must_confirm; null otherwise. */
   confirmed: z.boolean().nullable(),
 });

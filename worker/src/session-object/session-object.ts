@@ -178,8 +178,7 @@ export class SessionObject extends DurableObject<Env> {
   async finishConnection(
     sessionId: string,
     connectionId: string,
-    keyBlobs: string[],
-    confirmed: boolean | null,
+    report: { keys: string[]; keysOffered: number; confirmed: boolean | null },
   ): Promise<FinishConnectionResponse | null> {
     return this.#serialized(async () => {
       const session = await this.#load(sessionId);
@@ -226,8 +225,9 @@ export class SessionObject extends DurableObject<Env> {
         session,
         configured,
         collected: new Set(collected.map((key) => key.sha256)),
-        proven: await parseBlobs(keyBlobs),
-        confirmed,
+        proven: await parseBlobs(report.keys),
+        offered: report.keysOffered,
+        confirmed: report.confirmed,
         now,
       });
       const writes = [
@@ -236,7 +236,7 @@ export class SessionObject extends DurableObject<Env> {
           .set({
             outcome: decision.outcome,
             closedAt: now,
-            confirmed: session.mustConfirm ? confirmed === true : null,
+            confirmed: session.mustConfirm ? report.confirmed === true : null,
           })
           .where(eq(connections.id, connectionId)),
         this.#db.update(sessions).set(decision.sessionChanges).where(eq(sessions.id, sessionId)),

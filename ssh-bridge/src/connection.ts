@@ -1,0 +1,374 @@
+import { createHash } from "node:crypto";
+import ssh2, {
+  type AuthContext,
+  type AuthenticationType,
+  type Connection,
+  type ServerChannel,
+  type Session,
+} from "ssh2";
+import {
+  type ParsedPublicKey,
+  PublicKeyError,
+  parsePublicKeyBlob,
+} from "../../worker/src/domain/public-keys.ts";
+import type {
+  FinishConnectionResponse,
+  OpenConnectionResponse,
+} from "../../worker/src/schemas/internal.ts";
+import {
+  confirmPromptLines,
+  EXPIRED_DURING_CONNECTION,
+  type RefusedKeyView,
+  refusedKeyLines,
+  render,
+  resultLines,
+  UNAVAILABLE_MESSAGE,
+} from "./terminal.ts";
+import { sendUserauthBanner } from "./userauth-banner.ts";
+import { type WorkerClient, WorkerUnavailableError } from "./worker-client.ts";
+
+export interface ConnectionLimits {
+  authDeadlineMs: number;
+  confirmDeadlineMs: number;
+  maxKeyOffers: number;
+}
+
+export type ConnectionLog = {
+  event: "connection";
+  identifier: string | null;
+  remote_address: string;
+  client_version: string;
+  session_id: string | null;
+  connection_id: string | null;
+  keys_offered: number;
+  keys_proven: number;
+  keys_refused: number;
+  outcome: string;
+  duration_ms: number;
+};
+
+type OpenedSession = Extract<OpenConnectionResponse, { accepted: true }>;
+
+const IDENTIFIER_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
+/** How long a client may keep the connection after its channel closed. */
+const CLIENT_HANGUP_GRACE_MS = 2_000;
+const AUTH_METHODS: AuthenticationType[] = ["publickey", "keyboard-interactive"];
+
+/**
+ * One SSH connection from accept to close: learns the session from the username, counts only
+ * keys whose possession is proven by a verified signature, then shows the result and ends.
+ */
+export class BridgeConnection {
+  readonly #client: Connection;
+  readonly #worker: WorkerClient;
+  readonly #limits: ConnectionLimits;
+  readonly #log: (line: ConnectionLog) => void;
+  readonly #remoteAddress: string;
+  readonly #clientVersion: string;
+  readonly #startedAt = Date.now();
+  #identifier: string | null = null;
+  #session: OpenedSession | null = null;
+  #opening: Promise<void> | null = null;
+  #refusal: string | null = null;
+  #offers = 0;
+  readonly #offered = new Set<string>();
+  readonly #proven = new Map<string, { blob: Buffer; key: ParsedPublicKey }>();
+  readonly #refused: RefusedKeyView[] = [];
+  #finish: Promise<FinishConnectionResponse | null> | null = null;
+  #outcome = "disconnected";
+  #channel: ServerChannel | null = null;
+  readonly #timers: NodeJS.Timeout[] = [];
+
+  constructor(options: {
+    client: Connection;
+    remoteAddress: string;
+    clientVersion: string;
+    worker: WorkerClient;
+    limits: ConnectionLimits;
+    log: (line: ConnectionLog) => void;
+  }) {
+    this.#client = options.client;
+    this.#worker = options.worker;
+    this.#limits = options.limits;
+    this.#log = options.log;
+    this.#remoteAddress = options.remoteAddress;
+    this.#clientVersion = options.clientVersion;
+    this.#timers.push(
+      setTimeout(() => {
+        this.#outcome = "auth_timeout";
+        this.#client.end();
+      }, this.#limits.authDeadlineMs),
+    );
+    this.#client.on("authentication", (ctx) => {
+      this.#authenticate(ctx).catch((e) => {
+        console.error("AUTH ERROR", e);
+        this.#client.end();
+      });
+    });
+    this.#client.on("ready", () => {
+      clearTimeout(this.#timers[0]);
+      this.#client.on("session", (accept) => this.#onSession(accept()));
+    });
+    this.#client.on("error", () => undefined);
+    this.#client.on("close", () => this.#onClose());
+  }
+
+  /** Ends the connection politely (shutdown, expiry). */
+  end(message?: string) {
+    if (message && this.#channel) this.#channel.write(render([message], false));
+    this.#closeChannel();
+  }
+
+  /**
+   * Exit status, EOF, close, and let the client hang up: OpenSSH exits at once on a DISCONNECT,
+   * dropping output it has not printed yet. A client that lingers is cut off shortly after.
+   */
+  #closeChannel() {
+    if (this.#channel) {
+      this.#channel.exit(0);
+      this.#channel.end();
+    }
+    const hangUp = setTimeout(() => this.#client.end(), this.#channel ? CLIENT_HANGUP_GRACE_MS : 0);
+    this.#timers.push(hangUp);
+  }
+
+  async #authenticate(ctx: AuthContext) {
+    await this.#openSession(ctx.username);
+    if (this.#refusal !== null || !this.#session) return ctx.reject([]);
+    if (ctx.method === "keyboard-interactive") return ctx.accept();
+    if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
+    if (this.#offers >= this.#limits.maxKeyOffers) return ctx.reject(["keyboard-interactive"]);
+
+    const blob = ctx.key.data;
+    let key: ParsedPublicKey;
+    try {
+      key = await parsePublicKeyBlob(blob);
+    } catch (error) {
+      const reason = error instanceof PublicKeyError ? error.message : "unreadable key";
+      this.#refuse(blob, reason);
+      return ctx.reject(AUTH_METHODS);
+    }
+    if (ctx.key.algo === "ssh-rsa") {
+      this.#refuse(
+        blob,
+        "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)",
+      );
+      return ctx.reject(AUTH_METHODS);
+    }
+    const fingerprint = key.publicKeySha256;
+    if (!this.#offered.has(fingerprint)) {
+      this.#offered.add(fingerprint);
+      this.#offers++;
+    }
+    const expected =
+      this.#session.kind === "collect" || this.#session.expected_fingerprints.includes(fingerprint);
+    if (!expected || this.#proven.has(fingerprint)) return ctx.reject(AUTH_METHODS);
+    // The unsigned query gets "key OK"; only a signed request counts as proof of possession.
+    if (!ctx.signature || !ctx.blob) return ctx.accept();
+    const publicKey = ssh2.utils.parseKey(blob);
+    if (
+      publicKey instanceof Error ||
+      publicKey.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true
+    ) {
+      return ctx.reject(AUTH_METHODS);
+    }
+    this.#proven.set(fingerprint, { blob, key });
+    if (this.#enoughKeys()) return ctx.accept();
+    return ctx.reject(AUTH_METHODS);
+  }
+
+  #enoughKeys(): boolean {
+    const session = this.#session;
+    if (!session?.multi_key) return true;
+    if (this.#proven.size >= this.#limits.maxKeyOffers) return true;
+    return (
+      session.kind === "verify" &&
+      session.expected_fingerprints.every((fingerprint) => this.#proven.has(fingerprint))
+    );
+  }
+
+  #refuse(blob: Buffer, reason: string) {
+    const sha256 = fingerprintOf(blob);
+    if (!this.#refused.some((key) => key.sha256 === sha256)) this.#refused.push({ sha256, reason });
+  }
+
+  /** On the first auth request: the username names the session; ask the Worker once. */
+  #openSession(username: string): Promise<void> {
+    this.#opening ??= (async () => {
+      const identifier = username.trim().toLowerCase();
+      this.#identifier = identifier;
+      if (!IDENTIFIER_PATTERN.test(identifier)) {
+        return this.#refuseConnection(
+          "unknown",
+          "There is no keyproof session with this name. Check the command you were given.",
+        );
+      }
+      let opened: OpenConnectionResponse;
+      try {
+        opened = await this.#worker.openConnection({
+          connection_identifier: identifier,
+          ip_address: this.#remoteAddress,
+          client_version: this.#clientVersion,
+        });
+      } catch (error) {
+        if (!(error instanceof WorkerUnavailableError)) throw error;
+        return this.#refuseConnection("unavailable", UNAVAILABLE_MESSAGE);
+      }
+      if (!opened.accepted) return this.#refuseConnection(opened.reason, opened.message);
+      this.#session = opened;
+      if (opened.ssh_banner) sendUserauthBanner(this.#client, opened.ssh_banner);
+      this.#scheduleExpiryCheck(opened.expired_at);
+    })();
+    return this.#opening;
+  }
+
+  #refuseConnection(outcome: string, message: string) {
+    this.#outcome = outcome;
+    this.#refusal = message;
+    sendUserauthBanner(this.#client, message);
+  }
+
+  #scheduleExpiryCheck(expiredAt: string) {
+    const delay = Math.max(0, Date.parse(expiredAt) - Date.now()) + 500;
+    // Timers cap at ~24.8 days; a later expiry is simply checked again then.
+    this.#timers.push(setTimeout(() => this.#checkExpiry(), Math.min(delay, 2 ** 31 - 1)));
+  }
+
+  async #checkExpiry() {
+    const session = this.#session;
+    if (!session || this.#finish) return;
+    try {
+      const status = await this.#worker.sessionStatus(session.session_id);
+      if (status.open) return this.#scheduleExpiryCheck(status.expired_at);
+    } catch {
+      // If the Worker cannot say, the session's own expiry stands.
+    }
+    this.#outcome = "expired";
+    this.#finish = Promise.resolve(null);
+    this.end(EXPIRED_DURING_CONNECTION);
+  }
+
+  #onSession(session: Session) {
+    let pty = false;
+    session.on("pty", (accept) => {
+      pty = true;
+      accept?.();
+    });
+    session.on("window-change", (accept) => accept?.());
+    session.on("env", (accept) => accept?.());
+    const start = (accept: () => ServerChannel) => {
+      if (this.#channel) return;
+      this.#channel = accept();
+      this.#showResult(this.#channel, pty).catch(() => this.end());
+    };
+    session.on("shell", (accept) => start(accept));
+    session.on("exec", (accept) => start(accept));
+  }
+
+  async #showResult(channel: ServerChannel, pty: boolean) {
+    const session = this.#session;
+    if (!session) return this.end();
+    const write = (lines: string[]) => lines.length > 0 && channel.write(render(lines, pty));
+    write(refusedKeyLines(this.#refused));
+    let confirmed: boolean | null = null;
+    if (session.must_confirm && this.#proven.size > 0) {
+      channel.write(
+        render(confirmPromptLines(session.kind, this.#provenViews(), pty), pty).replace(
+          /\r?\n$/,
+          "",
+        ),
+      );
+      confirmed = await readConfirmation(channel, pty, this.#limits.confirmDeadlineMs);
+      channel.write(pty ? "\r\n" : "\n");
+    }
+    const result = await this.#finishOnce(confirmed);
+    if (!result) return;
+    write(resultLines(session.kind, result, this.#offered.size));
+    if (session.ssh_message) write([session.ssh_message]);
+    this.#closeChannel();
+  }
+
+  #provenViews() {
+    return [...this.#proven.values()].map(({ key }) => ({
+      sha256: key.publicKeySha256,
+      algorithm: key.publicKeyAlgorithm,
+      bits: key.publicKeyBits,
+    }));
+  }
+
+  /** Reports the connection to the Worker exactly once, whatever ends it. */
+  #finishOnce(confirmed: boolean | null): Promise<FinishConnectionResponse | null> {
+    const session = this.#session;
+    if (!session) return Promise.resolve(null);
+    this.#finish ??= this.#worker
+      .finishConnection(session.connection_id, {
+        session_id: session.session_id,
+        keys: [...this.#proven.values()].map(({ blob }) => blob.toString("base64")),
+        keys_offered: this.#offered.size,
+        confirmed: session.must_confirm ? confirmed === true : null,
+      })
+      .then((result) => {
+        this.#outcome = result.outcome;
+        return result;
+      })
+      .catch(() => {
+        this.#outcome = "unavailable";
+        this.end(UNAVAILABLE_MESSAGE);
+        return null;
+      });
+    return this.#finish;
+  }
+
+  #onClose() {
+    for (const timer of this.#timers) clearTimeout(timer);
+    // A client that leaves early still counts: proven keys are kept unless confirmation was required.
+    const finished = this.#finishOnce(false);
+    finished.finally(() =>
+      this.#log({
+        event: "connection",
+        identifier: this.#identifier,
+        remote_address: this.#remoteAddress,
+        client_version: this.#clientVersion,
+        session_id: this.#session?.session_id ?? null,
+        connection_id: this.#session?.connection_id ?? null,
+        keys_offered: this.#offered.size,
+        keys_proven: this.#proven.size,
+        keys_refused: this.#refused.length,
+        outcome: this.#outcome,
+        duration_ms: Date.now() - this.#startedAt,
+      }),
+    );
+  }
+}
+
+function fingerprintOf(blob: Buffer): string {
+  return `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
+}
+
+/** With a pty, one key press; without, one line. Anything but `y`, or silence, declines. */
+function readConfirmation(
+  channel: ServerChannel,
+  pty: boolean,
+  deadlineMs: number,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    let buffered = "";
+    const done = (answer: boolean) => {
+      clearTimeout(timer);
+      channel.off("data", onData);
+      channel.off("close", onClose);
+      resolve(answer);
+    };
+    const timer = setTimeout(() => done(false), deadlineMs);
+    const onClose = () => done(false);
+    const onData = (data: Buffer) => {
+      buffered += data.toString("utf8");
+      if (pty) return done(buffered[0]?.toLowerCase() === "y");
+      const newline = buffered.search(/\r?\n/);
+      if (newline >= 0) done(buffered.slice(0, newline).trim().toLowerCase() === "y");
+    };
+    channel.on("data", onData);
+    channel.on("close", onClose);
+    channel.on("end", onClose);
+  });
+}

@@ -1,0 +1,49 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ssh2 from "ssh2";
+import { parsePublicKeyBlob } from "../../worker/src/domain/public-keys.ts";
+
+export interface HostKey {
+  path: string;
+  privateKey: string;
+  fingerprint: string;
+  algorithm: string;
+}
+
+const HOST_KEY_FILES = { ed25519: "ssh_host_ed25519_key", rsa: "ssh_host_rsa_key" } as const;
+const RSA_HOST_KEY_BITS = 3072;
+
+function generate(type: keyof typeof HOST_KEY_FILES) {
+  return type === "rsa"
+    ? ssh2.utils.generateKeyPairSync("rsa", { bits: RSA_HOST_KEY_BITS })
+    : ssh2.utils.generateKeyPairSync("ed25519");
+}
+
+/** Loads the host keys from `dir`, generating any that are missing (first start). */
+export async function loadOrCreateHostKeys(dir: string): Promise<HostKey[]> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const keys: HostKey[] = [];
+  for (const [type, file] of Object.entries(HOST_KEY_FILES) as [
+    keyof typeof HOST_KEY_FILES,
+    string,
+  ][]) {
+    const path = join(dir, file);
+    if (!existsSync(path)) {
+      const pair = generate(type);
+      writeFileSync(path, pair.private, { mode: 0o600 });
+      writeFileSync(`${path}.pub`, `${pair.public}\n`, { mode: 0o644 });
+    }
+    chmodSync(path, 0o600);
+    const privateKey = readFileSync(path, "utf8");
+    const parsed = ssh2.utils.parseKey(privateKey);
+    if (parsed instanceof Error) throw new Error(`Cannot read host key ${path}: ${parsed.message}`);
+    const key = await parsePublicKeyBlob(parsed.getPublicSSH());
+    keys.push({
+      path,
+      privateKey,
+      fingerprint: key.publicKeySha256,
+      algorithm: key.publicKeyAlgorithm,
+    });
+  }
+  return keys;
+}

@@ -1,0 +1,45 @@
+/** Every operational limit of the bridge, with its default; main.ts lets the environment override some. */
+export const BRIDGE_DEFAULTS = {
+  /** Time from TCP accept to a finished handshake and authentication. */
+  authDeadlineMs: 30_000,
+  /** Time the user has to answer the must_confirm prompt. */
+  confirmDeadlineMs: 120_000,
+  /** Public key offers per connection; later offers are refused. */
+  maxKeyOffers: 32,
+  maxConnections: 2000,
+  connectionsPerAddressPerMinute: 120,
+  /** How long a PROXY protocol header may take to arrive. */
+  proxyHeaderDeadlineMs: 5_000,
+  /** How long open connections may run on after a shutdown signal. */
+  shutdownGraceMs: 10_000,
+  /** How long one call to the Worker may take before the service counts as unavailable. */
+  workerTimeoutMs: 10_000,
+} as const;
+
+/** Sliding one-minute count of new connections per source address. */
+export class AddressRateLimiter {
+  readonly #limit: number;
+  readonly #hits = new Map<string, number[]>();
+
+  constructor(limitPerMinute: number) {
+    this.#limit = limitPerMinute;
+  }
+
+  allow(address: string, now = Date.now()): boolean {
+    const recent = (this.#hits.get(address) ?? []).filter((at) => at > now - 60_000);
+    if (recent.length >= this.#limit) {
+      this.#hits.set(address, recent);
+      return false;
+    }
+    recent.push(now);
+    this.#hits.set(address, recent);
+    return true;
+  }
+
+  /** Drops addresses with no recent connections, so the map stays small. */
+  sweep(now = Date.now()) {
+    for (const [address, hits] of this.#hits) {
+      if (!hits.some((at) => at > now - 60_000)) this.#hits.delete(address);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The SSH bridge: reads its configuration from the environment once, then runs the server.
+ * See docs/bridge.md for every variable and for running it under systemd.
+ */
+import { loadOrCreateHostKeys } from "./host-keys.ts";
+import { BRIDGE_DEFAULTS } from "./limits.ts";
+import { createBridgeServer } from "./server.ts";
+import { WorkerClient } from "./worker-client.ts";
+
+function setting(name: string, fallback?: string): string {
+  const value = process.env[name] ?? fallback;
+  if (value === undefined || value === "") {
+    console.error(`keyproof bridge: ${name} must be set`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const numberSetting = (name: string, fallback: number) => Number(setting(name, String(fallback)));
+
+const config = {
+  workerUrl: setting("WORKER_URL", "http://localhost:8787"),
+  secret: setting("BRIDGE_SECRET"),
+  port: numberSetting("SSH_PORT", 2222),
+  host: setting("SSH_LISTEN_HOST", "0.0.0.0"),
+  hostKeyDir: setting("HOST_KEY_DIR", "./host-keys"),
+  proxyProtocol: setting("PROXY_PROTOCOL", "false") === "true",
+  maxConnections: numberSetting("MAX_CONNECTIONS", BRIDGE_DEFAULTS.maxConnections),
+  connectionsPerAddressPerMinute: numberSetting(
+    "CONNECTIONS_PER_ADDRESS_PER_MINUTE",
+    BRIDGE_DEFAULTS.connectionsPerAddressPerMinute,
+  ),
+  shutdownGraceMs: numberSetting("SHUTDOWN_GRACE_MS", BRIDGE_DEFAULTS.shutdownGraceMs),
+};
+
+function log(line: object) {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
+}
+
+const hostKeys = await loadOrCreateHostKeys(config.hostKeyDir);
+const server = createBridgeServer({
+  ...BRIDGE_DEFAULTS,
+  hostKeys: hostKeys.map((key) => key.privateKey),
+  worker: new WorkerClient({
+    baseUrl: config.workerUrl,
+    secret: config.secret,
+    timeoutMs: BRIDGE_DEFAULTS.workerTimeoutMs,
+  }),
+  maxConnections: config.maxConnections,
+  connectionsPerAddressPerMinute: config.connectionsPerAddressPerMinute,
+  proxyProtocol: config.proxyProtocol,
+  log,
+});
+const { port } = await server.listen(config.port, config.host);
+log({
+  event: "listening",
+  address: `${config.host}:${port}`,
+  worker_url: config.workerUrl,
+  proxy_protocol: config.proxyProtocol,
+  host_keys: hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`),
+});
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    if (stopping) return;
+    stopping = true;
+    log({ event: "stopping", open_connections: server.activeConnections });
+    await server.close(config.shutdownGraceMs);
+    process.exit(0);
+  });
+}

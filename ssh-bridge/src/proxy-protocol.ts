@@ -1,0 +1,94 @@
+import type { Socket } from "node:net";
+
+/** PROXY protocol v2 signature (HAProxy's spec, section 2.2). */
+const V2_SIGNATURE = Buffer.from([
+  0x0d, 0x0a, 0x0d, 0x0a, 0x00, 0x0d, 0x0a, 0x51, 0x55, 0x49, 0x54, 0x0a,
+]);
+const V1_MAX_LENGTH = 107;
+
+export interface ProxyHeader {
+  /** The client's address as the load balancer saw it; null for LOCAL/UNKNOWN (health checks). */
+  sourceAddress: string | null;
+}
+
+type ParseResult = { done: false } | { done: true; header: ProxyHeader; consumed: number };
+
+/** Parses a v1 or v2 header from the start of `data`; throws on anything that is not one. */
+export function parseProxyHeader(data: Buffer): ParseResult {
+  if (data.length >= 1 && data[0] === 0x0d) return parseV2(data);
+  if (data.length >= 1 && data[0] === 0x50) return parseV1(data);
+  throw new Error("not a PROXY protocol header");
+}
+
+function parseV1(data: Buffer): ParseResult {
+  const end = data.indexOf("\r\n");
+  if (end < 0) {
+    if (data.length > V1_MAX_LENGTH) throw new Error("PROXY v1 header too long");
+    return { done: false };
+  }
+  const parts = data.subarray(0, end).toString("latin1").split(" ");
+  if (parts[0] !== "PROXY") throw new Error("not a PROXY v1 header");
+  if (parts[1] === "UNKNOWN")
+    return { done: true, header: { sourceAddress: null }, consumed: end + 2 };
+  if ((parts[1] !== "TCP4" && parts[1] !== "TCP6") || parts.length !== 6)
+    throw new Error("malformed PROXY v1 header");
+  return { done: true, header: { sourceAddress: parts[2] ?? null }, consumed: end + 2 };
+}
+
+function parseV2(data: Buffer): ParseResult {
+  if (data.length < 16) {
+    if (
+      !V2_SIGNATURE.subarray(0, data.length).equals(data.subarray(0, Math.min(data.length, 12)))
+    ) {
+      throw new Error("not a PROXY v2 header");
+    }
+    return { done: false };
+  }
+  if (!data.subarray(0, 12).equals(V2_SIGNATURE)) throw new Error("not a PROXY v2 header");
+  const versionCommand = data[12] ?? 0;
+  const family = data[13] ?? 0;
+  const length = data.readUInt16BE(14);
+  if (versionCommand >> 4 !== 2) throw new Error("unsupported PROXY version");
+  if (data.length < 16 + length) return { done: false };
+  const consumed = 16 + length;
+  const body = data.subarray(16, consumed);
+  if ((versionCommand & 0x0f) === 0)
+    return { done: true, header: { sourceAddress: null }, consumed };
+  if (family >> 4 === 1 && body.length >= 12) {
+    return { done: true, header: { sourceAddress: [...body.subarray(0, 4)].join(".") }, consumed };
+  }
+  if (family >> 4 === 2 && body.length >= 36) {
+    const groups = Array.from({ length: 8 }, (_, i) => body.readUInt16BE(i * 2).toString(16));
+    return { done: true, header: { sourceAddress: groups.join(":") }, consumed };
+  }
+  return { done: true, header: { sourceAddress: null }, consumed };
+}
+
+/** Reads the header off the socket, putting back whatever SSH bytes followed it. */
+export function readProxyHeader(socket: Socket, deadlineMs: number): Promise<ProxyHeader> {
+  return new Promise((resolve, reject) => {
+    let buffered = Buffer.alloc(0);
+    const timer = setTimeout(() => finish(new Error("PROXY header timed out")), deadlineMs);
+    const finish = (error: Error | null, header?: ProxyHeader, rest?: Buffer) => {
+      clearTimeout(timer);
+      socket.off("data", onData);
+      socket.off("close", onClose);
+      if (error || !header) return reject(error);
+      socket.pause();
+      if (rest && rest.length > 0) socket.unshift(rest);
+      resolve(header);
+    };
+    const onClose = () => finish(new Error("closed before the PROXY header"));
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      try {
+        const result = parseProxyHeader(buffered);
+        if (result.done) finish(null, result.header, buffered.subarray(result.consumed));
+      } catch (error) {
+        finish(error as Error);
+      }
+    };
+    socket.on("data", onData);
+    socket.on("close", onClose);
+  });
+}
