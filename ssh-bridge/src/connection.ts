@@ -100,8 +100,9 @@ export class BridgeConnection {
       }, this.#limits.authDeadlineMs),
     );
     this.#client.on("authentication", (ctx) => {
-      this.#authenticate(ctx).catch((e) => {
-        console.error("AUTH ERROR", e);
+      this.#authenticate(ctx).catch((error: Error) => {
+        // Reported in this connection's log line; the client only sees the connection end.
+        this.#outcome = `error: ${error.message}`;
         this.#client.end();
       });
     });
