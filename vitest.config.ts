@@ -22,6 +22,16 @@ export default defineConfig(async () => {
             setupFiles: ["worker/test/setup/apply-migrations.ts"],
           },
         },
+        {
+          test: {
+            name: "bridge",
+            environment: "node",
+            include: ["ssh-bridge/test/**/*.test.ts"],
+            globalSetup: ["ssh-bridge/test/setup/global-worker.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 90_000,
+          },
+        },
       ],
     },
   };

@@ -1,6 +1,6 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -36,7 +36,8 @@ export function ensureLocalStateDir(): string {
 }
 
 /** Runs wrangler quietly; its output only matters when it fails. */
-export function wrangler(args: string[]): string {
+export function wrangler(args: string[], persistTo?: string): string {
+  if (persistTo) args = [...args, "--persist-to", persistTo];
   const result = spawnSync(join(BIN, "wrangler"), args, {
     cwd: ROOT,
     encoding: "utf8",
@@ -48,8 +49,8 @@ export function wrangler(args: string[]): string {
   return result.stdout;
 }
 
-export function applyLocalMigrations() {
-  wrangler(["d1", "migrations", "apply", "DB", "--local"]);
+export function applyLocalMigrations(persistTo?: string) {
+  wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo);
 }
 
 /** Rows from the local D1 database. */
@@ -59,12 +60,15 @@ export function queryLocal<T>(sql: string): T[] {
   return result?.results ?? [];
 }
 
-export function executeLocalFile(path: string) {
-  wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path]);
-}
-
-export function sqlString(value: string | null): string {
-  return value === null ? "NULL" : `'${value.replaceAll("'", "''")}'`;
+/** Runs statements against the local D1 database through a temporary SQL file. */
+export function executeLocalSql(statements: string[], persistTo?: string) {
+  const path = join(ensureLocalStateDir(), `statements-${process.pid}-${Date.now()}.sql`);
+  writeFileSync(path, statements.join("\n"));
+  try {
+    wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path], persistTo);
+  } finally {
+    rmSync(path, { force: true });
+  }
 }
 
 export function nodeVersionCheck() {
@@ -75,5 +79,3 @@ export function nodeVersionCheck() {
     );
   }
 }
-
-export { execFileSync };

@@ -149,7 +149,8 @@ export class BridgeConnection {
       this.#refuse(blob, reason);
       return ctx.reject(AUTH_METHODS);
     }
-    if (ctx.key.algo === "ssh-rsa") {
+    // ssh2 reports rsa-sha2-256/512 as key algo "ssh-rsa" with a hashAlgo; none means SHA-1.
+    if (key.publicKeyAlgorithm === "ssh-rsa" && !ctx.hashAlgo) {
       this.#refuse(
         blob,
         "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)",

@@ -1,0 +1,28 @@
+import { newApiKeyRow } from "../worker/src/domain/api-keys.ts";
+import { newAccountRow, newProjectRows } from "../worker/src/domain/projects.ts";
+
+export function sqlString(value: string | null): string {
+  return value === null ? "NULL" : `'${value.replaceAll("'", "''")}'`;
+}
+
+const values = (...items: (string | null)[]) => `VALUES (${items.map(sqlString).join(", ")})`;
+
+export async function accountSql(email: string, password: string, now: string) {
+  const account = await newAccountRow(email, password, now);
+  return {
+    account,
+    insert: `INSERT INTO accounts (id, email, password_hash, created_at) ${values(account.id, account.email, account.passwordHash, now)};`,
+  };
+}
+
+/** SQL for a new project owned by `accountId` with one API key, and that key in plaintext. */
+export async function projectWithKeySql(accountId: string, projectName: string, now: string) {
+  const { project, owner } = newProjectRows(accountId, projectName, now);
+  const { row: key, plaintext } = await newApiKeyRow({ projectId: project.id, name: "seed", now });
+  const statements = [
+    `INSERT INTO projects (id, name, created_at) ${values(project.id, project.name, now)};`,
+    `INSERT INTO project_members (project_id, account_id, role, created_at) ${values(owner.projectId, owner.accountId, owner.role, now)};`,
+    `INSERT INTO api_keys (id, project_id, name, prefix, hash, created_at) ${values(key.id, key.projectId, key.name, key.prefix, key.hash, now)};`,
+  ];
+  return { projectId: project.id, apiKey: plaintext, statements };
+}

@@ -1,0 +1,31 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ConnectionLog } from "../../src/connection.ts";
+import { loadOrCreateHostKeys } from "../../src/host-keys.ts";
+import { BRIDGE_DEFAULTS } from "../../src/limits.ts";
+import { type BridgeServerOptions, createBridgeServer } from "../../src/server.ts";
+import { WorkerClient } from "../../src/worker-client.ts";
+
+let hostKeyDir: string | null = null;
+
+/** A real bridge on 127.0.0.1 and a free port, talking to `workerUrl`. */
+export async function startBridge(
+  worker: { url: string; secret: string },
+  overrides: Partial<BridgeServerOptions> = {},
+) {
+  hostKeyDir ??= mkdtempSync(join(tmpdir(), "keyproof-hostkeys-"));
+  const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
+  const logs: ConnectionLog[] = [];
+  const server = createBridgeServer({
+    ...BRIDGE_DEFAULTS,
+    connectionsPerAddressPerMinute: 10_000,
+    hostKeys: hostKeys.map((key) => key.privateKey),
+    worker: new WorkerClient({ baseUrl: worker.url, secret: worker.secret, timeoutMs: 5_000 }),
+    proxyProtocol: false,
+    log: (line) => logs.push(line),
+    ...overrides,
+  });
+  const { port } = await server.listen(0, "127.0.0.1");
+  return { port, server, logs, hostKeys, close: () => server.close(0) };
+}

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { applyLocalMigrations, BIN, executeLocalSql, ROOT } from "../../../scripts/local-dev.ts";
+import { accountSql, projectWithKeySql } from "../../../scripts/seed-sql.ts";
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+export interface LocalWorker {
+  url: string;
+  port: number;
+  secret: string;
+  persistTo: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** A real `wrangler dev` (workerd, local D1/DO/Queues) on its own port and its own state. */
+export async function startLocalWorker(
+  options: { persistTo?: string; port?: number; secret?: string } = {},
+) {
+  const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
+  const port = options.port ?? (await freePort());
+  const secret = options.secret ?? randomBytes(24).toString("base64url");
+  applyLocalMigrations(persistTo);
+  let child: ChildProcess | null = null;
+  const worker: LocalWorker = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    secret,
+    persistTo,
+    async start() {
+      child = spawn(
+        join(BIN, "wrangler"),
+        [
+          "dev",
+          "--ip",
+          "127.0.0.1",
+          "--port",
+          String(port),
+          "--persist-to",
+          persistTo,
+          "--var",
+          `BRIDGE_SECRET:${secret}`,
+          "--var",
+          "SSH_HOST:127.0.0.1",
+          "--var",
+          "RATE_LIMIT_PER_MINUTE:100000",
+          "--inspector-port",
+          String(await freePort()),
+          "--show-interactive-dev-session=false",
+          "--log-level",
+          "error",
+        ],
+        {
+          cwd: ROOT,
+          stdio: ["ignore", "ignore", "inherit"],
+          detached: true,
+          env: { ...process.env, CI: "1" },
+        },
+      );
+      await waitForHttp(`${worker.url}/api/v1/openapi.json`, 60_000);
+    },
+    async stop() {
+      if (!child?.pid) return;
+      const exited = new Promise((resolve) => child?.once("exit", resolve));
+      process.kill(-child.pid, "SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      child = null;
+    },
+  };
+  await worker.start();
+  return worker;
+}
+
+export async function seedProject(
+  worker: LocalWorker,
+): Promise<{ projectId: string; apiKey: string }> {
+  const now = new Date().toISOString();
+  const { account, insert } = await accountSql(
+    `test-${randomBytes(6).toString("hex")}@example.com`,
+    "password",
+    now,
+  );
+  const project = await projectWithKeySql(account.id, "Bridge tests", now);
+  executeLocalSql([insert, ...project.statements], worker.persistTo);
+  return { projectId: project.projectId, apiKey: project.apiKey };
+}
+
+export function removeState(worker: LocalWorker) {
+  rmSync(worker.persistTo, { recursive: true, force: true });
+}
+
+async function waitForHttp(url: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not come up within ${timeoutMs} ms`);
+}

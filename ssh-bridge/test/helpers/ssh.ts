@@ -1,0 +1,131 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const keyDir = mkdtempSync(join(tmpdir(), "keyproof-userkeys-"));
+let counter = 0;
+
+export interface UserKey {
+  path: string;
+  publicKey: string;
+  sha256: string;
+}
+
+/** A fresh key pair made by ssh-keygen, with its fingerprint as ssh-keygen prints it. */
+export function makeKey(
+  type: "ed25519" | "ecdsa" | "rsa" | "dsa" = "ed25519",
+  bits?: number,
+): UserKey {
+  const path = join(keyDir, `key-${counter++}-${type}${bits ?? ""}`);
+  execFileSync("ssh-keygen", [
+    "-q",
+    "-t",
+    type,
+    ...(bits ? ["-b", String(bits)] : []),
+    "-N",
+    "",
+    "-C",
+    "",
+    "-f",
+    path,
+  ]);
+  const sha256 =
+    execFileSync("ssh-keygen", ["-l", "-E", "sha256", "-f", `${path}.pub`], {
+      encoding: "utf8",
+    }).split(" ")[1] ?? "";
+  return { path, publicKey: readFileSync(`${path}.pub`, "utf8").trim(), sha256 };
+}
+
+export interface SshResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface SshOptions {
+  port: number;
+  user: string;
+  keys?: UserKey[];
+  /** Use keys from this ssh-agent instead of files. */
+  agentSocket?: string;
+  pty?: boolean;
+  /** Written to ssh's stdin (after `inputDelayMs`); stdin stays open until then. */
+  input?: string;
+  inputDelayMs?: number;
+  /** Keep stdin open without writing (a silent user). */
+  silent?: boolean;
+  extraArgs?: string[];
+  timeoutMs?: number;
+}
+
+/** Runs the real OpenSSH client against the bridge. */
+export function runSsh(options: SshOptions): Promise<SshResult> {
+  const args = [
+    "-p",
+    String(options.port),
+    "-F",
+    "/dev/null",
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    // Default LogLevel: OpenSSH hides USERAUTH_BANNER below INFO. No BatchMode: it disables
+    // keyboard-interactive, which is how the bridge lets a client in.
+    "-o",
+    "ConnectTimeout=10",
+    ...(options.agentSocket ? [] : ["-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none"]),
+    ...(options.keys ?? []).flatMap((key) => ["-i", key.path]),
+    ...(options.pty ? ["-tt"] : ["-T"]),
+    ...(options.extraArgs ?? []),
+    `${options.user}@127.0.0.1`,
+  ];
+  const child = spawn("ssh", args, {
+    env: { ...process.env, SSH_AUTH_SOCK: options.agentSocket ?? "" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return collect(child, options);
+}
+
+function collect(child: ChildProcess, options: SshOptions): Promise<SshResult> {
+  return new Promise((resolve) => {
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (data) => (stdout += data));
+    child.stderr?.on("data", (data) => (stderr += data));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000);
+    if (options.input !== undefined) {
+      setTimeout(() => child.stdin?.end(options.input), options.inputDelayMs ?? 300);
+    } else if (!options.silent) {
+      child.stdin?.end();
+    }
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Agent {
+  socket: string;
+  add(key: UserKey): void;
+  stop(): void;
+}
+
+/** A real ssh-agent holding the given keys. */
+export function startAgent(keys: UserKey[]): Agent {
+  const socket = join(mkdtempSync(join(tmpdir(), "keyproof-agent-")), "agent.sock");
+  const output = execFileSync("ssh-agent", ["-a", socket, "-s"], { encoding: "utf8" });
+  const pid = Number(output.match(/SSH_AGENT_PID=(\d+)/)?.[1]);
+  const agent: Agent = {
+    socket,
+    add: (key) =>
+      execFileSync("ssh-add", [key.path], {
+        env: { ...process.env, SSH_AUTH_SOCK: socket },
+        stdio: "ignore",
+      }),
+    stop: () => process.kill(pid),
+  };
+  for (const key of keys) agent.add(key);
+  return agent;
+}
