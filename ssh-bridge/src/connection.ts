@@ -70,7 +70,6 @@ export class BridgeConnection {
   #session: OpenedSession | null = null;
   #opening: Promise<void> | null = null;
   #refusal: string | null = null;
-  #offers = 0;
   readonly #offered = new Set<string>();
   readonly #proven = new Map<string, { blob: Buffer; key: ParsedPublicKey }>();
   readonly #refused: RefusedKeyView[] = [];
@@ -138,7 +137,6 @@ export class BridgeConnection {
     if (this.#refusal !== null || !this.#session) return ctx.reject([]);
     if (ctx.method === "keyboard-interactive") return ctx.accept();
     if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
-    if (this.#offers >= this.#limits.maxKeyOffers) return ctx.reject(["keyboard-interactive"]);
 
     const blob = ctx.key.data;
     let key: ParsedPublicKey;
@@ -159,8 +157,10 @@ export class BridgeConnection {
     }
     const fingerprint = key.publicKeySha256;
     if (!this.#offered.has(fingerprint)) {
+      // Past the cap, new keys are turned away; the signed request for an offered one still counts.
+      if (this.#offered.size >= this.#limits.maxKeyOffers)
+        return ctx.reject(["keyboard-interactive"]);
       this.#offered.add(fingerprint);
-      this.#offers++;
     }
     const expected =
       this.#session.kind === "collect" || this.#session.expected_fingerprints.includes(fingerprint);

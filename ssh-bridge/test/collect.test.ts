@@ -65,7 +65,10 @@ describe("collection over real SSH", () => {
     expect(again.code).not.toBe(0);
     expect(again.stderr).toContain("already complete");
 
-    const multi = await ctx.api.createSession("collect", { multi_connection: true, multi_key: true });
+    const multi = await ctx.api.createSession("collect", {
+      multi_connection: true,
+      multi_key: true,
+    });
     const other = makeKey("ecdsa");
     expect((await ssh(multi.connection_identifier, { keys: [key] })).code).toBe(0);
     const second = await ssh(multi.connection_identifier, { keys: [key, other] });

@@ -110,6 +110,37 @@ describe("verification sessions: happy path", () => {
   });
 });
 
+/** A fresh Ed25519 public key as an OpenSSH line, made with WebCrypto. */
+async function randomEd25519Line(): Promise<string> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+    "sign",
+    "verify",
+  ])) as CryptoKeyPair;
+  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  const type = new TextEncoder().encode("ssh-ed25519");
+  const blob = new Uint8Array([0, 0, 0, type.length, ...type, 0, 0, 0, raw.length, ...raw]);
+  return `ssh-ed25519 ${btoa(String.fromCharCode(...blob))}`;
+}
+
+describe("verification sessions: limits", () => {
+  it("stores the maximum of 50 keys", async () => {
+    const { apiKey } = await newProject();
+    const keys = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => ({
+        name: `k${i}`,
+        public_key: await randomEd25519Line(),
+      })),
+    );
+    const session = await callJson<Session>(BASE, 201, {
+      method: "POST",
+      key: apiKey,
+      body: { keys },
+    });
+    expect(session.keys).toHaveLength(50);
+    expect(session.keys.map((key) => key.name)).toEqual(keys.map((key) => key.name));
+  });
+});
+
 describe("verification sessions: invalid keys", () => {
   it("names the invalid key by its index", async () => {
     const { apiKey } = await newProject();

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, inArray } from "drizzle-orm";
-import { type Database, database } from "../db/client.ts";
+import { type Database, database, insertInChunks } from "../db/client.ts";
 import {
   connectionKeys,
   connections,
@@ -76,14 +76,10 @@ export class SessionObject extends DurableObject<Env> {
   async create(session: SessionRow, keys: SessionKeyRow[]): Promise<SessionRow> {
     return this.#serialized(async () => {
       this.ctx.storage.kv.put(SESSION_ID_KEY, session.id);
-      if (keys.length > 0) {
-        await this.#db.batch([
-          this.#db.insert(sessions).values(session),
-          this.#db.insert(sessionKeys).values(keys),
-        ]);
-      } else {
-        await this.#db.insert(sessions).values(session);
-      }
+      await this.#db.batch([
+        this.#db.insert(sessions).values(session),
+        ...insertInChunks(this.#db, sessionKeys, keys),
+      ]);
       await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
       return session;
     });
@@ -240,19 +236,17 @@ export class SessionObject extends DurableObject<Env> {
           })
           .where(eq(connections.id, connectionId)),
         this.#db.update(sessions).set(decision.sessionChanges).where(eq(sessions.id, sessionId)),
-        ...(decision.record.length > 0
-          ? [
-              this.#db.insert(connectionKeys).values(
-                decision.record.map((key) => ({
-                  id: newId("ck"),
-                  connectionId,
-                  sessionId,
-                  ...key,
-                  createdAt: now,
-                })),
-              ),
-            ]
-          : []),
+        ...insertInChunks(
+          this.#db,
+          connectionKeys,
+          decision.record.map((key) => ({
+            id: newId("ck"),
+            connectionId,
+            sessionId,
+            ...key,
+            createdAt: now,
+          })),
+        ),
         ...(decision.newlyVerified.length > 0
           ? [
               this.#db

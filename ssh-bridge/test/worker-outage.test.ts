@@ -1,0 +1,44 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { apiClient } from "./helpers/api.ts";
+import { startBridge } from "./helpers/bridge.ts";
+import { removeState, seedProject, startLocalWorker } from "./helpers/local-worker.ts";
+import { makeKey, runSsh } from "./helpers/ssh.ts";
+
+describe("the Worker goes away and comes back", () => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const step of cleanup.reverse()) await step();
+  });
+
+  it("tells users the service is unavailable, keeps running, and recovers by itself", async () => {
+    const worker = await startLocalWorker();
+    cleanup.push(() => removeState(worker));
+    cleanup.push(() => worker.stop());
+    const { apiKey } = await seedProject(worker);
+    const api = apiClient(worker.url, apiKey);
+    const bridge = await startBridge(worker);
+    cleanup.push(() => bridge.close());
+    const key = makeKey();
+    const before = await api.createSession("collect", { multi_connection: true, multi_key: true });
+
+    await worker.stop();
+    const during = await runSsh({
+      port: bridge.port,
+      user: before.connection_identifier,
+      keys: [key],
+    });
+    expect(during.code).toBe(255);
+    expect(during.stderr).toContain("temporarily unavailable");
+
+    await worker.start();
+    const after = await runSsh({
+      port: bridge.port,
+      user: before.connection_identifier,
+      keys: [key],
+    });
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain(key.sha256);
+    const session = await api.getSession("collect", before.id);
+    expect(session.connections.map((connection) => connection.outcome)).toEqual(["collected"]);
+  });
+});

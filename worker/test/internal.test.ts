@@ -1,0 +1,118 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { SIGNATURE_HEADERS, signRequest } from "../src/internal/request-signing.ts";
+import { call, callJson, expectProblem, newProject } from "./helpers.ts";
+
+const PATH = "/internal/v1/connections";
+
+async function signedOpen(identifier: string, options: { secret?: string; now?: number } = {}) {
+  const body = JSON.stringify({
+    connection_identifier: identifier,
+    ip_address: "127.0.0.1",
+    client_version: "SSH-2.0-test",
+  });
+  const headers = await signRequest(
+    options.secret ?? env.BRIDGE_SECRET ?? "",
+    { method: "POST", path: PATH, body },
+    options.now,
+  );
+  return { body, headers: { ...headers, "content-type": "application/json" } };
+}
+
+describe("internal endpoints", () => {
+  it("accept a correctly signed request", async () => {
+    const { body, headers } = await signedOpen("0000000000000000000000000a");
+    const result = await callJson(PATH, 200, { method: "POST", rawBody: body, headers });
+    expect(result).toMatchObject({ accepted: false, reason: "unknown" });
+  });
+
+  it("open a connection to a real session and report busy to a second one", async () => {
+    const { apiKey } = await newProject();
+    const session = await callJson<{ connection_identifier: string }>(
+      "/api/v1/ssh/collect/sessions/",
+      201,
+      {
+        method: "POST",
+        key: apiKey,
+      },
+    );
+    const first = await signedOpen(session.connection_identifier);
+    const opened = await callJson(PATH, 200, {
+      method: "POST",
+      rawBody: first.body,
+      headers: first.headers,
+    });
+    expect(opened).toMatchObject({ accepted: true, kind: "collect", must_confirm: false });
+    const second = await signedOpen(session.connection_identifier);
+    const busy = await callJson(PATH, 200, {
+      method: "POST",
+      rawBody: second.body,
+      headers: second.headers,
+    });
+    expect(busy).toMatchObject({ accepted: false, reason: "busy" });
+  });
+
+  it("accept the previous secret during a rotation", async () => {
+    const { body, headers } = await signedOpen("0000000000000000000000000a", {
+      secret: env.BRIDGE_SECRET_PREVIOUS,
+    });
+    expect((await call(PATH, { method: "POST", rawBody: body, headers })).status).toBe(200);
+  });
+
+  it("refuse a missing signature with 401", async () => {
+    const { body } = await signedOpen("0000000000000000000000000a");
+    await expectProblem(
+      await call(PATH, {
+        method: "POST",
+        rawBody: body,
+        headers: { "content-type": "application/json" },
+      }),
+      401,
+    );
+  });
+
+  it("refuse a signature made with the wrong secret", async () => {
+    const { body, headers } = await signedOpen("0000000000000000000000000a", {
+      secret: "not-the-secret",
+    });
+    await expectProblem(await call(PATH, { method: "POST", rawBody: body, headers }), 401);
+  });
+
+  it("refuse a stale timestamp", async () => {
+    const { body, headers } = await signedOpen("0000000000000000000000000a", {
+      now: Date.now() - 301_000,
+    });
+    await expectProblem(await call(PATH, { method: "POST", rawBody: body, headers }), 401);
+  });
+
+  it("refuse a replayed nonce", async () => {
+    const { body, headers } = await signedOpen("0000000000000000000000000a");
+    expect((await call(PATH, { method: "POST", rawBody: body, headers })).status).toBe(200);
+    await expectProblem(await call(PATH, { method: "POST", rawBody: body, headers }), 401);
+  });
+
+  it("refuse a body that differs from the signed one", async () => {
+    const { headers } = await signedOpen("0000000000000000000000000a");
+    const tampered = JSON.stringify({
+      connection_identifier: "0000000000000000000000000b",
+      ip_address: "1.2.3.4",
+      client_version: "x",
+    });
+    await expectProblem(await call(PATH, { method: "POST", rawBody: tampered, headers }), 401);
+  });
+
+  it("never accept an API key instead of a signature", async () => {
+    const { apiKey } = await newProject();
+    const { body } = await signedOpen("0000000000000000000000000a");
+    await expectProblem(
+      await call(PATH, {
+        method: "POST",
+        key: apiKey,
+        rawBody: body,
+        headers: { "content-type": "application/json" },
+      }),
+      401,
+    );
+    expect(SIGNATURE_HEADERS.signature).toBe("x-keyproof-signature");
+  });
+});
