@@ -3,7 +3,10 @@
  * together. Ctrl-C stops both.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
+import { parsePublicKey } from "../worker/src/domain/public-keys.ts";
 import {
   applyLocalMigrations,
   BIN,
@@ -64,39 +67,73 @@ function stop(exitCode = 0) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-start("wrangler dev", join(BIN, "wrangler"), [
-  "dev",
-  "--ip",
-  "127.0.0.1",
-  "--port",
-  String(HTTP_PORT),
-  "--var",
-  `SSH_HOST:${SSH_HOST}`,
-  "--var",
-  `SSH_PORT:${SSH_PORT}`,
-  "--show-interactive-dev-session=false",
-  "--log-level",
-  "warn",
-]);
+start(
+  "wrangler dev",
+  join(BIN, "wrangler"),
+  [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(HTTP_PORT),
+    "--var",
+    `SSH_HOST:${SSH_HOST}`,
+    "--var",
+    `SSH_PORT:${SSH_PORT}`,
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    "warn",
+    // No network needed: skip fetching the real `request.cf` object and use the placeholder.
+  ],
+  { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+);
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;
 await waitForWorker(workerUrl);
 
+const hostKeyDir = process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys");
 start("ssh-bridge", process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
   WORKER_URL: workerUrl,
   BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
   SSH_PORT: String(SSH_PORT),
   SSH_LISTEN_HOST: process.env.SSH_LISTEN_HOST ?? "127.0.0.1",
-  HOST_KEY_DIR: process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys"),
+  HOST_KEY_DIR: hostKeyDir,
 });
+await waitForPort(SSH_PORT);
 
 console.log(`
 keyproof is running.
   Web app and API  ${workerUrl}/      (reference: ${workerUrl}/docs)
   SSH              ${SSH_HOST} port ${SSH_PORT}   (users run: ssh -p ${SSH_PORT} <identifier>@${SSH_HOST})
+  Host keys        ${(await hostKeyFingerprints(hostKeyDir)).join("\n                   ")}
   API key          npm run seed   (in another terminal)
 Press Ctrl-C to stop.
 `);
+
+async function hostKeyFingerprints(dir: string): Promise<string[]> {
+  const files = readdirSync(dir).filter((file) => file.endsWith(".pub"));
+  return Promise.all(
+    files.map(async (file) => {
+      const key = await parsePublicKey(readFileSync(join(dir, file), "utf8"));
+      return `${key.publicKeyAlgorithm} ${key.publicKeySha256}`;
+    }),
+  );
+}
+
+async function waitForPort(port: number) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && !stopping) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 async function waitForWorker(url: string) {
   const deadline = Date.now() + READY_TIMEOUT_MS;

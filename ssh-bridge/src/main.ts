@@ -51,7 +51,16 @@ const server = createBridgeServer({
   proxyProtocol: config.proxyProtocol,
   log,
 });
-const { port } = await server.listen(config.port, config.host);
+const { port } = await server
+  .listen(config.port, config.host)
+  .catch((error: NodeJS.ErrnoException) => {
+    const reason =
+      error.code === "EADDRINUSE" ? "is already in use" : `cannot be opened (${error.message})`;
+    console.error(
+      `keyproof bridge: ${config.host}:${config.port} ${reason}. Set SSH_PORT to another port.`,
+    );
+    process.exit(1);
+  });
 log({
   event: "listening",
   address: `${config.host}:${port}`,

@@ -90,5 +90,7 @@ export function readProxyHeader(socket: Socket, deadlineMs: number): Promise<Pro
     };
     socket.on("data", onData);
     socket.on("close", onClose);
+    // The server accepted it paused (pauseOnConnect) so no SSH bytes slip past the header.
+    socket.resume();
   });
 }

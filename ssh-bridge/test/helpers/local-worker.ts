@@ -65,7 +65,7 @@ export async function startLocalWorker(
           cwd: ROOT,
           stdio: ["ignore", "ignore", "inherit"],
           detached: true,
-          env: { ...process.env, CI: "1" },
+          env: { ...process.env, CI: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
         },
       );
       await waitForHttp(`${worker.url}/api/v1/openapi.json`, 60_000);

@@ -1,0 +1,99 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { signRequest } from "../src/internal/request-signing.ts";
+import { call, callJson, newProject } from "./helpers.ts";
+
+const ED25519_BLOB =
+  env.TEST_KEYS.accepted.find((key) => key.label === "ed25519")?.openssh.split(" ")[1] ?? "";
+
+async function internal<T>(path: string, body: unknown): Promise<{ status: number; json: T }> {
+  const text = JSON.stringify(body);
+  const headers = await signRequest(env.BRIDGE_SECRET ?? "", { method: "POST", path, body: text });
+  const response = await call(path, {
+    method: "POST",
+    rawBody: text,
+    headers: { ...headers, "content-type": "application/json" },
+  });
+  return { status: response.status, json: (await response.json()) as T };
+}
+
+async function openedConnection(body: Record<string, unknown>) {
+  const { apiKey } = await newProject();
+  const session = await callJson<{ id: string; connection_identifier: string }>(
+    "/api/v1/ssh/collect/sessions/",
+    201,
+    {
+      method: "POST",
+      key: apiKey,
+      body,
+    },
+  );
+  const opened = await internal<{ connection_id: string; session_id: string }>(
+    "/internal/v1/connections",
+    {
+      connection_identifier: session.connection_identifier,
+      ip_address: "127.0.0.1",
+      client_version: "SSH-2.0-test",
+    },
+  );
+  return { apiKey, session, connectionId: opened.json.connection_id };
+}
+
+const finish = (sessionId: string, connectionId: string) =>
+  internal<{ outcome: string }>(`/internal/v1/connections/${connectionId}/finish`, {
+    session_id: sessionId,
+    keys: [ED25519_BLOB],
+    keys_offered: 1,
+    confirmed: null,
+  });
+
+describe("a connection racing API changes", () => {
+  it.each(Array.from({ length: 5 }, (_, i) => i))(
+    "complete vs finish leaves a consistent session (run %i)",
+    async () => {
+      const { apiKey, session, connectionId } = await openedConnection({ multi_connection: true });
+      const [finished, completed] = await Promise.all([
+        finish(session.id, connectionId),
+        call(`/api/v1/ssh/collect/sessions/${session.id}/complete/`, {
+          method: "POST",
+          key: apiKey,
+        }),
+      ]);
+      expect(completed.status).toBe(200);
+      const after = await callJson<{
+        status: string;
+        connections: { outcome: string; keys: unknown[] }[];
+      }>(`/api/v1/ssh/collect/sessions/${session.id}/`, 200, { key: apiKey });
+      expect(after.status).toBe("completed");
+      expect(after.connections[0]?.outcome).toBe(finished.json.outcome);
+      expect(after.connections[0]?.keys.length).toBe(finished.json.outcome === "collected" ? 1 : 0);
+    },
+  );
+
+  it("delete vs finish leaves nothing behind", async () => {
+    const { apiKey, session, connectionId } = await openedConnection({});
+    const [finished, deleted] = await Promise.all([
+      finish(session.id, connectionId),
+      call(`/api/v1/ssh/collect/sessions/${session.id}/`, { method: "DELETE", key: apiKey }),
+    ]);
+    expect(deleted.status).toBe(204);
+    expect([200, 404]).toContain(finished.status);
+    const orphans = await env.DB.prepare(
+      "SELECT count(*) AS n FROM connections WHERE session_id = ?",
+    )
+      .bind(session.id)
+      .first<{ n: number }>();
+    expect(orphans?.n).toBe(0);
+  });
+
+  it("a finished connection cannot be finished twice", async () => {
+    const { session, connectionId } = await openedConnection({
+      multi_connection: true,
+      multi_key: true,
+    });
+    const first = await finish(session.id, connectionId);
+    const second = await finish(session.id, connectionId);
+    expect(first.json.outcome).toBe("collected");
+    expect(second.json.outcome).toBe("closed");
+  });
+});
