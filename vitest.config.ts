@@ -8,21 +8,31 @@ export default defineConfig(async () => {
     test: {
       projects: [
         {
+          // The Worker inside workerd, with real D1, Durable Objects and Queues.
           plugins: [
-            cloudflareTest({
+            cloudflareTest(({ inject }) => ({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, TEST_KEYS: makeKeyFixtures() },
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  TEST_KEYS: makeKeyFixtures(),
+                  BRIDGE_SECRET: "test-bridge-secret",
+                  BRIDGE_SECRET_PREVIOUS: "previous-bridge-secret",
+                  RECEIVER_URL: inject("receiverUrl"),
+                  WEBHOOK_TIMEOUT_SECONDS: "1",
+                },
               },
-            }),
+            })),
           ],
           test: {
             name: "worker",
             include: ["worker/test/**/*.test.ts"],
             setupFiles: ["worker/test/setup/apply-migrations.ts"],
+            globalSetup: ["worker/test/setup/webhook-receiver-global.ts"],
           },
         },
         {
+          // Real bridges and a real `wrangler dev`, driven by the OpenSSH client.
           test: {
             name: "bridge",
             environment: "node",

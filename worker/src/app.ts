@@ -4,9 +4,11 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { authInfoRoutes } from "./api/auth-info.ts";
 import { collectSessionRoutes } from "./api/collect-sessions.ts";
+import { eventRoutes } from "./api/events.ts";
 import { rateLimit, requireApiKey } from "./api/middleware.ts";
 import { bodyTooLarge, problemResponse, toApiError } from "./api/problem.ts";
 import { verifySessionRoutes } from "./api/verify-sessions.ts";
+import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhook-routes.ts";
 import type { AppEnv } from "./app-env.ts";
 import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
@@ -55,7 +57,11 @@ export function buildApp() {
   );
   api.route("/auth/info", authInfoRoutes);
   api.route("/ssh/collect/sessions", collectSessionRoutes);
+  api.route("/ssh/collect/sessions", sessionWebhookRoutes("collect"));
   api.route("/ssh/verify/sessions", verifySessionRoutes);
+  api.route("/ssh/verify/sessions", sessionWebhookRoutes("verify"));
+  api.route("/webhooks", projectWebhookRoutes);
+  api.route("/events", eventRoutes);
   app.route("/api/v1", api);
 
   const internal = new Hono<AppEnv>({ strict: false });

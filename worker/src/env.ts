@@ -12,6 +12,8 @@ export interface Env {
   SSH_PORT: string;
   RATE_LIMIT_PER_MINUTE: string;
   ENVIRONMENT: string;
+  /** How long a webhook receiver has to answer (default 15). */
+  WEBHOOK_TIMEOUT_SECONDS?: string;
   /** Shared with the bridge; BRIDGE_SECRET_PREVIOUS is still accepted during a rotation. */
   BRIDGE_SECRET?: string;
   BRIDGE_SECRET_PREVIOUS?: string;

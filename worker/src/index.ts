@@ -1,5 +1,8 @@
 import { buildApp } from "./app.ts";
+import { database } from "./db/client.ts";
 import type { Env } from "./env.ts";
+import { handleWebhookBatch } from "./webhooks/consumer.ts";
+import { sweepOutbox, type WebhookMessage } from "./webhooks/outbox.ts";
 
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
 export { SessionObject } from "./session-object/session-object.ts";
@@ -8,4 +11,9 @@ const app = buildApp();
 
 export default {
   fetch: app.fetch,
-} satisfies ExportedHandler<Env>;
+  queue: (batch, env) => handleWebhookBatch(batch, env),
+  // Every minute: queue the webhook invocations whose enqueue failed after their batch committed.
+  scheduled: async (_controller, env) => {
+    await sweepOutbox(env, database(env.DB));
+  },
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -8,6 +8,8 @@ declare global {
     }
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      /** Base URL of the test webhook receiver (test-support/webhook-receiver.ts). */
+      RECEIVER_URL: string;
       TEST_KEYS: { accepted: KeyFixture[]; refused: Record<string, string> };
     }
   }

@@ -41,6 +41,7 @@ describe("OpenAPI document", () => {
         "ssh_banner",
         "ssh_message",
         "timeout",
+        "webhooks",
       ].sort(),
     );
     expect(doc.components.schemas.VerifySessionCreate?.required).toEqual(["keys"]);

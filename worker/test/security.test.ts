@@ -12,32 +12,70 @@ const VERIFY_BODY = {
   ],
 };
 
-/** A project with one session of each kind, so every path can be filled in. */
-async function projectWithSessions() {
-  const project = await newProject();
-  const collect = await callJson<{ id: string }>("/api/v1/ssh/collect/sessions/", 201, {
-    method: "POST",
-    key: project.apiKey,
-    body: { multi_connection: true },
-  });
-  const verify = await callJson<{ id: string }>("/api/v1/ssh/verify/sessions/", 201, {
-    method: "POST",
-    key: project.apiKey,
-    body: { ...VERIFY_BODY, multi_connection: true },
-  });
-  return { project, sessions: { collect: collect.id, verify: verify.id } };
+const DISABLED_HOOK = { url: "http://127.0.0.1:9/never", enabled: false };
+
+interface Fixture {
+  collect: string;
+  verify: string;
+  collectHook: string;
+  verifyHook: string;
+  projectHook: string;
+  invocation: string;
 }
 
-function concretePath(path: string, sessions: { collect: string; verify: string }) {
-  const sessionId = path.includes("/verify/") ? sessions.verify : sessions.collect;
-  return path.replace("{session_id}", sessionId);
+/** A project with a session of each kind, webhooks of every scope and a delivery. */
+async function projectWithSessions() {
+  const project = await newProject();
+  const create = <T>(path: string, body: unknown) =>
+    callJson<T>(path, 201, { method: "POST", key: project.apiKey, body });
+  type WithHooks = { id: string; webhooks: { id: string }[] };
+  const collect = await create<WithHooks>("/api/v1/ssh/collect/sessions/", {
+    multi_connection: true,
+    webhooks: [DISABLED_HOOK],
+  });
+  const verify = await create<WithHooks>("/api/v1/ssh/verify/sessions/", {
+    ...VERIFY_BODY,
+    multi_connection: true,
+    webhooks: [DISABLED_HOOK],
+  });
+  const hook = await create<{ id: string }>("/api/v1/webhooks/", DISABLED_HOOK);
+  const ping = await callJson<{ id: string }>(`/api/v1/webhooks/${hook.id}/test/`, 202, {
+    method: "POST",
+    key: project.apiKey,
+  });
+  const fixture: Fixture = {
+    collect: collect.id,
+    verify: verify.id,
+    collectHook: collect.webhooks[0]?.id ?? "",
+    verifyHook: verify.webhooks[0]?.id ?? "",
+    projectHook: hook.id,
+    invocation: ping.id,
+  };
+  return { project, sessions: fixture };
+}
+
+function concretePath(path: string, fixture: Fixture) {
+  const verify = path.includes("/verify/");
+  const sessionScoped = path.includes("/sessions/{session_id}/webhooks/");
+  return path
+    .replace("{session_id}", verify ? fixture.verify : fixture.collect)
+    .replace(
+      "{webhook_id}",
+      sessionScoped ? (verify ? fixture.verifyHook : fixture.collectHook) : fixture.projectHook,
+    )
+    .replace("{invocation_id}", fixture.invocation);
 }
 
 function requestFor(op: (typeof OPERATIONS)[number], path: string, key: string | null) {
+  const creatingVerify = path.endsWith("/verify/sessions/") && op.method === "post";
+  const isWebhookBody =
+    path.includes("/webhooks/") && (op.method === "post" || op.method === "put");
   const body = op.body
-    ? path.includes("/verify/") && op.method === "post"
+    ? creatingVerify
       ? VERIFY_BODY
-      : {}
+      : isWebhookBody
+        ? DISABLED_HOOK
+        : {}
     : undefined;
   return call(path, { method: op.method.toUpperCase(), key, body });
 }
@@ -74,7 +112,7 @@ describe.each(OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, o
       const other: TestProject = await newProject();
       const path = concretePath(op.path, owner.sessions);
       const response = await requestFor(op, path, other.apiKey);
-      if (op.path.includes("{session_id}")) {
+      if (op.path.includes("{")) {
         await expectProblem(response, 404);
         const stillThere = await call(
           concretePath("/api/v1/ssh/collect/sessions/{session_id}/", owner.sessions),

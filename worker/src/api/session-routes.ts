@@ -6,6 +6,7 @@ import {
   keysOfSessions,
   listSessionRows,
   loadSessionDetail,
+  type SessionDetail,
   type SessionListFilter,
 } from "../domain/session-views.ts";
 import {
@@ -15,13 +16,13 @@ import {
   deleteSession,
   updateSession,
 } from "../domain/sessions.ts";
+import { webhookView } from "../domain/webhooks.ts";
 import type { Env } from "../env.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import { projectContext, requireJsonBody } from "./middleware.ts";
 import { validate } from "./validate.ts";
 
-type SessionDetail = Awaited<ReturnType<typeof loadSessionDetail>>;
-type SessionSummary = Omit<SessionDetail, "connections">;
+type SessionSummary = Pick<SessionDetail, "session" | "keys">;
 
 /** What differs between collection and verification sessions; the routes are the same. */
 export interface SessionRouteSpec<Summary, Detail> {
@@ -38,8 +39,10 @@ export function sessionRoutes<Summary, Detail>(spec: SessionRouteSpec<Summary, D
   return new Hono<AppEnv>()
     .post("/", requireJsonBody, validate("json", spec.create), async (c) => {
       const ctx = projectContext(c);
-      const { session, keys } = await createSession(ctx, kind, c.req.valid("json"));
-      return c.json(spec.detailView(c.env, { session, keys, connections: [] }) as object, 201);
+      const { session, keys, webhooks } = await createSession(ctx, kind, c.req.valid("json"));
+      const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
+      const detail = { session, keys, connections: [], webhooks: withSecrets };
+      return c.json(spec.detailView(c.env, detail) as object, 201);
     })
     .get("/", validate("query", spec.listQuery), async (c) => {
       const ctx = projectContext(c);

@@ -2,8 +2,9 @@ import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as accounts from "./accounts.ts";
 import * as sessions from "./sessions.ts";
+import * as webhooks from "./webhooks.ts";
 
-export const schema = { ...accounts, ...sessions };
+export const schema = { ...accounts, ...sessions, ...webhooks };
 
 export function database(d1: D1Database) {
   return drizzle(d1, { schema });

@@ -1,5 +1,6 @@
-import type { SessionKeyRow, SessionRow } from "../db/sessions.ts";
+import type { ConnectionRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import type { ConnectionResult, RefusalReason } from "../schemas/internal.ts";
+import { keyPayload, type PlannedEvent, sessionPayload, statusChanged } from "./events.ts";
 import type { ParsedPublicKey } from "./public-keys.ts";
 import { isOpen } from "./session-rules.ts";
 
@@ -126,4 +127,52 @@ export function decideFinish(input: FinishInput): FinishDecision {
     ),
     remainingKeys,
   };
+}
+
+function connectionPayload(session: SessionRow, connectionId: string) {
+  return { ...sessionPayload(session), [`${session.kind}_connection_id`]: connectionId };
+}
+
+export function newConnectionEvent(session: SessionRow, connection: ConnectionRow): PlannedEvent {
+  return {
+    type: "new_connection",
+    payload: {
+      ...connectionPayload(session, connection.id),
+      ip_address: connection.ipAddress,
+      client_version: connection.clientVersion,
+    },
+  };
+}
+
+/** The events a finished connection emits, in the order a receiver should see them. */
+export function finishEvents(
+  session: SessionRow,
+  connectionId: string,
+  decision: FinishDecision,
+  recorded: (ParsedPublicKey & { id: string })[],
+): PlannedEvent[] {
+  const planned: PlannedEvent[] = [];
+  const base = connectionPayload(session, connectionId);
+  if (session.kind === "collect") {
+    for (const key of recorded)
+      planned.push({ type: "key_collected", payload: { ...base, key: keyPayload(key) } });
+  }
+  const changes = decision.sessionChanges;
+  if (changes.failedAttempts !== undefined) {
+    planned.push({
+      type: "failed_attempt",
+      payload: {
+        ...base,
+        outcome: decision.outcome,
+        failed_attempts: changes.failedAttempts,
+        max_attempts: session.maxAttempts,
+      },
+    });
+  }
+  if (changes.status === "verified") {
+    planned.push({ type: "verified", payload: { ...base, keys: recorded.map(keyPayload) } });
+  }
+  if (changes.status !== undefined && changes.status !== session.status)
+    planned.push(statusChanged(session, changes.status));
+  return planned;
 }

@@ -12,6 +12,7 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
+import { webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { notFound } from "../lib/errors.ts";
 import type { CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
@@ -23,6 +24,7 @@ import type {
   VerifySessionDetail,
 } from "../schemas/sessions.ts";
 import type { ProjectContext } from "./context.ts";
+import { webhookView } from "./webhooks.ts";
 
 type PublicKeyRow = Pick<
   SessionKeyRow,
@@ -170,7 +172,7 @@ export async function keysOfSessions(db: Database, sessionIds: string[]): Promis
 
 /** The session with everything the single-session GET shows, or a 404. */
 export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
-  const [[session], keys, connectionRows, keyRows] = await ctx.db.batch([
+  const [[session], keys, connectionRows, keyRows, hooks] = await ctx.db.batch([
     ctx.db
       .select()
       .from(sessions)
@@ -197,28 +199,43 @@ export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, 
       .from(connectionKeys)
       .where(eq(connectionKeys.sessionId, sessionId))
       .orderBy(connectionKeys.id),
+    ctx.db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.sessionId, sessionId), eq(webhooks.projectId, ctx.projectId)))
+      .orderBy(desc(webhooks.id)),
   ]);
   if (!session) throw notFound("Session", "path.session_id", sessionId);
   return {
     session,
     keys,
     connections: connectionRows.map((connection) => connectionView(connection, keyRows)),
+    webhooks: hooks.map((hook): SessionWebhookView => webhookView(hook)),
   };
 }
 
-export function collectSessionDetailView(
-  env: Env,
-  detail: Awaited<ReturnType<typeof loadSessionDetail>>,
-): CollectSessionDetail {
-  return { ...collectSessionView(env, detail.session), connections: detail.connections };
+/** Everything a single-session response shows; right after creation, webhooks carry secrets. */
+export interface SessionDetail {
+  session: SessionRow;
+  keys: SessionKeyRow[];
+  connections: Connection[];
+  webhooks: SessionWebhookView[];
 }
 
-export function verifySessionDetailView(
-  env: Env,
-  detail: Awaited<ReturnType<typeof loadSessionDetail>>,
-): VerifySessionDetail {
+type SessionWebhookView = CollectSessionDetail["webhooks"][number];
+
+export function collectSessionDetailView(env: Env, detail: SessionDetail): CollectSessionDetail {
+  return {
+    ...collectSessionView(env, detail.session),
+    connections: detail.connections,
+    webhooks: detail.webhooks,
+  };
+}
+
+export function verifySessionDetailView(env: Env, detail: SessionDetail): VerifySessionDetail {
   return {
     ...verifySessionView(env, detail.session, detail.keys),
     connections: detail.connections,
+    webhooks: detail.webhooks,
   };
 }

@@ -5,13 +5,16 @@ import type { ProblemError } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
 import type { ConfiguredKeyInput } from "../schemas/public-keys.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
+import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import type { SessionPatch } from "../session-object/session-object.ts";
 import type { ProjectContext } from "./context.ts";
 import { PublicKeyError, parsePublicKey } from "./public-keys.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
+import { newWebhookRow } from "./webhooks.ts";
 
 export interface CreateSessionInput extends SessionOptionsInput {
   keys?: ConfiguredKeyInput[];
+  webhooks?: WebhookCreateInput[] | undefined;
 }
 
 function sessionObject(ctx: ProjectContext, sessionId: string) {
@@ -115,8 +118,11 @@ export async function createSession(
     completedAt: null,
     verifiedAt: null,
   };
-  const created = await sessionObject(ctx, id).create(session, keys);
-  return { session: created, keys };
+  const hooks = (input.webhooks ?? []).map((hook, i) =>
+    newWebhookRow(ctx, id, hook, `body.webhooks[${i}]`),
+  );
+  const created = await sessionObject(ctx, id).create(session, keys, hooks);
+  return { session: created, keys, webhooks: hooks };
 }
 
 function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): SessionPatch {

@@ -22,6 +22,7 @@ export type IdPrefix =
   | "vk"
   | "wh"
   | "whi"
+  | "wha"
   | "evt";
 
 const RANDOM_DIGITS = 16;

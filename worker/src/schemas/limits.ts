@@ -12,4 +12,5 @@ export const LIMITS = {
   maxKeysPerVerifySession: 50,
   maxKeysPerConnection: 32,
   maxAttempts: 1000,
+  maxWebhooksPerSession: 10,
 } as const;

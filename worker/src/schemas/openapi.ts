@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authInfo } from "./auth-info.ts";
-import { listEnvelope, problem } from "./common.ts";
+import { listEnvelope, listQuery, problem } from "./common.ts";
 import { LIMITS } from "./limits.ts";
 import {
   collectSession,
@@ -14,6 +14,17 @@ import {
   verifySessionListQuery,
   verifySessionPatch,
 } from "./sessions.ts";
+import {
+  delivery,
+  deliveryListQuery,
+  event,
+  eventListQuery,
+  webhook,
+  webhookCreate,
+  webhookPatch,
+  webhookSecret,
+  webhookWithSecret,
+} from "./webhooks.ts";
 
 type Method = "get" | "post" | "patch" | "put" | "delete";
 
@@ -25,7 +36,7 @@ export interface OperationDoc {
   tag: string;
   body?: z.ZodType;
   query?: z.ZodObject;
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   response?: z.ZodType;
   errors: number[];
 }
@@ -107,6 +118,173 @@ function sessionOperations(
   ];
 }
 
+function sessionWebhookOperations(kind: "collect" | "verify"): OperationDoc[] {
+  const tag = "Session webhooks";
+  const base = `/api/v1/ssh/${kind}/sessions/{session_id}/webhooks/`;
+  const one = `${base}{webhook_id}/`;
+  const noun = `a ${kind === "collect" ? "collection" : "verification"} session`;
+  return [
+    {
+      method: "get",
+      path: base,
+      tag,
+      summary: `List the webhooks of ${noun}`,
+      query: listQuery,
+      status: 200,
+      response: listEnvelope(webhook),
+      errors: [400, ...COMMON_ERRORS],
+    },
+    {
+      method: "post",
+      path: base,
+      tag,
+      summary: `Add a webhook to ${noun}`,
+      body: webhookCreate,
+      status: 201,
+      response: webhookWithSecret,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS],
+    },
+    {
+      method: "get",
+      path: one,
+      tag,
+      summary: "Get a session webhook",
+      status: 200,
+      response: webhook,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "patch",
+      path: one,
+      tag,
+      summary: "Change some fields of a session webhook",
+      body: webhookPatch,
+      status: 200,
+      response: webhook,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS],
+    },
+    {
+      method: "put",
+      path: one,
+      tag,
+      summary: "Replace a session webhook's definition",
+      body: webhookCreate,
+      status: 200,
+      response: webhook,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS],
+    },
+    {
+      method: "delete",
+      path: one,
+      tag,
+      summary: "Delete a session webhook",
+      status: 204,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "get",
+      path: `${one}secret/`,
+      tag,
+      summary: "Reveal a session webhook's signing secret",
+      status: 200,
+      response: webhookSecret,
+      errors: COMMON_ERRORS,
+    },
+  ];
+}
+
+const WEBHOOK_OPERATIONS: OperationDoc[] = (() => {
+  const tag = "Webhooks";
+  const base = "/api/v1/webhooks/";
+  const one = `${base}{webhook_id}/`;
+  return [
+    {
+      method: "get",
+      path: base,
+      tag,
+      summary: "List project webhooks (they receive every session's events)",
+      query: listQuery,
+      status: 200,
+      response: listEnvelope(webhook),
+      errors: [400, ...COMMON_ERRORS],
+    },
+    {
+      method: "post",
+      path: base,
+      tag,
+      summary: "Create a project webhook; the response shows its secret",
+      body: webhookCreate,
+      status: 201,
+      response: webhookWithSecret,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS],
+    },
+    {
+      method: "get",
+      path: one,
+      tag,
+      summary: "Get a webhook (project or session)",
+      status: 200,
+      response: webhook,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "patch",
+      path: one,
+      tag,
+      summary: "Change some fields of a webhook",
+      body: webhookPatch,
+      status: 200,
+      response: webhook,
+      errors: [...BODY_ERRORS, ...COMMON_ERRORS],
+    },
+    {
+      method: "delete",
+      path: one,
+      tag,
+      summary: "Delete a webhook and its delivery history",
+      status: 204,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "get",
+      path: `${one}secret/`,
+      tag,
+      summary: "Reveal a webhook's signing secret",
+      status: 200,
+      response: webhookSecret,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "post",
+      path: `${one}test/`,
+      tag,
+      summary: "Send a `ping` event to this webhook",
+      status: 202,
+      response: delivery,
+      errors: COMMON_ERRORS,
+    },
+    {
+      method: "get",
+      path: `${one}deliveries/`,
+      tag,
+      summary: "List deliveries (invocations) with every attempt, newest first",
+      query: deliveryListQuery,
+      status: 200,
+      response: listEnvelope(delivery),
+      errors: [400, ...COMMON_ERRORS],
+    },
+    {
+      method: "post",
+      path: `${one}deliveries/{invocation_id}/retry/`,
+      tag,
+      summary: "Deliver an invocation again, with the same webhook-id",
+      status: 202,
+      response: delivery,
+      errors: COMMON_ERRORS,
+    },
+  ];
+})();
+
 export const OPERATIONS: OperationDoc[] = [
   {
     method: "get",
@@ -131,6 +309,19 @@ export const OPERATIONS: OperationDoc[] = [
     summary: verifySession,
     detail: verifySessionDetail,
   }),
+  ...sessionWebhookOperations("collect"),
+  ...sessionWebhookOperations("verify"),
+  ...WEBHOOK_OPERATIONS,
+  {
+    method: "get",
+    path: "/api/v1/events/",
+    tag: "Events",
+    summary: "The project's event log, newest first, for reconciliation",
+    query: eventListQuery,
+    status: 200,
+    response: listEnvelope(event),
+    errors: [400, ...COMMON_ERRORS],
+  },
 ];
 
 type JsonSchema = Record<string, unknown>;

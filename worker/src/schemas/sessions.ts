@@ -2,6 +2,19 @@ import { z } from "zod";
 import { listQuery, timestamp } from "./common.ts";
 import { LIMITS } from "./limits.ts";
 import { collectedKey, configuredKey, configuredKeyInput } from "./public-keys.ts";
+import { webhook, webhookCreate } from "./webhooks.ts";
+
+/** Webhooks created with a session; they hear only that session's events. */
+const sessionWebhooks = z
+  .array(webhookCreate)
+  .max(LIMITS.maxWebhooksPerSession)
+  .optional()
+  .describe("Webhooks for this session alone, created with it");
+
+/** In the response that created them, session webhooks carry their secret. */
+const sessionWebhook = webhook.extend({
+  secret: z.string().optional().describe("Only in the response that created the webhook"),
+});
 
 const optionalText = (max: number) => z.string().max(max).nullable().optional();
 
@@ -56,7 +69,7 @@ function oneExpiry(value: { timeout?: number; expired_at?: string }, ctx: z.Refi
 }
 
 export const collectSessionCreate = z
-  .strictObject(sharedOptions)
+  .strictObject({ ...sharedOptions, webhooks: sessionWebhooks })
   .superRefine(oneExpiry)
   .meta({ id: "CollectSessionCreate" });
 
@@ -69,6 +82,7 @@ export const verifySessionCreate = z
   .strictObject({
     ...sharedOptions,
     ...verifyOptions,
+    webhooks: sessionWebhooks,
     keys: z
       .array(configuredKeyInput)
       .min(1)
@@ -142,11 +156,11 @@ export const verifySession = z
   .meta({ id: "VerifySession" });
 
 export const collectSessionDetail = collectSession
-  .extend({ connections: z.array(connection) })
+  .extend({ connections: z.array(connection), webhooks: z.array(sessionWebhook) })
   .meta({ id: "CollectSessionDetail" });
 
 export const verifySessionDetail = verifySession
-  .extend({ connections: z.array(connection) })
+  .extend({ connections: z.array(connection), webhooks: z.array(sessionWebhook) })
   .meta({ id: "VerifySessionDetail" });
 
 export const sessionIdParam = z.object({ session_id: z.string() });

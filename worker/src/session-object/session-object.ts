@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import { and, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database, insertInChunks } from "../db/client.ts";
 import {
+  type ConnectionRow,
   connectionKeys,
   connections,
   type SessionKeyRow,
@@ -9,7 +11,15 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { connectionRefusal, decideFinish, REFUSAL_MESSAGES } from "../domain/connection-rules.ts";
+import { type WebhookRow, webhooks } from "../db/webhooks.ts";
+import {
+  connectionRefusal,
+  decideFinish,
+  finishEvents,
+  newConnectionEvent,
+  REFUSAL_MESSAGES,
+} from "../domain/connection-rules.ts";
+import { type PlannedEvent, statusChanged } from "../domain/events.ts";
 import { type ParsedPublicKey, parsePublicKeyBlob } from "../domain/public-keys.ts";
 import {
   completionStatus,
@@ -29,6 +39,8 @@ import type {
   FinishConnectionResponse,
   OpenConnectionResponse,
 } from "../schemas/internal.ts";
+import { enqueueQuietly, sessionOutbox } from "../webhooks/outbox.ts";
+import { ConnectionLeases } from "./connection-leases.ts";
 
 export type SessionPatch = Partial<
   Pick<
@@ -45,40 +57,47 @@ export type SessionPatch = Partial<
   >
 >;
 
-const SESSION_ID_KEY = "session_id";
-/** Storage key prefix of connections in progress; the value is when their lease runs out (ms). */
-const ACTIVE_PREFIX = "active:";
-/**
- * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
- * prompt and a margin; a bridge that dies mid-connection frees the session after this.
- */
-export const CONNECTION_LEASE_MS = 180_000;
-
 export interface ConnectionStart {
   ipAddress: string;
   clientVersion: string;
 }
 
+export interface ConnectionReport {
+  keys: string[];
+  keysOffered: number;
+  confirmed: boolean | null;
+}
+
+const SESSION_ID_KEY = "session_id";
+
 /**
  * One instance per session (named by the session id). Every change of the session runs here, one
  * at a time, so concurrent requests see each other's results and conflicting ones get 409.
- * D1 stays the source of truth that the API reads; this object orders the writes and owns expiry.
+ * D1 stays the source of truth that the API reads; this object orders the writes, writes each
+ * change's events in the same batch (the outbox), and owns expiry.
  */
 export class SessionObject extends DurableObject<Env> {
   readonly #db: Database;
+  readonly #leases: ConnectionLeases;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#db = database(env.DB);
+    this.#leases = new ConnectionLeases(ctx.storage.kv);
   }
 
-  async create(session: SessionRow, keys: SessionKeyRow[]): Promise<SessionRow> {
+  async create(
+    session: SessionRow,
+    keys: SessionKeyRow[],
+    hooks: WebhookRow[],
+  ): Promise<SessionRow> {
     return this.#serialized(async () => {
       this.ctx.storage.kv.put(SESSION_ID_KEY, session.id);
       await this.#db.batch([
         this.#db.insert(sessions).values(session),
         ...insertInChunks(this.#db, sessionKeys, keys),
+        ...insertInChunks(this.#db, webhooks, hooks),
       ]);
       await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
       return session;
@@ -95,7 +114,7 @@ export class SessionObject extends DurableObject<Env> {
       if (!inScope(session, scope)) return notFound();
       const refusal = patchRefusal(session, patch.maxAttempts);
       if (refusal) return refusal;
-      const updated = await this.#write(session.id, { ...patch, updatedAt: now });
+      const updated = await this.#transition(session, { ...patch, updatedAt: now }, []);
       if (patch.expiredAt !== undefined)
         await this.ctx.storage.setAlarm(Date.parse(patch.expiredAt));
       return { ok: true, value: updated };
@@ -108,11 +127,10 @@ export class SessionObject extends DurableObject<Env> {
       if (!inScope(session, scope)) return notFound();
       const status = completionStatus(session);
       if (!status.ok) return status;
-      const updated = await this.#write(session.id, {
-        status: status.value,
-        completedAt: now,
-        updatedAt: now,
-      });
+      const changes = { status: status.value, completedAt: now, updatedAt: now };
+      const updated = await this.#transition(session, changes, [
+        statusChanged(session, status.value),
+      ]);
       await this.ctx.storage.deleteAlarm();
       return { ok: true, value: updated };
     });
@@ -122,11 +140,36 @@ export class SessionObject extends DurableObject<Env> {
     return this.#serialized(async () => {
       const session = await this.#load(scope.sessionId);
       if (!inScope(session, scope)) return notFound();
-      // Connections and keys go with the session (ON DELETE CASCADE).
+      // Connections, keys and session webhooks go with the session (ON DELETE CASCADE).
       await this.#db.delete(sessions).where(eq(sessions.id, session.id));
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       return { ok: true, value: null };
+    });
+  }
+
+  override async alarm(): Promise<void> {
+    await this.#serialized(async () => {
+      const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
+      const session = sessionId ? await this.#load(sessionId) : undefined;
+      if (!session || !isOpen(session)) return;
+      const now = new Date();
+      if (Date.parse(session.expiredAt) > now.getTime()) {
+        // Expiry moved later after this alarm was scheduled.
+        await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
+        return;
+      }
+      const at = now.toISOString();
+      const status = expiryStatus(session);
+      // Connections still in progress end as expired; the bridge tells their users.
+      const inProgress = this.#closeConnections(this.#leases.releaseAll(), "expired", at);
+      const planned = status === session.status ? [] : [statusChanged(session, status)];
+      await this.#transition(
+        session,
+        { status, completedAt: at, updatedAt: at },
+        planned,
+        inProgress,
+      );
     });
   }
 
@@ -136,19 +179,30 @@ export class SessionObject extends DurableObject<Env> {
       if (!session)
         return { accepted: false, reason: "unknown", message: REFUSAL_MESSAGES.unknown };
       const now = new Date();
-      const active = await this.#activeConnections(now);
+      const { active, lapsed } = this.#leases.sweep(now.getTime());
+      const closeLapsed = this.#closeConnections(lapsed, "disconnected", now.toISOString());
       const refusal = connectionRefusal(session, active.length);
-      if (refusal) return { accepted: false, reason: refusal, message: REFUSAL_MESSAGES[refusal] };
-      const connectionId = newId("con", now.getTime());
-      await this.#db.insert(connections).values({
-        id: connectionId,
+      if (refusal) {
+        if (closeLapsed.length > 0) await this.#db.batch(closeLapsed as [BatchItem<"sqlite">]);
+        return { accepted: false, reason: refusal, message: REFUSAL_MESSAGES[refusal] };
+      }
+      const connection: ConnectionRow = {
+        id: newId("con", now.getTime()),
         sessionId,
         ipAddress: start.ipAddress,
         clientVersion: start.clientVersion,
         createdAt: now.toISOString(),
+        closedAt: null,
+        confirmed: null,
         outcome: "in_progress",
-      });
-      this.ctx.storage.kv.put(ACTIVE_PREFIX + connectionId, now.getTime() + CONNECTION_LEASE_MS);
+      };
+      this.#leases.take(connection.id, now.getTime());
+      await this.#transition(
+        session,
+        { updatedAt: now.toISOString() },
+        [newConnectionEvent(session, connection)],
+        [...closeLapsed, this.#db.insert(connections).values(connection)],
+      );
       const expected =
         session.kind === "verify"
           ? await this.#db
@@ -159,7 +213,7 @@ export class SessionObject extends DurableObject<Env> {
       return {
         accepted: true,
         session_id: sessionId,
-        connection_id: connectionId,
+        connection_id: connection.id,
         kind: session.kind,
         multi_key: session.multiKey,
         must_confirm: session.mustConfirm,
@@ -174,7 +228,7 @@ export class SessionObject extends DurableObject<Env> {
   async finishConnection(
     sessionId: string,
     connectionId: string,
-    report: { keys: string[]; keysOffered: number; confirmed: boolean | null },
+    report: ConnectionReport,
   ): Promise<FinishConnectionResponse | null> {
     return this.#serialized(async () => {
       const session = await this.#load(sessionId);
@@ -184,31 +238,10 @@ export class SessionObject extends DurableObject<Env> {
         .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
         .limit(1);
       if (!session || !connection) return null;
-      this.ctx.storage.kv.delete(ACTIVE_PREFIX + connectionId);
+      this.#leases.release(connectionId);
       const now = new Date().toISOString();
-      const unchanged = {
-        session_status: session.status,
-        keys: [],
-        failed_attempts: session.failedAttempts,
-        max_attempts: session.maxAttempts,
-        remaining_keys: 0,
-      };
       if (connection.outcome !== "in_progress" || !isOpen(session)) {
-        const outcome =
-          session.status === "expired" || connection.outcome === "expired" ? "expired" : "closed";
-        if (connection.outcome === "in_progress") {
-          await this.#db
-            .update(connections)
-            .set({ outcome, closedAt: now })
-            .where(eq(connections.id, connectionId));
-        }
-        const reason =
-          outcome === "expired" ? "expired" : (session.status as keyof typeof REFUSAL_MESSAGES);
-        return {
-          ...unchanged,
-          outcome,
-          message: REFUSAL_MESSAGES[reason] ?? REFUSAL_MESSAGES.completed,
-        };
+        return this.#finishClosed(session, connection, now);
       }
       const [configured, collected] = await this.#db.batch([
         this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
@@ -226,42 +259,39 @@ export class SessionObject extends DurableObject<Env> {
         confirmed: report.confirmed,
         now,
       });
-      const writes = [
-        this.#db
-          .update(connections)
-          .set({
-            outcome: decision.outcome,
-            closedAt: now,
-            confirmed: session.mustConfirm ? report.confirmed === true : null,
-          })
-          .where(eq(connections.id, connectionId)),
-        this.#db.update(sessions).set(decision.sessionChanges).where(eq(sessions.id, sessionId)),
-        ...insertInChunks(
-          this.#db,
-          connectionKeys,
-          decision.record.map((key) => ({
-            id: newId("ck"),
-            connectionId,
-            sessionId,
-            ...key,
-            createdAt: now,
-          })),
-        ),
-        ...(decision.newlyVerified.length > 0
-          ? [
-              this.#db
-                .update(sessionKeys)
-                .set({ verifiedAt: now })
-                .where(
-                  inArray(
-                    sessionKeys.id,
-                    decision.newlyVerified.map((key) => key.id),
+      const recorded = decision.record.map((key) => ({
+        id: newId("ck"),
+        connectionId,
+        sessionId,
+        ...key,
+        createdAt: now,
+      }));
+      const confirmed = session.mustConfirm ? report.confirmed === true : null;
+      await this.#transition(
+        session,
+        decision.sessionChanges,
+        finishEvents(session, connectionId, decision, recorded),
+        [
+          this.#db
+            .update(connections)
+            .set({ outcome: decision.outcome, closedAt: now, confirmed })
+            .where(eq(connections.id, connectionId)),
+          ...insertInChunks(this.#db, connectionKeys, recorded),
+          ...(decision.newlyVerified.length > 0
+            ? [
+                this.#db
+                  .update(sessionKeys)
+                  .set({ verifiedAt: now })
+                  .where(
+                    inArray(
+                      sessionKeys.id,
+                      decision.newlyVerified.map((key) => key.id),
+                    ),
                   ),
-                ),
-            ]
-          : []),
-      ] as const;
-      await this.#db.batch(writes);
+              ]
+            : []),
+        ],
+      );
       if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
       return {
         outcome: decision.outcome,
@@ -281,51 +311,66 @@ export class SessionObject extends DurableObject<Env> {
     return { open: isOpen(session), status: session.status, expired_at: session.expiredAt };
   }
 
-  override async alarm(): Promise<void> {
-    await this.#serialized(async () => {
-      const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
-      if (!sessionId) return;
-      const session = await this.#load(sessionId);
-      if (!session || !isOpen(session)) return;
-      const now = new Date();
-      if (Date.parse(session.expiredAt) > now.getTime()) {
-        // Expiry moved later after this alarm was scheduled.
-        await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
-        return;
-      }
-      const at = now.toISOString();
-      await this.#write(session.id, {
-        status: expiryStatus(session),
-        completedAt: at,
-        updatedAt: at,
-      });
-      // Connections still in progress end as expired; the bridge tells their users.
-      const active = [...this.ctx.storage.kv.list<number>({ prefix: ACTIVE_PREFIX })].map(
-        ([key]) => key,
-      );
-      await this.#closeConnections(active, "expired", at);
-    });
-  }
-
-  /** Connections whose lease is still running; lapsed ones are closed as disconnected. */
-  async #activeConnections(now: Date): Promise<string[]> {
-    const active: string[] = [];
-    const lapsed: string[] = [];
-    for (const [key, leaseEnd] of this.ctx.storage.kv.list<number>({ prefix: ACTIVE_PREFIX })) {
-      (leaseEnd > now.getTime() ? active : lapsed).push(key);
+  /** A connection that ends after its session closed keeps nothing. */
+  async #finishClosed(
+    session: SessionRow,
+    connection: ConnectionRow,
+    now: string,
+  ): Promise<FinishConnectionResponse> {
+    const expired = session.status === "expired" || connection.outcome === "expired";
+    const outcome = expired ? "expired" : "closed";
+    if (connection.outcome === "in_progress") {
+      await this.#db
+        .update(connections)
+        .set({ outcome, closedAt: now })
+        .where(eq(connections.id, connection.id));
     }
-    await this.#closeConnections(lapsed, "disconnected", now.toISOString());
-    return active;
+    const reason = expired ? "expired" : (session.status as keyof typeof REFUSAL_MESSAGES);
+    return {
+      outcome,
+      session_status: session.status,
+      keys: [],
+      message: REFUSAL_MESSAGES[reason] ?? REFUSAL_MESSAGES.completed,
+      failed_attempts: session.failedAttempts,
+      max_attempts: session.maxAttempts,
+      remaining_keys: 0,
+    };
   }
 
-  async #closeConnections(storageKeys: string[], outcome: "expired" | "disconnected", at: string) {
-    if (storageKeys.length === 0) return;
-    const ids = storageKeys.map((key) => key.slice(ACTIVE_PREFIX.length));
-    await this.#db
-      .update(connections)
-      .set({ outcome, closedAt: at })
-      .where(and(inArray(connections.id, ids), eq(connections.outcome, "in_progress")));
-    for (const key of storageKeys) this.ctx.storage.kv.delete(key);
+  /**
+   * Writes a change of the session, any related writes and the events it causes in one D1
+   * batch, then queues the webhook deliveries (the sweeper resends them if that fails).
+   */
+  async #transition(
+    session: SessionRow,
+    changes: Partial<SessionRow>,
+    planned: PlannedEvent[],
+    related: BatchItem<"sqlite">[] = [],
+  ): Promise<SessionRow> {
+    const outbox = await sessionOutbox(this.#db, session, planned, new Date());
+    const [updated] = await this.#db.batch([
+      this.#db.update(sessions).set(changes).where(eq(sessions.id, session.id)).returning(),
+      ...related,
+      ...outbox.statements,
+    ]);
+    const row = updated[0];
+    if (!row) throw new Error(`session ${session.id} vanished during a transition`);
+    await enqueueQuietly(this.env, this.#db, outbox.invocationIds);
+    return row;
+  }
+
+  #closeConnections(
+    ids: string[],
+    outcome: "expired" | "disconnected",
+    at: string,
+  ): BatchItem<"sqlite">[] {
+    if (ids.length === 0) return [];
+    return [
+      this.#db
+        .update(connections)
+        .set({ outcome, closedAt: at })
+        .where(and(inArray(connections.id, ids), eq(connections.outcome, "in_progress"))),
+    ];
   }
 
   /** Runs transitions strictly one after another, including across their D1 awaits. */
@@ -342,16 +387,6 @@ export class SessionObject extends DurableObject<Env> {
       .where(eq(sessions.id, sessionId))
       .limit(1);
     return session;
-  }
-
-  async #write(sessionId: string, changes: Partial<SessionRow>): Promise<SessionRow> {
-    const [updated] = await this.#db
-      .update(sessions)
-      .set(changes)
-      .where(eq(sessions.id, sessionId))
-      .returning();
-    if (!updated) throw new Error(`session ${sessionId} vanished during a transition`);
-    return updated;
   }
 }
 

@@ -1,0 +1,124 @@
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { projects } from "./accounts.ts";
+import { sessions } from "./sessions.ts";
+
+export const EVENT_TYPES = [
+  "new_connection",
+  "key_collected",
+  "verified",
+  "failed_attempt",
+  "status_changed",
+  "ping",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * The outbox: written in the same D1 batch as the change that caused it. Events outlive their
+ * session (no foreign key), so a deleted session's history can still be reconciled.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    sessionId: text("session_id"),
+    entity: text({ enum: ["collect_session", "verify_session", "webhook"] }).notNull(),
+    type: text({ enum: EVENT_TYPES }).notNull(),
+    /** JSON text of the event's payload. */
+    payload: text().notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("events_project_idx").on(t.projectId, t.id),
+    index("events_project_session_idx").on(t.projectId, t.sessionId, t.id),
+    index("events_project_type_idx").on(t.projectId, t.type, t.id),
+  ],
+);
+
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** Null for a project webhook, which receives the events of every session. */
+    sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
+    url: text().notNull(),
+    method: text({ enum: ["post", "put", "patch"] }).notNull(),
+    /** JSON object of extra request headers. */
+    headers: text().notNull(),
+    /** JSON array of event types; empty means all. */
+    events: text().notNull(),
+    retries: integer().notNull(),
+    initialBackoff: integer("initial_backoff").notNull(),
+    backoffMultiplier: real("backoff_multiplier").notNull(),
+    enabled: integer({ mode: "boolean" }).notNull(),
+    secret: text().notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("webhooks_project_idx").on(t.projectId, t.sessionId, t.id),
+    index("webhooks_session_idx").on(t.sessionId),
+  ],
+);
+
+export const INVOCATION_STATUSES = [
+  "pending",
+  "retrying",
+  "succeeded",
+  "failed",
+  "cancelled",
+] as const;
+
+/** One event for one webhook; its `id` is the `webhook-id` header on every attempt. */
+export const webhookInvocations = sqliteTable(
+  "webhook_invocations",
+  {
+    id: text().primaryKey(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    status: text({ enum: INVOCATION_STATUSES }).notNull(),
+    attempts: integer().notNull(),
+    /** When the next attempt is due; a queue delay shorter than that is waited out again. */
+    nextAttemptAt: text("next_attempt_at"),
+    /** Set once the message is on the queue; the sweeper re-sends invocations left without it. */
+    enqueuedAt: text("enqueued_at"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [
+    index("webhook_invocations_webhook_idx").on(t.webhookId, t.id),
+    index("webhook_invocations_outbox_idx").on(t.enqueuedAt, t.createdAt),
+  ],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text().primaryKey(),
+    invocationId: text("invocation_id")
+      .notNull()
+      .references(() => webhookInvocations.id, { onDelete: "cascade" }),
+    attempt: integer().notNull(),
+    requestTime: text("request_time").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    statusCode: integer("status_code"),
+    /** The first KiB of the response body. */
+    responseBody: text("response_body"),
+    error: text(),
+  },
+  (t) => [index("webhook_attempts_invocation_idx").on(t.invocationId, t.attempt)],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type InvocationRow = typeof webhookInvocations.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;

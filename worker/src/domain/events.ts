@@ -1,0 +1,100 @@
+import { and, eq, isNull, or } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import type { SessionRow, SessionStatus } from "../db/sessions.ts";
+import {
+  type EventRow,
+  type EventType,
+  type InvocationRow,
+  type WebhookRow,
+  webhooks,
+} from "../db/webhooks.ts";
+import { newId } from "../lib/ids.ts";
+import type { ParsedPublicKey } from "./public-keys.ts";
+
+export interface PlannedEvent {
+  type: EventType;
+  payload: Record<string, unknown>;
+}
+
+/** `collect_session_id`, `collect_session_external_id`, ... (or `verify_...`): in every payload. */
+export function sessionPayload(session: SessionRow): Record<string, unknown> {
+  const prefix = `${session.kind}_session`;
+  return {
+    [`${prefix}_id`]: session.id,
+    [`${prefix}_external_id`]: session.externalId,
+    [`${prefix}_connection_identifier`]: session.connectionIdentifier,
+  };
+}
+
+export function keyPayload(key: ParsedPublicKey & { id: string }) {
+  return {
+    id: key.id,
+    public_key_ssh: key.publicKeySsh,
+    public_key_pem: key.publicKeyPem,
+    public_key_md5: key.publicKeyMd5,
+    public_key_sha256: key.publicKeySha256,
+    public_key_algorithm: key.publicKeyAlgorithm,
+    public_key_bits: key.publicKeyBits,
+    comment: key.comment,
+  };
+}
+
+export const statusChanged = (session: SessionRow, status: SessionStatus): PlannedEvent => ({
+  type: "status_changed",
+  payload: { ...sessionPayload(session), status, previous_status: session.status },
+});
+
+/** Enabled webhooks that hear about this session: the project's and the session's own. */
+export function subscribers(db: Database, projectId: string, sessionId: string | null) {
+  const scope =
+    sessionId === null
+      ? isNull(webhooks.sessionId)
+      : or(isNull(webhooks.sessionId), eq(webhooks.sessionId, sessionId));
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.projectId, projectId), eq(webhooks.enabled, true), scope));
+}
+
+export function wantsEvent(webhook: WebhookRow, type: EventType): boolean {
+  const wanted = JSON.parse(webhook.events) as EventType[];
+  return wanted.length === 0 || wanted.includes(type);
+}
+
+/** Event rows and one invocation per (event, interested webhook), to write in one batch. */
+export function outboxRows(
+  context: { projectId: string; sessionId: string | null; entity: EventRow["entity"] },
+  planned: PlannedEvent[],
+  listeners: WebhookRow[],
+  now: Date,
+): { events: EventRow[]; invocations: InvocationRow[] } {
+  const at = now.toISOString();
+  const eventRows: EventRow[] = [];
+  const invocations: InvocationRow[] = [];
+  for (const event of planned) {
+    const row: EventRow = {
+      id: newId("evt", now.getTime()),
+      projectId: context.projectId,
+      sessionId: context.sessionId,
+      entity: context.entity,
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      createdAt: at,
+    };
+    eventRows.push(row);
+    for (const webhook of listeners.filter((listener) => wantsEvent(listener, event.type))) {
+      invocations.push({
+        id: newId("whi", now.getTime()),
+        webhookId: webhook.id,
+        eventId: row.id,
+        status: "pending",
+        attempts: 0,
+        nextAttemptAt: null,
+        enqueuedAt: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+  }
+  return { events: eventRows, invocations };
+}
