@@ -1,21 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signRequest } from "../src/internal/request-signing.ts";
+import { internal } from "./bridge-calls.ts";
 import { call, callJson, newProject } from "./helpers.ts";
 
 const ED25519_BLOB =
   env.TEST_KEYS.accepted.find((key) => key.label === "ed25519")?.openssh.split(" ")[1] ?? "";
-
-async function internal<T>(path: string, body: unknown): Promise<{ status: number; json: T }> {
-  const text = JSON.stringify(body);
-  const headers = await signRequest(env.BRIDGE_SECRET ?? "", { method: "POST", path, body: text });
-  const response = await call(path, {
-    method: "POST",
-    rawBody: text,
-    headers: { ...headers, "content-type": "application/json" },
-  });
-  return { status: response.status, json: (await response.json()) as T };
-}
 
 async function openedConnection(body: Record<string, unknown>) {
   const { apiKey } = await newProject();

@@ -1,0 +1,46 @@
+import { env } from "cloudflare:workers";
+import { signRequest } from "../src/internal/request-signing.ts";
+import { call } from "./helpers.ts";
+
+/** Calls an internal endpoint signed as the bridge would. */
+export async function internal<T>(
+  path: string,
+  body: unknown,
+): Promise<{ status: number; json: T }> {
+  const text = JSON.stringify(body);
+  const headers = await signRequest(env.BRIDGE_SECRET ?? "", { method: "POST", path, body: text });
+  const response = await call(path, {
+    method: "POST",
+    rawBody: text,
+    headers: { ...headers, "content-type": "application/json" },
+  });
+  return { status: response.status, json: (await response.json()) as T };
+}
+
+/** The bridge's two calls for one connection: open, then finish with the proven keys. */
+export async function connectAndFinish(
+  identifier: string,
+  report: { keys: string[]; keys_offered?: number; confirmed?: boolean | null },
+) {
+  const opened = await internal<{ connection_id: string; session_id: string }>(
+    "/internal/v1/connections",
+    {
+      connection_identifier: identifier,
+      ip_address: "198.51.100.7",
+      client_version: "SSH-2.0-OpenSSH_9.6",
+    },
+  );
+  const finished = await internal<{ outcome: string }>(
+    `/internal/v1/connections/${opened.json.connection_id}/finish`,
+    {
+      session_id: opened.json.session_id,
+      keys: report.keys,
+      keys_offered: report.keys_offered ?? report.keys.length,
+      confirmed: report.confirmed ?? null,
+    },
+  );
+  return { connectionId: opened.json.connection_id, outcome: finished.json.outcome };
+}
+
+/** The base64 wire blob of an OpenSSH public key line. */
+export const blobOf = (line: string) => line.split(" ")[1] ?? "";
