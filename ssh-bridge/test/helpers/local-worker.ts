@@ -88,7 +88,7 @@ export async function startLocalWorker(
 }
 
 export async function seedProject(
-  worker: LocalWorker,
+  worker: Pick<LocalWorker, "persistTo">,
 ): Promise<{ projectId: string; apiKey: string }> {
   const now = new Date().toISOString();
   const { account, insert } = await accountSql(
