@@ -1,3 +1,4 @@
+import type { AccountRow } from "./db/accounts.ts";
 import type { AuthenticatedKey } from "./domain/api-keys.ts";
 import type { Env } from "./env.ts";
 
@@ -7,5 +8,9 @@ export interface AppEnv {
   Variables: {
     requestId: string;
     auth: AuthenticatedKey;
+    /** The signed-in web account (web app only). */
+    account: AccountRow;
+    /** This browser's CSRF token, echoed in every form. */
+    csrf: string;
   };
 }

@@ -14,8 +14,8 @@ import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildOpenApiDocument } from "./schemas/openapi.ts";
+import { buildWebApp } from "./web/app.tsx";
 import { docsPage } from "./web/docs-page.tsx";
-import { homePage } from "./web/home-page.tsx";
 
 export function buildApp() {
   // `strict: false`: the trailing slash is canonical and its absence is accepted.
@@ -40,7 +40,6 @@ export function buildApp() {
     }),
   );
 
-  app.get("/", (c) => c.html(homePage()));
   app.get("/docs", (c) => c.html(docsPage()));
   app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(new URL(c.req.url).origin)));
 
@@ -75,6 +74,7 @@ export function buildApp() {
   );
   internal.route("/", internalRoutes);
   app.route("/internal/v1", internal);
+  app.route("/", buildWebApp());
 
   app.notFound((c) =>
     problemResponse(c, new ApiError(404, `Nothing at ${c.req.method} ${c.req.path}`)),

@@ -49,3 +49,19 @@ export const apiKeys = sqliteTable(
   },
   (t) => [index("api_keys_project_idx").on(t.projectId, t.id)],
 );
+
+/** Signed-in browsers: the cookie holds a random token, this table only its SHA-256. */
+export const webSessions = sqliteTable(
+  "web_sessions",
+  {
+    id: text().primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("web_sessions_account_idx").on(t.accountId)],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;

@@ -3,14 +3,14 @@ import type { Database } from "../db/client.ts";
 import { newId } from "../lib/ids.ts";
 import { hashPassword } from "./passwords.ts";
 
-export type AccountRow = typeof accounts.$inferSelect;
+export type { AccountRow } from "../db/accounts.ts";
 export type ProjectRow = typeof projects.$inferSelect;
 
 export async function newAccountRow(
   email: string,
   password: string,
   now: string,
-): Promise<AccountRow> {
+): Promise<typeof accounts.$inferSelect> {
   return {
     id: newId("acc"),
     email: email.trim().toLowerCase(),

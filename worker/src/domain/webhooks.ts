@@ -297,3 +297,23 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     .where(eq(events.id, row.eventId));
   return deliveryView(row, event?.type ?? "ping", []);
 }
+
+/** Deliveries of one session's events, to any webhook, newest first (for the session page). */
+export async function deliveriesForSession(ctx: ProjectContext, sessionId: string, limit = 100) {
+  const rows = await ctx.db
+    .select({ invocation: webhookInvocations, event: events.type })
+    .from(webhookInvocations)
+    .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+    .where(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId)))
+    .orderBy(desc(webhookInvocations.id))
+    .limit(limit);
+  const ids = rows.map((row) => row.invocation.id);
+  const attempts = ids.length
+    ? await ctx.db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.invocationId, ids))
+        .orderBy(webhookAttempts.attempt)
+    : [];
+  return rows.map((row) => deliveryView(row.invocation, row.event, attempts));
+}

@@ -1,26 +1,91 @@
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
+import { CSRF_FIELD } from "./auth.ts";
+import { COPY_SCRIPT } from "./style.ts";
 
-const STYLE = `
-:root { color-scheme: light dark; --accent: #2563eb; }
-body { font: 16px/1.5 system-ui, sans-serif; margin: 0 auto; max-width: 60rem; padding: 1rem; }
-code, pre { font: 14px ui-monospace, monospace; }
-pre { overflow-x: auto; padding: .75rem; border: 1px solid #8884; border-radius: 6px; }
-table { border-collapse: collapse; width: 100%; }
-td, th { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid #8884; vertical-align: top; }
-.method { font-weight: 600; text-transform: uppercase; }
-a { color: var(--accent); }
-`;
+export interface PageContext {
+  csrf: string;
+  account?: { email: string } | undefined;
+  project?: { id: string; name: string } | undefined;
+  flash?: { error?: string | undefined; notice?: string | undefined };
+}
 
-export function Layout(props: { title: string; children: Child }) {
+export function Layout(props: { title: string; page?: PageContext; children: Child }) {
+  const { page } = props;
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · keyproof</title>
-        <style>{STYLE}</style>
+        <link rel="stylesheet" href="/app.css" />
       </head>
-      <body>{props.children}</body>
+      <body>
+        <header>
+          <a class="brand" href="/">
+            keyproof
+          </a>
+          <nav>
+            {page?.account ? <a href="/projects">Projects</a> : null}
+            {page?.project ? (
+              <>
+                <a href={`/projects/${page.project.id}/sessions`}>Sessions</a>
+                <a href={`/projects/${page.project.id}/settings`}>Settings</a>
+              </>
+            ) : null}
+            <a href="/docs">API reference</a>
+          </nav>
+          {page?.account ? (
+            <form class="inline" method="post" action="/signout">
+              <Csrf token={page.csrf} />
+              <span class="muted">{page.account.email} </span>
+              <button class="secondary" type="submit">
+                Sign out
+              </button>
+            </form>
+          ) : null}
+        </header>
+        <main>
+          {page?.flash?.error ? <p class="flash error">{page.flash.error}</p> : null}
+          {page?.flash?.notice ? <p class="flash notice">{page.flash.notice}</p> : null}
+          {props.children}
+        </main>
+        <script>{raw(COPY_SCRIPT)}</script>
+      </body>
     </html>
+  );
+}
+
+export function Csrf(props: { token: string }) {
+  return <input type="hidden" name={CSRF_FIELD} value={props.token} />;
+}
+
+export function CopyButton(props: { text: string; label?: string }) {
+  return (
+    <button type="button" class="secondary" data-copy={props.text}>
+      {props.label ?? "Copy"}
+    </button>
+  );
+}
+
+export function Status(props: { value: string }) {
+  return <span class={`status status-${props.value}`}>{props.value}</span>;
+}
+
+/** A button that posts to `action`: the way every change happens without JavaScript. */
+export function PostButton(props: {
+  action: string;
+  csrf: string;
+  label: string;
+  kind?: "danger" | "secondary";
+  confirm?: string;
+}) {
+  return (
+    <form class="inline" method="post" action={props.action}>
+      <Csrf token={props.csrf} />
+      <button type="submit" class={props.kind ?? ""}>
+        {props.label}
+      </button>
+    </form>
   );
 }

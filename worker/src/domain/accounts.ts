@@ -1,0 +1,94 @@
+import { and, eq, gt } from "drizzle-orm";
+import { type AccountRow, accounts, webSessions } from "../db/accounts.ts";
+import type { Database } from "../db/client.ts";
+import { sha256Hex } from "../lib/encoding.ts";
+import { badRequest } from "../lib/errors.ts";
+import { randomBase32 } from "../lib/ids.ts";
+import { hashPassword, verifyPassword } from "./passwords.ts";
+import { newAccountRow } from "./projects.ts";
+
+export const MIN_PASSWORD_LENGTH = 10;
+export const WEB_SESSION_DAYS = 30;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Verified against when an email is unknown, so a wrong email costs the same as a wrong password. */
+let decoyHash: Promise<string> | null = null;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function signUp(
+  db: Database,
+  email: string,
+  password: string,
+  now: Date,
+): Promise<AccountRow> {
+  const normalized = normalizeEmail(email);
+  if (!EMAIL.test(normalized) || normalized.length > 254)
+    throw badRequest("body.email", "Enter a valid email address");
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    throw badRequest(
+      "body.password",
+      `Use a password of at least ${MIN_PASSWORD_LENGTH} characters`,
+    );
+  }
+  const [existing] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, normalized));
+  // The same answer whether or not the address is taken would need email confirmation; we say so plainly.
+  if (existing)
+    throw badRequest("body.email", "An account with this email already exists; sign in instead");
+  const account = await newAccountRow(normalized, password, now.toISOString());
+  await db.insert(accounts).values(account);
+  return account;
+}
+
+/** The account for these credentials, or null; the caller shows one generic message either way. */
+export async function signIn(
+  db: Database,
+  email: string,
+  password: string,
+): Promise<AccountRow | null> {
+  const [account] = await db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.email, normalizeEmail(email)));
+  if (!account) {
+    decoyHash ??= hashPassword("decoy password for timing");
+    await verifyPassword(password, await decoyHash);
+    return null;
+  }
+  return (await verifyPassword(password, account.passwordHash)) ? account : null;
+}
+
+export async function startWebSession(db: Database, accountId: string, now: Date): Promise<string> {
+  const token = randomBase32(40);
+  await db.insert(webSessions).values({
+    id: await sha256Hex(token),
+    accountId,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + WEB_SESSION_DAYS * 86_400_000).toISOString(),
+  });
+  return token;
+}
+
+export async function accountForWebSession(
+  db: Database,
+  token: string,
+  now: Date,
+): Promise<AccountRow | null> {
+  const [found] = await db
+    .select({ account: accounts })
+    .from(webSessions)
+    .innerJoin(accounts, eq(accounts.id, webSessions.accountId))
+    .where(
+      and(eq(webSessions.id, await sha256Hex(token)), gt(webSessions.expiresAt, now.toISOString())),
+    )
+    .limit(1);
+  return found?.account ?? null;
+}
+
+export async function endWebSession(db: Database, token: string) {
+  await db.delete(webSessions).where(eq(webSessions.id, await sha256Hex(token)));
+}

@@ -1,0 +1,96 @@
+import { and, asc, desc, eq } from "drizzle-orm";
+import { accounts, apiKeys, projectMembers, projects } from "../db/accounts.ts";
+import type { Database } from "../db/client.ts";
+import { badRequest, conflict, notFound } from "../lib/errors.ts";
+import { normalizeEmail } from "./accounts.ts";
+
+export const MAX_PROJECT_NAME_LENGTH = 100;
+
+export function validProjectName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > MAX_PROJECT_NAME_LENGTH) {
+    throw badRequest("body.name", `A project name is 1 to ${MAX_PROJECT_NAME_LENGTH} characters`);
+  }
+  return trimmed;
+}
+
+export function projectsOf(db: Database, accountId: string) {
+  return db
+    .select({
+      id: projects.id,
+      name: projects.name,
+      createdAt: projects.createdAt,
+      role: projectMembers.role,
+    })
+    .from(projectMembers)
+    .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+    .where(eq(projectMembers.accountId, accountId))
+    .orderBy(desc(projects.id));
+}
+
+/** The project if this account is a member; anyone else gets the same 404 as for no project. */
+export async function projectForMember(db: Database, accountId: string, projectId: string) {
+  const [found] = await db
+    .select({ project: projects, role: projectMembers.role })
+    .from(projectMembers)
+    .innerJoin(projects, eq(projects.id, projectMembers.projectId))
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.accountId, accountId)))
+    .limit(1);
+  if (!found) throw notFound("Project");
+  return found;
+}
+
+export async function renameProject(db: Database, projectId: string, name: string) {
+  await db
+    .update(projects)
+    .set({ name: validProjectName(name) })
+    .where(eq(projects.id, projectId));
+}
+
+export function membersOf(db: Database, projectId: string) {
+  return db
+    .select({
+      accountId: accounts.id,
+      email: accounts.email,
+      role: projectMembers.role,
+      addedAt: projectMembers.createdAt,
+    })
+    .from(projectMembers)
+    .innerJoin(accounts, eq(accounts.id, projectMembers.accountId))
+    .where(eq(projectMembers.projectId, projectId))
+    .orderBy(asc(projectMembers.createdAt));
+}
+
+/** Adds an existing account by email; there are no invitations to unknown addresses. */
+export async function addMember(db: Database, projectId: string, email: string, now: Date) {
+  const [account] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, normalizeEmail(email)));
+  if (!account)
+    throw badRequest("body.email", "No account uses this email; ask them to sign up first");
+  await db
+    .insert(projectMembers)
+    .values({ projectId, accountId: account.id, role: "member", createdAt: now.toISOString() })
+    .onConflictDoNothing();
+}
+
+export async function removeMember(db: Database, projectId: string, accountId: string) {
+  const members = await membersOf(db, projectId);
+  const target = members.find((member) => member.accountId === accountId);
+  if (!target) throw notFound("Member");
+  if (target.role === "owner" && members.filter((member) => member.role === "owner").length === 1) {
+    throw conflict("A project keeps at least one owner");
+  }
+  await db
+    .delete(projectMembers)
+    .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.accountId, accountId)));
+}
+
+export function apiKeysOf(db: Database, projectId: string) {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.projectId, projectId))
+    .orderBy(desc(apiKeys.id));
+}

@@ -1,0 +1,91 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { database } from "../db/client.ts";
+import type { ProjectContext } from "../domain/context.ts";
+import { projectForMember } from "../domain/project-members.ts";
+import { ApiError } from "../lib/errors.ts";
+import type { PageContext } from "./layout.tsx";
+
+type FormValue = string | File | (string | File)[];
+
+export function text(form: Record<string, FormValue>, name: string): string {
+  const value = form[name];
+  return typeof value === "string" ? value : "";
+}
+
+export function optionalText(form: Record<string, FormValue>, name: string): string | undefined {
+  const value = text(form, name).trim();
+  return value === "" ? undefined : value;
+}
+
+export function checked(form: Record<string, FormValue>, name: string): boolean {
+  return text(form, name) === "on";
+}
+
+/** A number field; an unreadable one is passed on as-is so validation names it. */
+export function optionalNumber(
+  form: Record<string, FormValue>,
+  name: string,
+): number | string | undefined {
+  const value = optionalText(form, name);
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : value;
+}
+
+export function allValues(form: Record<string, FormValue>, name: string): string[] {
+  const value = form[name] ?? form[`${name}[]`];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).filter(
+    (item): item is string => typeof item === "string",
+  );
+}
+
+/** One message for the flash banner from whatever a form handler threw, naming each field. */
+export function errorMessage(error: unknown): string {
+  if (!(error instanceof ApiError)) throw error;
+  const problems = error.errors ?? [];
+  if (problems.length === 0) return error.detail;
+  return problems
+    .map((problem) => {
+      const field = problem.location.replace(/^body\.?/, "");
+      return field ? `${field}: ${problem.message}` : problem.message;
+    })
+    .join("; ");
+}
+
+/** Post/redirect/get: success and failure both land on a page, with a banner. */
+export function redirectWith(
+  c: Context<AppEnv>,
+  path: string,
+  flash: { error?: string; notice?: string },
+) {
+  const url = new URL(path, "http://x");
+  if (flash.error) url.searchParams.set("error", flash.error);
+  if (flash.notice) url.searchParams.set("notice", flash.notice);
+  return c.redirect(url.pathname + url.search, 303);
+}
+
+export function pageContext(
+  c: Context<AppEnv>,
+  project?: { id: string; name: string },
+): PageContext {
+  return {
+    csrf: c.get("csrf"),
+    account: c.get("account"),
+    project,
+    flash: { error: c.req.query("error"), notice: c.req.query("notice") },
+  };
+}
+
+/** The signed-in member's view of the project in the path, or a 404 for anyone else. */
+export async function memberContext(c: Context<AppEnv>) {
+  const db = database(c.env.DB);
+  const { project, role } = await projectForMember(
+    db,
+    c.get("account").id,
+    c.req.param("project_id") ?? "",
+  );
+  const ctx: ProjectContext = { db, env: c.env, projectId: project.id, now: new Date() };
+  return { ctx, project, role, page: pageContext(c, project) };
+}

@@ -1,0 +1,168 @@
+import type { ApiKeyRow } from "../../domain/api-keys.ts";
+import type { Webhook } from "../../schemas/webhooks.ts";
+import { CopyButton, Csrf, Layout, type PageContext, PostButton, Status } from "../layout.tsx";
+
+export function ProjectsPage(props: {
+  page: PageContext;
+  projects: { id: string; name: string; role: string; createdAt: string }[];
+}) {
+  return (
+    <Layout title="Projects" page={props.page}>
+      <h1>Projects</h1>
+      {props.projects.length === 0 ? <p class="muted">No projects yet.</p> : null}
+      <ul>
+        {props.projects.map((project) => (
+          <li>
+            <a href={`/projects/${project.id}/sessions`}>{project.name}</a>{" "}
+            <span class="muted">({project.role})</span>
+          </li>
+        ))}
+      </ul>
+      <h2>New project</h2>
+      <form class="stack" method="post" action="/projects">
+        <Csrf token={props.page.csrf} />
+        <label>
+          Name
+          <input name="name" required maxlength={100} />
+        </label>
+        <button type="submit">Create project</button>
+      </form>
+    </Layout>
+  );
+}
+
+interface SettingsProps {
+  page: PageContext;
+  project: { id: string; name: string };
+  members: { accountId: string; email: string; role: string }[];
+  keys: ApiKeyRow[];
+  webhooks: Webhook[];
+  newKey?: { name: string; plaintext: string };
+}
+
+export function SettingsPage(props: SettingsProps) {
+  const { page, project } = props;
+  const base = `/projects/${project.id}`;
+  return (
+    <Layout title={`${project.name} settings`} page={page}>
+      <h1>{project.name}: settings</h1>
+      <form class="stack" method="post" action={`${base}/rename`}>
+        <Csrf token={page.csrf} />
+        <label>
+          Project name
+          <input name="name" value={project.name} required maxlength={100} />
+        </label>
+        <button type="submit">Rename</button>
+      </form>
+
+      <h2>API keys</h2>
+      {props.newKey ? (
+        <div class="secret">
+          <p>
+            Your new key <strong>{props.newKey.name}</strong>. Copy it now: it is shown only once.
+          </p>
+          <p class="copy-row">
+            <code id="new-api-key">{props.newKey.plaintext}</code>{" "}
+            <CopyButton text={props.newKey.plaintext} />
+          </p>
+        </div>
+      ) : null}
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Key</th>
+              <th>Created</th>
+              <th>Expires</th>
+              <th>Last used</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {props.keys.map((key) => (
+              <tr>
+                <td>{key.name}</td>
+                <td class="mono">{key.prefix}…</td>
+                <td>{key.createdAt.slice(0, 16).replace("T", " ")}</td>
+                <td>{key.expiredAt ? key.expiredAt.slice(0, 10) : "never"}</td>
+                <td>{key.lastUsedAt ? key.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
+                <td>
+                  {key.revokedAt ? (
+                    <span class="muted">revoked</span>
+                  ) : (
+                    <PostButton
+                      action={`${base}/api-keys/${key.id}/revoke`}
+                      csrf={page.csrf}
+                      label="Revoke"
+                      kind="danger"
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <form class="stack" method="post" action={`${base}/api-keys`}>
+        <Csrf token={page.csrf} />
+        <label>
+          Key name
+          <input name="name" required maxlength={100} placeholder="production" />
+        </label>
+        <label>
+          Expires on (optional)
+          <input name="expires_on" type="date" />
+        </label>
+        <button type="submit">Create API key</button>
+      </form>
+
+      <h2>Webhooks</h2>
+      <div class="table-wrap">
+        <table>
+          <tbody>
+            {props.webhooks.map((hook) => (
+              <tr>
+                <td class="mono">
+                  <a href={`${base}/webhooks/${hook.id}`}>{hook.url}</a>
+                </td>
+                <td>{hook.events.length === 0 ? "all events" : hook.events.join(", ")}</td>
+                <td>
+                  <Status value={hook.enabled ? "enabled" : "disabled"} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p>
+        <a class="button" href={`${base}/webhooks/new`}>
+          Add a webhook
+        </a>
+      </p>
+
+      <h2>Members</h2>
+      <ul>
+        {props.members.map((member) => (
+          <li>
+            {member.email} <span class="muted">({member.role})</span>{" "}
+            <PostButton
+              action={`${base}/members/${member.accountId}/remove`}
+              csrf={page.csrf}
+              label="Remove"
+              kind="secondary"
+            />
+          </li>
+        ))}
+      </ul>
+      <form class="stack" method="post" action={`${base}/members`}>
+        <Csrf token={page.csrf} />
+        <label>
+          Add a member by email (they need an account)
+          <input name="email" type="email" required />
+        </label>
+        <button type="submit">Add member</button>
+      </form>
+    </Layout>
+  );
+}

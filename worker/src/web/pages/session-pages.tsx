@@ -1,0 +1,262 @@
+import type { SessionDetail } from "../../domain/session-views.ts";
+import { sshCommand } from "../../domain/session-views.ts";
+import type { Env } from "../../env.ts";
+import type { Delivery, EventView } from "../../schemas/webhooks.ts";
+import { CopyButton, Csrf, Layout, type PageContext, PostButton, Status } from "../layout.tsx";
+import { DeliveriesTable } from "./webhook-pages.tsx";
+
+type Kind = "collect" | "verify";
+const STATUSES: Record<Kind, string[]> = {
+  collect: ["pending", "completed", "expired"],
+  verify: ["pending", "verified", "failed", "expired"],
+};
+
+interface ListProps {
+  page: PageContext;
+  project: { id: string; name: string };
+  kind: Kind;
+  status?: string | undefined;
+  sessions: {
+    id: string;
+    status: string;
+    externalId: string | null;
+    createdAt: string;
+    expiredAt: string;
+  }[];
+  offset: number;
+  limit: number;
+  total: number;
+}
+
+export function SessionListPage(props: ListProps) {
+  const base = `/projects/${props.project.id}/sessions`;
+  const query = (offset: number) =>
+    `${base}?kind=${props.kind}${props.status ? `&status=${props.status}` : ""}&offset=${offset}`;
+  return (
+    <Layout title="Sessions" page={props.page}>
+      <h1>{props.project.name}: sessions</h1>
+      <form class="filters" method="get" action={base}>
+        <label>
+          Kind
+          <select name="kind">
+            <option value="collect" selected={props.kind === "collect"}>
+              Collection
+            </option>
+            <option value="verify" selected={props.kind === "verify"}>
+              Verification
+            </option>
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="status">
+            <option value="">any</option>
+            {STATUSES[props.kind].map((status) => (
+              <option value={status} selected={props.status === status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="secondary">
+          Filter
+        </button>
+        <a class="button" href={`${base}/new?kind=${props.kind}`}>
+          New {props.kind === "collect" ? "collection" : "verification"} session
+        </a>
+      </form>
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>Session</th>
+              <th>Status</th>
+              <th>External id</th>
+              <th>Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.sessions.map((session) => (
+              <tr>
+                <td class="mono">
+                  <a href={`${base}/${session.id}`}>{session.id}</a>
+                </td>
+                <td>
+                  <Status value={session.status} />
+                </td>
+                <td>{session.externalId ?? ""}</td>
+                <td>{session.createdAt.slice(0, 19).replace("T", " ")}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p class="muted">
+        {props.total === 0
+          ? "No sessions."
+          : `${props.offset + 1}–${props.offset + props.sessions.length} of ${props.total}`}{" "}
+        {props.offset > 0 ? (
+          <a href={query(Math.max(0, props.offset - props.limit))}>Previous</a>
+        ) : null}{" "}
+        {props.offset + props.sessions.length < props.total ? (
+          <a href={query(props.offset + props.limit)}>Next</a>
+        ) : null}
+      </p>
+    </Layout>
+  );
+}
+
+export function NewSessionPage(props: {
+  page: PageContext;
+  project: { id: string; name: string };
+  kind: Kind;
+}) {
+  const verify = props.kind === "verify";
+  return (
+    <Layout title="New session" page={props.page}>
+      <h1>New {verify ? "verification" : "collection"} session</h1>
+      <form class="stack" method="post" action={`/projects/${props.project.id}/sessions`}>
+        <Csrf token={props.page.csrf} />
+        <input type="hidden" name="kind" value={props.kind} />
+        {verify ? (
+          <label>
+            Public keys to verify (one OpenSSH line each, or RFC 4716 / PEM blocks)
+            <textarea name="keys" required placeholder="ssh-ed25519 AAAA... laptop" />
+          </label>
+        ) : null}
+        <label>
+          External id (optional)
+          <input name="external_id" maxlength={255} />
+        </label>
+        <label class="check">
+          <input type="checkbox" name="multi_key" /> Accept more than one key
+        </label>
+        <label class="check">
+          <input type="checkbox" name="multi_connection" /> Accept more than one connection
+        </label>
+        <label class="check">
+          <input type="checkbox" name="must_confirm" /> The user must confirm with <kbd>y</kbd>
+        </label>
+        {verify ? (
+          <>
+            <label class="check">
+              <input type="checkbox" name="match_all_keys" /> Every key must be proven
+            </label>
+            <label>
+              Attempts allowed
+              <input name="max_attempts" type="number" min={1} max={1000} value="1" />
+            </label>
+          </>
+        ) : null}
+        <label>
+          Banner shown before authentication (optional)
+          <textarea name="ssh_banner" maxlength={2048} />
+        </label>
+        <label>
+          Message shown after the result (optional)
+          <textarea name="ssh_message" maxlength={2048} />
+        </label>
+        <label>
+          Lifetime in seconds (60 to 2592000; default 3600)
+          <input name="timeout" type="number" min={60} max={2592000} />
+        </label>
+        <button type="submit">Create session</button>
+      </form>
+    </Layout>
+  );
+}
+
+interface DetailProps {
+  page: PageContext;
+  env: Env;
+  project: { id: string; name: string };
+  detail: SessionDetail;
+  events: EventView[];
+  deliveries: Delivery[];
+}
+
+export function SessionPage(props: DetailProps) {
+  const { session, connections, keys } = props.detail;
+  const base = `/projects/${props.project.id}/sessions/${session.id}`;
+  const command = sshCommand(props.env, session.connectionIdentifier);
+  const open = session.completedAt === null;
+  return (
+    <Layout title={session.id} page={props.page}>
+      <h1>
+        {session.kind === "collect" ? "Collection" : "Verification"} session{" "}
+        <span class="mono">{session.id}</span>
+      </h1>
+      <p>
+        Status: <Status value={session.status} />
+        {session.externalId ? <span class="muted"> · external id {session.externalId}</span> : null}
+        <span class="muted"> · expires {session.expiredAt.slice(0, 19).replace("T", " ")} UTC</span>
+      </p>
+      <p>Give this command to the user:</p>
+      <p class="copy-row">
+        <code id="ssh-command">{command}</code> <CopyButton text={command} />
+      </p>
+      <p>
+        {open && session.multiConnection ? (
+          <PostButton action={`${base}/complete`} csrf={props.page.csrf} label="Complete" />
+        ) : null}{" "}
+        <PostButton action={`${base}/delete`} csrf={props.page.csrf} label="Delete" kind="danger" />
+      </p>
+      {session.kind === "verify" ? (
+        <>
+          <h2>Keys to verify</h2>
+          <ul>
+            {keys.map((key) => (
+              <li>
+                <code>{key.publicKeySha256}</code> {key.name ?? ""}{" "}
+                {key.verifiedAt ? <Status value="verified" /> : <span class="muted">not yet</span>}
+              </li>
+            ))}
+          </ul>
+          <p class="muted">
+            Failed attempts: {session.failedAttempts} of {session.maxAttempts}
+          </p>
+        </>
+      ) : null}
+      <h2>Connections</h2>
+      {connections.length === 0 ? <p class="muted">Nobody has connected yet.</p> : null}
+      {connections.map((connection) => (
+        <section class="connection">
+          <p>
+            <Status value={connection.outcome} />{" "}
+            <span class="muted">{connection.created_at.slice(0, 19).replace("T", " ")}</span> ·{" "}
+            {connection.ip_address} · <span class="mono">{connection.client_version}</span>
+            {connection.confirmed === null ? null : (
+              <span> · confirmed: {connection.confirmed ? "yes" : "no"}</span>
+            )}
+          </p>
+          <ul>
+            {connection.keys.map((key) => (
+              <li>
+                <code class="fingerprint">{key.public_key_sha256}</code>{" "}
+                <span class="muted">
+                  {key.public_key_algorithm} {key.public_key_bits}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+      <h2>Events</h2>
+      <div class="table-wrap">
+        <table>
+          <tbody>
+            {props.events.map((event) => (
+              <tr>
+                <td>{event.type}</td>
+                <td class="muted">{event.created_at.slice(0, 19).replace("T", " ")}</td>
+                <td class="mono">{event.id}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <h2>Webhook deliveries</h2>
+      <DeliveriesTable deliveries={props.deliveries} page={props.page} />
+    </Layout>
+  );
+}

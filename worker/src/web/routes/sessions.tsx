@@ -1,0 +1,162 @@
+import { Hono } from "hono";
+import { problemErrors } from "../../api/validate.ts";
+import type { AppEnv } from "../../app-env.ts";
+import type { SessionKind, SessionStatus } from "../../db/sessions.ts";
+import { listEvents } from "../../domain/event-log.ts";
+import { listSessionRows, loadSessionDetail } from "../../domain/session-views.ts";
+import { completeSession, createSession, deleteSession } from "../../domain/sessions.ts";
+import { deliveriesForSession } from "../../domain/webhooks.ts";
+import { ApiError, notFound } from "../../lib/errors.ts";
+import { collectSessionCreate, verifySessionCreate } from "../../schemas/sessions.ts";
+import {
+  checked,
+  errorMessage,
+  memberContext,
+  optionalNumber,
+  optionalText,
+  redirectWith,
+  text,
+} from "../forms.ts";
+import { NewSessionPage, SessionListPage, SessionPage } from "../pages/session-pages.tsx";
+
+const PAGE_SIZE = 25;
+type Form = Record<string, string | File | (string | File)[]>;
+
+const kindOf = (value: string | undefined): SessionKind =>
+  value === "verify" ? "verify" : "collect";
+
+function kindOfSession(sessionId: string): SessionKind {
+  if (sessionId.startsWith("cs_")) return "collect";
+  if (sessionId.startsWith("vs_")) return "verify";
+  throw notFound("Session");
+}
+
+/** Public keys pasted into a textarea: PEM and RFC 4716 blocks whole, other lines one key each. */
+export function splitKeys(input: string): string[] {
+  const keys: string[] = [];
+  let block: string[] | null = null;
+  for (const line of input.split(/\r?\n/)) {
+    const trimmed = line.trim();
+    if (block) {
+      block.push(trimmed);
+      if (/^-{4,5} ?END /.test(trimmed)) {
+        keys.push(block.join("\n"));
+        block = null;
+      }
+    } else if (/^-{4,5} ?BEGIN /.test(trimmed)) {
+      block = [trimmed];
+    } else if (trimmed) {
+      keys.push(trimmed);
+    }
+  }
+  if (block) keys.push(block.join("\n"));
+  return keys;
+}
+
+/** The form as the API's create body, validated by the same schema as the API. */
+function sessionInput(kind: SessionKind, form: Form) {
+  const body: Record<string, unknown> = {
+    external_id: optionalText(form, "external_id"),
+    multi_key: checked(form, "multi_key"),
+    multi_connection: checked(form, "multi_connection"),
+    must_confirm: checked(form, "must_confirm"),
+    ssh_banner: optionalText(form, "ssh_banner"),
+    ssh_message: optionalText(form, "ssh_message"),
+    timeout: optionalNumber(form, "timeout"),
+  };
+  if (kind === "verify") {
+    Object.assign(body, {
+      match_all_keys: checked(form, "match_all_keys"),
+      max_attempts: optionalNumber(form, "max_attempts"),
+      keys: splitKeys(text(form, "keys")).map((publicKey) => ({ public_key: publicKey })),
+    });
+  }
+  const parsed = (kind === "verify" ? verifySessionCreate : collectSessionCreate).safeParse(body);
+  if (!parsed.success) {
+    const errors = problemErrors("body", parsed.error, body);
+    throw new ApiError(400, errors[0]?.message ?? "Invalid session", errors);
+  }
+  return parsed.data;
+}
+
+export const sessionRoutes = new Hono<AppEnv>()
+  .get("/projects/:project_id/sessions", async (c) => {
+    const { ctx, project, page } = await memberContext(c);
+    const kind = kindOf(c.req.query("kind"));
+    const status = c.req.query("status") || undefined;
+    const offset = Math.max(0, Number.parseInt(c.req.query("offset") ?? "0", 10) || 0);
+    const { rows, page: list } = await listSessionRows(ctx, kind, {
+      offset,
+      limit: PAGE_SIZE,
+      status: status as SessionStatus | undefined,
+    });
+    return c.html(
+      <SessionListPage
+        page={page}
+        project={project}
+        kind={kind}
+        status={status}
+        sessions={rows}
+        offset={offset}
+        limit={PAGE_SIZE}
+        total={list.total}
+      />,
+    );
+  })
+  .get("/projects/:project_id/sessions/new", async (c) => {
+    const { project, page } = await memberContext(c);
+    return c.html(
+      <NewSessionPage page={page} project={project} kind={kindOf(c.req.query("kind"))} />,
+    );
+  })
+  .post("/projects/:project_id/sessions", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    const form = await c.req.parseBody();
+    const kind = kindOf(text(form, "kind"));
+    try {
+      const { session } = await createSession(ctx, kind, sessionInput(kind, form));
+      return redirectWith(c, `/projects/${project.id}/sessions/${session.id}`, {
+        notice: "Session created.",
+      });
+    } catch (error) {
+      return redirectWith(c, `/projects/${project.id}/sessions/new?kind=${kind}`, {
+        error: errorMessage(error),
+      });
+    }
+  })
+  .get("/projects/:project_id/sessions/:session_id", async (c) => {
+    const { ctx, project, page } = await memberContext(c);
+    const sessionId = c.req.param("session_id");
+    const detail = await loadSessionDetail(ctx, kindOfSession(sessionId), sessionId);
+    const [events, deliveries] = await Promise.all([
+      listEvents(ctx, { offset: 0, limit: 100, session_id: sessionId }),
+      deliveriesForSession(ctx, sessionId),
+    ]);
+    return c.html(
+      <SessionPage
+        page={page}
+        env={c.env}
+        project={project}
+        detail={detail}
+        events={events.items}
+        deliveries={deliveries}
+      />,
+    );
+  })
+  .post("/projects/:project_id/sessions/:session_id/complete", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    const sessionId = c.req.param("session_id");
+    const back = `/projects/${project.id}/sessions/${sessionId}`;
+    try {
+      await completeSession(ctx, kindOfSession(sessionId), sessionId);
+      return redirectWith(c, back, { notice: "Session completed." });
+    } catch (error) {
+      return redirectWith(c, back, { error: errorMessage(error) });
+    }
+  })
+  .post("/projects/:project_id/sessions/:session_id/delete", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    const sessionId = c.req.param("session_id");
+    await deleteSession(ctx, kindOfSession(sessionId), sessionId);
+    return redirectWith(c, `/projects/${project.id}/sessions`, { notice: "Session deleted." });
+  });

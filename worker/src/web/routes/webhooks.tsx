@@ -1,0 +1,131 @@
+import { Hono } from "hono";
+import { problemErrors } from "../../api/validate.ts";
+import type { AppEnv } from "../../app-env.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  retryDelivery,
+  sendTestEvent,
+  updateWebhook,
+  webhookView,
+} from "../../domain/webhooks.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { webhookCreate } from "../../schemas/webhooks.ts";
+import {
+  allValues,
+  checked,
+  errorMessage,
+  memberContext,
+  optionalNumber,
+  redirectWith,
+  text,
+} from "../forms.ts";
+import { WebhookPage } from "../pages/webhook-pages.tsx";
+
+type Form = Record<string, string | File | (string | File)[]>;
+
+/** The form as the API's webhook body, validated by the same schema. */
+function webhookInput(form: Form) {
+  const headers: Record<string, string> = {};
+  for (const line of text(form, "headers").split(/\r?\n/)) {
+    const separator = line.indexOf(":");
+    if (line.trim() && separator > 0)
+      headers[line.slice(0, separator).trim()] = line.slice(separator + 1).trim();
+  }
+  const body = {
+    url: text(form, "url").trim(),
+    method: text(form, "method") || "post",
+    headers,
+    events: allValues(form, "events"),
+    retries: optionalNumber(form, "retries"),
+    initial_backoff: optionalNumber(form, "initial_backoff"),
+    backoff_multiplier: optionalNumber(form, "backoff_multiplier"),
+    enabled: checked(form, "enabled"),
+  };
+  const parsed = webhookCreate.safeParse(body);
+  if (!parsed.success) {
+    const errors = problemErrors("body", parsed.error, body);
+    throw new ApiError(400, errors[0]?.message ?? "Invalid webhook", errors);
+  }
+  return parsed.data;
+}
+
+async function webhookPage(c: Parameters<typeof memberContext>[0], secret?: string) {
+  const { ctx, project, page } = await memberContext(c);
+  const webhook = await getWebhook(ctx, { kind: "any" }, c.req.param("webhook_id") ?? "");
+  const deliveries = await listDeliveries(ctx, webhook.id, { offset: 0, limit: 50 });
+  return c.html(
+    <WebhookPage
+      page={page}
+      project={project}
+      webhook={webhookView(webhook)}
+      deliveries={deliveries.items}
+      secret={secret}
+    />,
+  );
+}
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .get("/projects/:project_id/webhooks/new", async (c) => {
+    const { project, page } = await memberContext(c);
+    return c.html(<WebhookPage page={page} project={project} />);
+  })
+  .post("/projects/:project_id/webhooks", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    try {
+      const row = await createWebhook(
+        ctx,
+        { kind: "project" },
+        webhookInput(await c.req.parseBody()),
+      );
+      return redirectWith(c, `/projects/${project.id}/webhooks/${row.id}`, {
+        notice: "Webhook created.",
+      });
+    } catch (error) {
+      return redirectWith(c, `/projects/${project.id}/webhooks/new`, {
+        error: errorMessage(error),
+      });
+    }
+  })
+  .get("/projects/:project_id/webhooks/:webhook_id", (c) => webhookPage(c))
+  .post("/projects/:project_id/webhooks/:webhook_id", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    const back = `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`;
+    try {
+      await updateWebhook(
+        ctx,
+        { kind: "any" },
+        c.req.param("webhook_id"),
+        webhookInput(await c.req.parseBody()),
+      );
+      return redirectWith(c, back, { notice: "Saved." });
+    } catch (error) {
+      return redirectWith(c, back, { error: errorMessage(error) });
+    }
+  })
+  .post("/projects/:project_id/webhooks/:webhook_id/secret", async (c) => {
+    const { ctx } = await memberContext(c);
+    const webhook = await getWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"));
+    return webhookPage(c, webhook.secret);
+  })
+  .post("/projects/:project_id/webhooks/:webhook_id/test", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    await sendTestEvent(ctx, c.req.param("webhook_id"));
+    return redirectWith(c, `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`, {
+      notice: "Test event sent.",
+    });
+  })
+  .post("/projects/:project_id/webhooks/:webhook_id/deliveries/:invocation_id/retry", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    await retryDelivery(ctx, c.req.param("webhook_id"), c.req.param("invocation_id"));
+    return redirectWith(c, `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`, {
+      notice: "Delivery queued again.",
+    });
+  })
+  .post("/projects/:project_id/webhooks/:webhook_id/delete", async (c) => {
+    const { ctx, project } = await memberContext(c);
+    await deleteWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"));
+    return redirectWith(c, `/projects/${project.id}/settings`, { notice: "Webhook deleted." });
+  });
