@@ -64,7 +64,9 @@ export function WebhookPage(props: WebhookFormProps) {
           ))}
         </fieldset>
         <label>
-          Extra headers, one <code>Name: value</code> per line
+          <span>
+            Extra headers, one <code>Name: value</code> per line
+          </span>
           <textarea name="headers">{webhook ? headersText(webhook.headers) : ""}</textarea>
         </label>
         <label>
