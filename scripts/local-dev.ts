@@ -36,8 +36,9 @@ export function ensureLocalStateDir(): string {
 }
 
 /** Runs wrangler quietly; its output only matters when it fails. */
-export function wrangler(args: string[], persistTo?: string): string {
+export function wrangler(args: string[], persistTo?: string, config?: string): string {
   if (persistTo) args = [...args, "--persist-to", persistTo];
+  if (config) args = [...args, "--config", config];
   const result = spawnSync(join(BIN, "wrangler"), args, {
     cwd: ROOT,
     encoding: "utf8",
@@ -49,8 +50,8 @@ export function wrangler(args: string[], persistTo?: string): string {
   return result.stdout;
 }
 
-export function applyLocalMigrations(persistTo?: string) {
-  wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo);
+export function applyLocalMigrations(persistTo?: string, config?: string) {
+  wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo, config);
 }
 
 /** Rows from the local D1 database. */

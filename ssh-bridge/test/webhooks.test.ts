@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { seedProject } from "../../test-support/local-worker.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test-support/webhook-receiver.ts";
 import { apiClient } from "./helpers/api.ts";
 import { useBridge } from "./helpers/context.ts";
-import { seedProject } from "./helpers/local-worker.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 const ctx = useBridge();

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { removeState, seedProject, startLocalWorker } from "../../test-support/local-worker.ts";
 import { apiClient } from "./helpers/api.ts";
 import { startBridge } from "./helpers/bridge.ts";
-import { removeState, seedProject, startLocalWorker } from "./helpers/local-worker.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 describe("the Worker goes away and comes back", () => {

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { removeState, seedProject, startLocalWorker } from "../helpers/local-worker.ts";
+import { removeState, seedProject, startLocalWorker } from "../../../test-support/local-worker.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

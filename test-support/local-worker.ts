@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyLocalMigrations, BIN, executeLocalSql, ROOT } from "../../../scripts/local-dev.ts";
-import { accountSql, projectWithKeySql } from "../../../scripts/seed-sql.ts";
+import { applyLocalMigrations, BIN, executeLocalSql, ROOT } from "../scripts/local-dev.ts";
+import { accountSql, projectWithKeySql } from "../scripts/seed-sql.ts";
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -26,12 +26,19 @@ export interface LocalWorker {
 
 /** A real `wrangler dev` (workerd, local D1/DO/Queues) on its own port and its own state. */
 export async function startLocalWorker(
-  options: { persistTo?: string; port?: number; secret?: string } = {},
+  options: {
+    persistTo?: string;
+    port?: number;
+    secret?: string;
+    vars?: Record<string, string>;
+    /** Another wrangler configuration (the benchmarks' minimal Worker). */
+    config?: string;
+  } = {},
 ) {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
   const port = options.port ?? (await freePort());
   const secret = options.secret ?? randomBytes(24).toString("base64url");
-  applyLocalMigrations(persistTo);
+  applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
   const worker: LocalWorker = {
     url: `http://127.0.0.1:${port}`,
@@ -49,12 +56,17 @@ export async function startLocalWorker(
           String(port),
           "--persist-to",
           persistTo,
+          ...(options.config ? ["--config", options.config] : []),
           "--var",
           `BRIDGE_SECRET:${secret}`,
           "--var",
           "SSH_HOST:127.0.0.1",
           "--var",
           "RATE_LIMIT_PER_MINUTE:100000",
+          ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [
+            "--var",
+            `${name}:${value}`,
+          ]),
           "--inspector-port",
           String(await freePort()),
           "--show-interactive-dev-session=false",

@@ -1,0 +1,137 @@
+/**
+ * Bridge memory with many idle connections (each authenticated and waiting at the must_confirm
+ * prompt), and what happens at the connection cap.
+ *   node bench/bridge-memory.ts [connections] [runs]
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ssh2 from "ssh2";
+import { ROOT } from "../scripts/local-dev.ts";
+import {
+  freePort,
+  removeState,
+  seedProject,
+  startLocalWorker,
+} from "../test-support/local-worker.ts";
+import { machine, rssMegabytes, summary, table, writeSection } from "./lib.ts";
+
+/** Opens one authenticated connection that stays at the confirmation prompt. */
+function idleClient(port: number, username: string, privateKey: string): Promise<ssh2.Client> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    client
+      .on("ready", () =>
+        client.shell(false, (error, stream) => {
+          if (error) return reject(error);
+          stream.once("data", () => resolve(client));
+        }),
+      )
+      .on("keyboard-interactive", (_n, _i, _l, _p, finish) => finish([]))
+      .on("error", reject)
+      .connect({
+        host: "127.0.0.1",
+        port,
+        username,
+        privateKey,
+        tryKeyboard: true,
+        readyTimeout: 60_000,
+      });
+  });
+}
+
+/** Whether the bridge still greets a new TCP connection with its SSH identification. */
+function greets(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("data", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+    socket.on("close", () => resolve(false));
+  });
+}
+
+export async function runBridgeMemoryBench(connections = 1000, runs = 3, write = true) {
+  const dir = mkdtempSync(join(tmpdir(), "keyproof-bench-mem-"));
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "user_key")]);
+  const privateKey = readFileSync(join(dir, "user_key"), "utf8");
+  const worker = await startLocalWorker();
+  const { apiKey } = await seedProject(worker);
+  const perRun: {
+    baseline: number;
+    loaded: number;
+    perConnectionKb: number;
+    capRefused: boolean;
+  }[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const port = await freePort();
+      const bridge = spawn(process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
+        env: {
+          ...process.env,
+          WORKER_URL: worker.url,
+          BRIDGE_SECRET: worker.secret,
+          SSH_PORT: String(port),
+          SSH_LISTEN_HOST: "127.0.0.1",
+          HOST_KEY_DIR: join(dir, "bridge-keys"),
+          MAX_CONNECTIONS: String(connections),
+          CONNECTIONS_PER_ADDRESS_PER_MINUTE: "1000000",
+        },
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      const session = (await (
+        await fetch(`${worker.url}/api/v1/ssh/collect/sessions/`, {
+          method: "POST",
+          headers: { "x-api-key": apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ multi_connection: true, must_confirm: true, timeout: 3600 }),
+        })
+      ).json()) as { connection_identifier: string };
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const pid = bridge.pid ?? 0;
+      const baseline = rssMegabytes(pid);
+      const clients: ssh2.Client[] = [];
+      for (let start = 0; start < connections; start += 50) {
+        const batch = Math.min(50, connections - start);
+        clients.push(
+          ...(await Promise.all(
+            Array.from({ length: batch }, () =>
+              idleClient(port, session.connection_identifier, privateKey),
+            ),
+          )),
+        );
+      }
+      const loaded = rssMegabytes(pid);
+      const capRefused = !(await greets(port));
+      perRun.push({
+        baseline,
+        loaded,
+        perConnectionKb: ((loaded - baseline) * 1024) / connections,
+        capRefused,
+      });
+      for (const client of clients) client.end();
+      bridge.kill("SIGTERM");
+      await new Promise((resolve) => bridge.once("exit", resolve));
+    }
+    const markdown = `## 4. Bridge memory with ${connections} idle connections
+
+\`node bench/bridge-memory.ts ${connections} ${runs}\` — ${connections} \`ssh2\` clients each prove a key and sit at the \`must_confirm\` prompt; RSS of the bridge process from \`/proc\`. The bridge runs with \`MAX_CONNECTIONS=${connections}\`, so one more connection meets the cap. Median (min–max) over runs.
+
+${table(["RSS idle MB", `RSS with ${connections} connections MB`, "KB per connection", "connection past the cap"], [[summary(perRun.map((r) => r.baseline)), summary(perRun.map((r) => r.loaded)), summary(perRun.map((r) => r.perConnectionKb)), perRun.every((r) => r.capRefused) ? "closed at once, bridge keeps serving" : "NOT refused"]])}
+
+Machine: ${machine()}.`;
+    if (write) writeSection("bridge-memory", markdown);
+    return { perRun, markdown };
+  } finally {
+    await worker.stop();
+    removeState(worker);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [connections, runs] = process.argv.slice(2).map(Number);
+  console.log((await runBridgeMemoryBench(connections || undefined, runs || undefined)).markdown);
+}

@@ -1,0 +1,98 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { BIN, ROOT } from "../scripts/local-dev.ts";
+
+export const RESULTS_FILE = join(ROOT, "docs", "benchmarks.md");
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ??
+    Number.NaN
+  );
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+
+/** Median over runs, with the spread (min–max) a reader needs to trust it. */
+export function summary(values: number[], digits = 1): string {
+  const fmt = (value: number) => value.toFixed(digits);
+  return `${fmt(median(values))} (${fmt(Math.min(...values))}–${fmt(Math.max(...values))})`;
+}
+
+export function machine(): string {
+  const workerd = execFileSync(join(BIN, "workerd"), ["--version"], { encoding: "utf8" }).trim();
+  return `${cpus().length} cores (${cpus()[0]?.model ?? "unknown CPU"}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}, ${workerd}`;
+}
+
+/** CPU seconds a process (and the children it has reaped) used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const ticks = [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0);
+  return ticks / 100;
+}
+
+export function rssMegabytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((row) => row.startsWith("VmRSS:"));
+  return Number(line?.match(/\d+/)?.[0] ?? 0) / 1024;
+}
+
+/** Pids of every process whose command line contains `needle` (for workerd, spawned by wrangler). */
+export function pidsMatching(needle: string): number[] {
+  try {
+    return execFileSync("pgrep", ["-f", needle], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Runs `task` with at most `concurrency` in flight; returns each call's duration in ms. */
+export async function loop(
+  total: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+): Promise<number[]> {
+  const durations: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, total) }, async () => {
+      while (next < total) {
+        const i = next++;
+        const started = performance.now();
+        await task(i);
+        durations.push(performance.now() - started);
+      }
+    }),
+  );
+  return durations;
+}
+
+/** Replaces (or appends) one benchmark's section of docs/benchmarks.md. */
+export function writeSection(name: string, markdown: string) {
+  const start = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  const current = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, "utf8") : "# Benchmarks\n";
+  const pattern = new RegExp(`${start}[\\s\\S]*?${end}`);
+  writeFileSync(
+    RESULTS_FILE,
+    pattern.test(current) ? current.replace(pattern, block) : `${current.trimEnd()}\n\n${block}\n`,
+  );
+}
+
+export function table(header: string[], rows: (string | number)[][]): string {
+  return [
+    `| ${header.join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ].join("\n");
+}

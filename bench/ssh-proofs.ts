@@ -1,0 +1,239 @@
+/**
+ * SSH proof throughput and latency: keyproof's bridge (a full collection proof, the result read
+ * back through the API) against OpenSSH's sshd accepting the same public-key logins.
+ *   node bench/ssh-proofs.ts [total] [concurrency] [runs]
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ssh2 from "ssh2";
+import { ROOT } from "../scripts/local-dev.ts";
+import {
+  freePort,
+  removeState,
+  seedProject,
+  startLocalWorker,
+} from "../test-support/local-worker.ts";
+import {
+  cpuSeconds,
+  loop,
+  machine,
+  percentile,
+  pidsMatching,
+  summary,
+  table,
+  writeSection,
+} from "./lib.ts";
+
+const SSHD = "/usr/sbin/sshd";
+
+interface Target {
+  name: string;
+  port: number;
+  pids: () => number[];
+  /** One login: what the client does once authenticated. */
+  run: (client: ssh2.Client, done: () => void) => void;
+  user: (i: number) => string;
+  after?: (i: number) => Promise<void>;
+}
+
+function login(target: Target, i: number, privateKey: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    client
+      .on("ready", () => target.run(client, () => client.end()))
+      .on("keyboard-interactive", (_n, _i, _l, _p, finish) => finish([]))
+      .on("close", () => resolve())
+      .on("error", reject)
+      .connect({
+        host: "127.0.0.1",
+        port: target.port,
+        username: target.user(i),
+        privateKey,
+        tryKeyboard: true,
+        readyTimeout: 30_000,
+      });
+  });
+}
+
+async function measure(target: Target, total: number, concurrency: number, privateKey: string) {
+  const cpuBefore = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const started = performance.now();
+  const latencies = await loop(total, concurrency, async (i) => {
+    await login(target, i, privateKey);
+    await target.after?.(i);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
+  return {
+    perSecond: total / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuMsEach: (cpu * 1000) / total,
+  };
+}
+
+function startSshd(dir: string, port: number, publicKey: string): ChildProcess {
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "host_key")]);
+  writeFileSync(join(dir, "authorized_keys"), `${publicKey}\n`, { mode: 0o600 });
+  writeFileSync(
+    join(dir, "sshd_config"),
+    [
+      `Port ${port}`,
+      "ListenAddress 127.0.0.1",
+      `HostKey ${join(dir, "host_key")}`,
+      `PidFile ${join(dir, "sshd.pid")}`,
+      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+      "PasswordAuthentication no",
+      "KbdInteractiveAuthentication no",
+      "UsePAM no",
+      "PubkeyAuthentication yes",
+      "PermitRootLogin prohibit-password",
+      "StrictModes no",
+      "MaxStartups 2000",
+      "LogLevel ERROR",
+    ].join("\n"),
+  );
+  mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+  return spawn(SSHD, ["-D", "-e", "-f", join(dir, "sshd_config")], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, write = true) {
+  const dir = mkdtempSync(join(tmpdir(), "keyproof-bench-ssh-"));
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "user_key")]);
+  const privateKey = readFileSync(join(dir, "user_key"), "utf8");
+  const publicKey = readFileSync(join(dir, "user_key.pub"), "utf8").trim();
+  const worker = await startLocalWorker();
+  const { apiKey } = await seedProject(worker);
+  const bridgePort = await freePort();
+  const bridge = spawn(process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
+    env: {
+      ...process.env,
+      WORKER_URL: worker.url,
+      BRIDGE_SECRET: worker.secret,
+      SSH_PORT: String(bridgePort),
+      SSH_LISTEN_HOST: "127.0.0.1",
+      HOST_KEY_DIR: join(dir, "bridge-keys"),
+      CONNECTIONS_PER_ADDRESS_PER_MINUTE: "1000000",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const sshdPort = await freePort();
+  const sshd = startSshd(dir, sshdPort, publicKey);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const api = (path: string, init?: RequestInit) =>
+    fetch(`${worker.url}/api/v1${path}`, {
+      ...init,
+      headers: { "x-api-key": apiKey, "content-type": "application/json" },
+    });
+  try {
+    const results = {
+      bridge: [] as Awaited<ReturnType<typeof measure>>[],
+      sshd: [] as Awaited<ReturnType<typeof measure>>[],
+    };
+    for (let run = 0; run < runs; run++) {
+      const sessions = await Promise.all(
+        Array.from(
+          { length: total },
+          async () =>
+            (await (
+              await api("/ssh/collect/sessions/", { method: "POST", body: "{}" })
+            ).json()) as { id: string; connection_identifier: string },
+        ),
+      );
+      results.bridge.push(
+        await measure(
+          {
+            name: "bridge",
+            port: bridgePort,
+            pids: () => [bridge.pid ?? 0],
+            user: (i) => sessions[i]?.connection_identifier ?? "",
+            run: (client, done) =>
+              client.shell(false, (error, stream) =>
+                error ? done() : stream.on("close", done).resume(),
+              ),
+            after: async (i) => {
+              const session = (await (
+                await api(`/ssh/collect/sessions/${sessions[i]?.id}/`)
+              ).json()) as { status: string };
+              if (session.status !== "completed")
+                throw new Error(`session ${sessions[i]?.id} is ${session.status}`);
+            },
+          },
+          total,
+          concurrency,
+          privateKey,
+        ),
+      );
+      results.sshd.push(
+        await measure(
+          {
+            name: "sshd",
+            port: sshdPort,
+            pids: () => [sshd.pid ?? 0],
+            user: () => "root",
+            run: (client, done) =>
+              client.exec("true", (error, stream) =>
+                error ? done() : stream.on("close", done).resume(),
+              ),
+          },
+          total,
+          concurrency,
+          privateKey,
+        ),
+      );
+    }
+    const workerdCpu = pidsMatching("workerd").length;
+    const pick = (list: typeof results.bridge, field: keyof (typeof list)[number]) =>
+      list.map((item) => item[field]);
+    const rows = [
+      [
+        "keyproof bridge (proof + result via API)",
+        summary(pick(results.bridge, "perSecond")),
+        summary(pick(results.bridge, "p50")),
+        summary(pick(results.bridge, "p99")),
+        summary(pick(results.bridge, "cpuMsEach"), 2),
+      ],
+      [
+        "OpenSSH sshd (publickey login + `true`)",
+        summary(pick(results.sshd, "perSecond")),
+        summary(pick(results.sshd, "p50")),
+        summary(pick(results.sshd, "p99")),
+        summary(pick(results.sshd, "cpuMsEach"), 2),
+      ],
+    ];
+    const ratio = (field: "perSecond" | "cpuMsEach") =>
+      (
+        pick(results.bridge, field).reduce((a, b) => a + b, 0) /
+        pick(results.sshd, field).reduce((a, b) => a + b, 0)
+      ).toFixed(2);
+    const markdown = `## 1. SSH proofs: bridge against sshd
+
+\`node bench/ssh-proofs.ts ${total} ${concurrency} ${runs}\` — ${total} logins per run, ${concurrency} at a time, ${runs} runs, clients are \`ssh2\` in one Node process (so client cost is the same for both and small). Median (min–max) over runs.
+
+${table(["Server", "logins/s", "p50 ms", "p99 ms", "server CPU ms per login"], rows)}
+
+Ratio bridge/sshd: **${ratio("perSecond")}×** logins per second, **${ratio("cpuMsEach")}×** CPU per login (bridge process only; the Worker ran in ${workerdCpu} workerd processes beside it).
+Machine: ${machine()}.`;
+    if (write) writeSection("ssh-proofs", markdown);
+    return { results, markdown };
+  } finally {
+    bridge.kill("SIGTERM");
+    sshd.kill("SIGTERM");
+    await worker.stop();
+    removeState(worker);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [total, concurrency, runs] = process.argv.slice(2).map(Number);
+  const { markdown } = await runSshProofBench(
+    total || undefined,
+    concurrency || undefined,
+    runs || undefined,
+  );
+  console.log(markdown);
+}
