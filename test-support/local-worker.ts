@@ -33,6 +33,8 @@ export async function startLocalWorker(
     vars?: Record<string, string>;
     /** Another wrangler configuration (the benchmarks' minimal Worker). */
     config?: string;
+    /** A path that answers 200 once the Worker is up. */
+    readyPath?: string;
   } = {},
 ) {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
@@ -80,7 +82,7 @@ export async function startLocalWorker(
           env: { ...process.env, CI: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
         },
       );
-      await waitForHttp(`${worker.url}/api/v1/openapi.json`, 60_000);
+      await waitForHttp(`${worker.url}${options.readyPath ?? "/api/v1/openapi.json"}`, 60_000);
     },
     async stop() {
       if (!child?.pid) return;

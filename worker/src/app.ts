@@ -41,7 +41,17 @@ export function buildApp() {
   );
 
   app.get("/docs", (c) => c.html(docsPage()));
-  app.get("/api/v1/openapi.json", (c) => c.json(buildOpenApiDocument(new URL(c.req.url).origin)));
+  // Built once per origin: converting every schema takes longer than serving the result.
+  const openApiByOrigin = new Map<string, ReturnType<typeof buildOpenApiDocument>>();
+  app.get("/api/v1/openapi.json", (c) => {
+    const origin = new URL(c.req.url).origin;
+    let document = openApiByOrigin.get(origin);
+    if (!document) {
+      document = buildOpenApiDocument(origin);
+      openApiByOrigin.set(origin, document);
+    }
+    return c.json(document);
+  });
 
   const api = new Hono<AppEnv>({ strict: false });
   api.use(

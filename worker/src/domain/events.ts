@@ -1,6 +1,6 @@
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import type { SessionRow, SessionStatus } from "../db/sessions.ts";
+import { type SessionRow, type SessionStatus, sessions } from "../db/sessions.ts";
 import {
   type EventRow,
   type EventType,
@@ -56,6 +56,24 @@ export function subscribers(db: Database, projectId: string, sessionId: string |
     .where(and(eq(webhooks.projectId, projectId), eq(webhooks.enabled, true), scope));
 }
 
+/** The same, found from the session id alone, so it can share a batch with the session's own read. */
+export function subscribersOfSession(db: Database, sessionId: string) {
+  const projectOfSession = db
+    .select({ projectId: sessions.projectId })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return db
+    .select()
+    .from(webhooks)
+    .where(
+      and(
+        inArray(webhooks.projectId, projectOfSession),
+        eq(webhooks.enabled, true),
+        or(isNull(webhooks.sessionId), eq(webhooks.sessionId, sessionId)),
+      ),
+    );
+}
+
 export function wantsEvent(webhook: WebhookRow, type: EventType): boolean {
   const wanted = JSON.parse(webhook.events) as EventType[];
   return wanted.length === 0 || wanted.includes(type);
@@ -90,7 +108,8 @@ export function outboxRows(
         status: "pending",
         attempts: 0,
         nextAttemptAt: null,
-        enqueuedAt: null,
+        // Optimistic: the queue send follows the commit; the sweeper covers a send that fails.
+        enqueuedAt: at,
         createdAt: at,
         updatedAt: at,
       });

@@ -201,7 +201,6 @@ export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
   );
   await enqueue(
     ctx.env,
-    ctx.db,
     rows.invocations.map((row) => row.id),
   );
   const [invocation] = rows.invocations;
@@ -282,7 +281,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     .set({
       status: "pending",
       nextAttemptAt: null,
-      enqueuedAt: null,
+      enqueuedAt: ctx.now.toISOString(),
       updatedAt: ctx.now.toISOString(),
     })
     .where(
@@ -290,7 +289,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     )
     .returning();
   if (!row) throw notFound("Delivery", "path.invocation_id", invocationId);
-  await enqueue(ctx.env, ctx.db, [row.id]);
+  await enqueue(ctx.env, [row.id]);
   const [event] = await ctx.db
     .select({ type: events.type })
     .from(events)

@@ -19,7 +19,7 @@ import {
   newConnectionEvent,
   REFUSAL_MESSAGES,
 } from "../domain/connection-rules.ts";
-import { type PlannedEvent, statusChanged } from "../domain/events.ts";
+import { type PlannedEvent, statusChanged, subscribersOfSession } from "../domain/events.ts";
 import { type ParsedPublicKey, parsePublicKeyBlob } from "../domain/public-keys.ts";
 import {
   completionStatus,
@@ -175,7 +175,8 @@ export class SessionObject extends DurableObject<Env> {
 
   async openConnection(sessionId: string, start: ConnectionStart): Promise<OpenConnectionResponse> {
     return this.#serialized(async () => {
-      const session = await this.#load(sessionId);
+      const snapshot = await this.#snapshot(sessionId);
+      const { session } = snapshot;
       if (!session)
         return { accepted: false, reason: "unknown", message: REFUSAL_MESSAGES.unknown };
       const now = new Date();
@@ -202,14 +203,8 @@ export class SessionObject extends DurableObject<Env> {
         { updatedAt: now.toISOString() },
         [newConnectionEvent(session, connection)],
         [...closeLapsed, this.#db.insert(connections).values(connection)],
+        snapshot.listeners,
       );
-      const expected =
-        session.kind === "verify"
-          ? await this.#db
-              .select({ sha256: sessionKeys.publicKeySha256 })
-              .from(sessionKeys)
-              .where(eq(sessionKeys.sessionId, sessionId))
-          : [];
       return {
         accepted: true,
         session_id: sessionId,
@@ -220,7 +215,7 @@ export class SessionObject extends DurableObject<Env> {
         ssh_banner: session.sshBanner,
         ssh_message: session.sshMessage,
         expired_at: session.expiredAt,
-        expected_fingerprints: expected.map((key) => key.sha256),
+        expected_fingerprints: snapshot.configured.map((key) => key.publicKeySha256),
       };
     });
   }
@@ -231,29 +226,20 @@ export class SessionObject extends DurableObject<Env> {
     report: ConnectionReport,
   ): Promise<FinishConnectionResponse | null> {
     return this.#serialized(async () => {
-      const session = await this.#load(sessionId);
-      const [connection] = await this.#db
-        .select()
-        .from(connections)
-        .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
-        .limit(1);
+      const { session, connection, configured, collected, listeners } = await this.#snapshot(
+        sessionId,
+        connectionId,
+      );
       if (!session || !connection) return null;
       this.#leases.release(connectionId);
       const now = new Date().toISOString();
       if (connection.outcome !== "in_progress" || !isOpen(session)) {
         return this.#finishClosed(session, connection, now);
       }
-      const [configured, collected] = await this.#db.batch([
-        this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
-        this.#db
-          .select({ sha256: connectionKeys.publicKeySha256 })
-          .from(connectionKeys)
-          .where(eq(connectionKeys.sessionId, sessionId)),
-      ]);
       const decision = decideFinish({
         session,
         configured,
-        collected: new Set(collected.map((key) => key.sha256)),
+        collected,
         proven: await parseBlobs(report.keys),
         offered: report.keysOffered,
         confirmed: report.confirmed,
@@ -267,6 +253,7 @@ export class SessionObject extends DurableObject<Env> {
         createdAt: now,
       }));
       const confirmed = session.mustConfirm ? report.confirmed === true : null;
+      const verifiedKeys = decision.newlyVerified.map((key) => key.id);
       await this.#transition(
         session,
         decision.sessionChanges,
@@ -277,20 +264,16 @@ export class SessionObject extends DurableObject<Env> {
             .set({ outcome: decision.outcome, closedAt: now, confirmed })
             .where(eq(connections.id, connectionId)),
           ...insertInChunks(this.#db, connectionKeys, recorded),
-          ...(decision.newlyVerified.length > 0
+          ...(verifiedKeys.length > 0
             ? [
                 this.#db
                   .update(sessionKeys)
                   .set({ verifiedAt: now })
-                  .where(
-                    inArray(
-                      sessionKeys.id,
-                      decision.newlyVerified.map((key) => key.id),
-                    ),
-                  ),
+                  .where(inArray(sessionKeys.id, verifiedKeys)),
               ]
             : []),
         ],
+        listeners,
       );
       if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
       return {
@@ -346,8 +329,9 @@ export class SessionObject extends DurableObject<Env> {
     changes: Partial<SessionRow>,
     planned: PlannedEvent[],
     related: BatchItem<"sqlite">[] = [],
+    listeners?: WebhookRow[],
   ): Promise<SessionRow> {
-    const outbox = await sessionOutbox(this.#db, session, planned, new Date());
+    const outbox = await sessionOutbox(this.#db, session, planned, new Date(), listeners);
     const [updated] = await this.#db.batch([
       this.#db.update(sessions).set(changes).where(eq(sessions.id, session.id)).returning(),
       ...related,
@@ -355,7 +339,7 @@ export class SessionObject extends DurableObject<Env> {
     ]);
     const row = updated[0];
     if (!row) throw new Error(`session ${session.id} vanished during a transition`);
-    await enqueueQuietly(this.env, this.#db, outbox.invocationIds);
+    await enqueueQuietly(this.env, outbox.invocationIds);
     return row;
   }
 
@@ -387,6 +371,34 @@ export class SessionObject extends DurableObject<Env> {
       .where(eq(sessions.id, sessionId))
       .limit(1);
     return session;
+  }
+
+  /**
+   * Everything a connection transition reads, in one D1 round trip: the session, its configured
+   * keys, the fingerprints collected so far, the webhooks listening, and the connection.
+   */
+  async #snapshot(sessionId: string, connectionId = "") {
+    const [[session], configured, collected, listeners, [connection]] = await this.#db.batch([
+      this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
+      this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
+      this.#db
+        .select({ sha256: connectionKeys.publicKeySha256 })
+        .from(connectionKeys)
+        .where(eq(connectionKeys.sessionId, sessionId)),
+      subscribersOfSession(this.#db, sessionId),
+      this.#db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
+        .limit(1),
+    ]);
+    return {
+      session,
+      configured,
+      collected: new Set(collected.map((key) => key.sha256)),
+      listeners,
+      connection,
+    };
   }
 }
 

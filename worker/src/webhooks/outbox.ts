@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, lt } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { type Database, insertInChunks } from "../db/client.ts";
 import type { SessionRow } from "../db/sessions.ts";
-import { events, type InvocationRow, webhookInvocations } from "../db/webhooks.ts";
+import { events, type InvocationRow, type WebhookRow, webhookInvocations } from "../db/webhooks.ts";
 import { outboxRows, type PlannedEvent, subscribers } from "../domain/events.ts";
 import type { Env } from "../env.ts";
 
@@ -11,8 +11,11 @@ export interface WebhookMessage {
 
 /** Queues accept at most 100 messages per sendBatch. */
 const QUEUE_BATCH_LIMIT = 100;
-/** Invocations not on the queue this long after they were written are sent by the sweeper. */
-export const OUTBOX_GRACE_MS = 30_000;
+/**
+ * An invocation still unattempted this long after it was put on the queue is assumed lost (the
+ * send failed after its batch committed) and is sent again by the sweeper.
+ */
+export const OUTBOX_GRACE_MS = 5 * 60_000;
 
 /**
  * What a session transition adds to its D1 batch: the events and their invocations. Call
@@ -23,9 +26,10 @@ export async function sessionOutbox(
   session: SessionRow,
   planned: PlannedEvent[],
   now: Date,
+  preloaded?: WebhookRow[],
 ) {
   if (planned.length === 0) return { statements: [], invocationIds: [] };
-  const listeners = await subscribers(db, session.projectId, session.id);
+  const listeners = preloaded ?? (await subscribers(db, session.projectId, session.id));
   const rows = outboxRows(
     { projectId: session.projectId, sessionId: session.id, entity: `${session.kind}_session` },
     planned,
@@ -49,15 +53,10 @@ export function outboxStatements(
 }
 
 /**
- * Puts invocations on the queue and marks them enqueued. If this fails after the batch committed,
- * the events and invocations are safe in D1 and the sweeper sends them later.
+ * Puts invocations on the queue. Their `enqueued_at` was written with them, so the hot path
+ * needs no second write; if this send fails, the sweeper finds them unattempted and resends.
  */
-export async function enqueue(
-  env: Env,
-  db: Database,
-  invocationIds: string[],
-  delaySeconds?: number,
-) {
+export async function enqueue(env: Env, invocationIds: string[], delaySeconds?: number) {
   for (let start = 0; start < invocationIds.length; start += QUEUE_BATCH_LIMIT) {
     const ids = invocationIds.slice(start, start + QUEUE_BATCH_LIMIT);
     await env.WEBHOOK_QUEUE.sendBatch(
@@ -67,18 +66,14 @@ export async function enqueue(
         delaySeconds,
       })),
     );
-    await db
-      .update(webhookInvocations)
-      .set({ enqueuedAt: new Date().toISOString() })
-      .where(inArray(webhookInvocations.id, ids));
   }
 }
 
 /** Best effort after a commit: a failure here only delays delivery until the next sweep. */
-export async function enqueueQuietly(env: Env, db: Database, invocationIds: string[]) {
+export async function enqueueQuietly(env: Env, invocationIds: string[]) {
   if (invocationIds.length === 0) return;
   try {
-    await enqueue(env, db, invocationIds);
+    await enqueue(env, invocationIds);
   } catch (error) {
     console.error(
       JSON.stringify({
@@ -90,23 +85,26 @@ export async function enqueueQuietly(env: Env, db: Database, invocationIds: stri
   }
 }
 
-/** Runs from the cron trigger: sends invocations whose enqueue never happened. */
+/** Runs from the cron trigger: resends invocations that were queued long ago and never attempted. */
 export async function sweepOutbox(env: Env, db: Database, now = new Date()) {
+  const stale = new Date(now.getTime() - OUTBOX_GRACE_MS).toISOString();
   const stranded = await db
     .select({ id: webhookInvocations.id })
     .from(webhookInvocations)
     .where(
       and(
-        isNull(webhookInvocations.enqueuedAt),
         eq(webhookInvocations.status, "pending"),
-        lt(webhookInvocations.createdAt, new Date(now.getTime() - OUTBOX_GRACE_MS).toISOString()),
+        eq(webhookInvocations.attempts, 0),
+        or(isNull(webhookInvocations.enqueuedAt), lt(webhookInvocations.enqueuedAt, stale)),
       ),
     )
     .limit(500);
-  await enqueue(
-    env,
-    db,
-    stranded.map((row) => row.id),
-  );
-  return stranded.length;
+  const ids = stranded.map((row) => row.id);
+  if (ids.length === 0) return 0;
+  await db
+    .update(webhookInvocations)
+    .set({ enqueuedAt: now.toISOString() })
+    .where(inArray(webhookInvocations.id, ids));
+  await enqueue(env, ids);
+  return ids.length;
 }
