@@ -32,6 +32,7 @@ export async function runApiBench(total = 500, concurrency = 8, runs = 3, write 
   const keyproof = await startLocalWorker();
   const minimal = await startLocalWorker({
     config: join(ROOT, "bench", "minimal-worker", "wrangler.toml"),
+    readyPath: "/items",
   });
   const { apiKey } = await seedProject(keyproof);
   const headers = { "x-api-key": apiKey, "content-type": "application/json" };

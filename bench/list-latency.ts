@@ -9,7 +9,8 @@ import { removeState, seedProject, startLocalWorker } from "../test-support/loca
 import { newConnectionIdentifier, newId } from "../worker/src/lib/ids.ts";
 import { machine, percentile, summary, table, writeSection } from "./lib.ts";
 
-const ROWS_PER_STATEMENT = 500;
+// D1 refuses statements over 100 KB.
+const ROWS_PER_STATEMENT = 100;
 
 function insertSessions(projectId: string, count: number): string[] {
   const statements: string[] = [];
@@ -42,7 +43,7 @@ export async function runListBench(sessions = 100_000, samples = 30, write = tru
   try {
     const { projectId, apiKey } = await seedProject(worker);
     executeLocalSql(insertSessions(projectId, sessions), worker.persistTo);
-    const time = async (query: string) => {
+    const time = async (query: string, expectedTotal = sessions) => {
       const latencies: number[] = [];
       for (let i = 0; i < samples; i++) {
         const started = performance.now();
@@ -51,19 +52,14 @@ export async function runListBench(sessions = 100_000, samples = 30, write = tru
         });
         const body = (await response.json()) as { total: number; items: unknown[] };
         latencies.push(performance.now() - started);
-        if (body.total !== sessions || body.items.length === 0)
+        if (body.total !== expectedTotal || body.items.length === 0)
           throw new Error(`unexpected page: total ${body.total}`);
       }
       return latencies;
     };
     const first = await time("?limit=100&offset=0");
     const last = await time(`?limit=100&offset=${sessions - 100}`);
-    const filtered = await time(
-      `?limit=100&offset=0&external_id=user-${sessions - 1}`.replace(
-        "&offset=0&external_id",
-        "&external_id",
-      ),
-    );
+    const filtered = await time(`?limit=100&external_id=user-${sessions - 1}`, 1);
     const ratio = percentile(last, 50) / percentile(first, 50);
     const markdown = `## 5. Lists with ${sessions.toLocaleString("en")} sessions in one project
 

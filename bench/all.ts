@@ -1,0 +1,20 @@
+/**
+ * `npm run bench`: every benchmark at full size, one after another, each writing its section of
+ * docs/benchmarks.md. Takes a few minutes; run it on an otherwise idle machine.
+ */
+import { runApiBench } from "./api.ts";
+import { runBridgeMemoryBench } from "./bridge-memory.ts";
+import { runListBench } from "./list-latency.ts";
+import { runSshProofBench } from "./ssh-proofs.ts";
+import { runWebhookBench } from "./webhooks.ts";
+
+for (const [name, run] of [
+  ["ssh-proofs", () => runSshProofBench(200, 8, 3)],
+  ["api", () => runApiBench(300, 8, 3)],
+  ["webhooks", () => runWebhookBench(200, 3)],
+  ["bridge-memory", () => runBridgeMemoryBench(1000, 2)],
+  ["list-latency", () => runListBench(100_000, 30)],
+] as const) {
+  console.log(`running ${name}…`);
+  console.log((await run()).markdown);
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { runApiBench } from "../../bench/api.ts";
+import { runBridgeMemoryBench } from "../../bench/bridge-memory.ts";
+import { runListBench } from "../../bench/list-latency.ts";
+import { runSshProofBench } from "../../bench/ssh-proofs.ts";
+import { runWebhookBench } from "../../bench/webhooks.ts";
+
+// Every benchmark at a tiny size, writing nothing: proves the scripts still run end to end.
+describe("benchmark scripts (smoke run, tiny sizes)", () => {
+  it("ssh-proofs measures both servers", async () => {
+    const { results } = await runSshProofBench(4, 2, 1, false);
+    expect(results.bridge[0]?.perSecond).toBeGreaterThan(0);
+    expect(results.sshd[0]?.perSecond).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("api measures keyproof and the minimal Worker", async () => {
+    const { results } = await runApiBench(5, 2, 1, false);
+    expect(results.list?.minimal[0]?.perSecond).toBeGreaterThan(0);
+    expect(results.create?.keyproof[0]?.perSecond).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("webhooks delivers every event", async () => {
+    const { perRun } = await runWebhookBench(3, 1, false);
+    expect(perRun[0]?.p50).toBeGreaterThanOrEqual(0);
+  }, 120_000);
+
+  it("bridge-memory holds idle connections and refuses past the cap", async () => {
+    const { perRun } = await runBridgeMemoryBench(5, 1, false);
+    expect(perRun[0]?.capRefused).toBe(true);
+    expect(perRun[0]?.loaded).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("list-latency pages through inserted sessions", async () => {
+    const { first, last } = await runListBench(300, 2, false);
+    expect(first.length).toBe(2);
+    expect(last.length).toBe(2);
+  }, 120_000);
+});
