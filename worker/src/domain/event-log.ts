@@ -2,6 +2,7 @@ import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import { type EventType, events } from "../db/webhooks.ts";
 import type { EventView } from "../schemas/webhooks.ts";
 import type { ProjectContext } from "./context.ts";
+import { listEnvelope } from "./paging.ts";
 
 /** `GET /events/`: the project's events, newest first, for reconciliation. */
 export async function listEvents(
@@ -27,7 +28,6 @@ export async function listEvents(
       .offset(query.offset),
     ctx.db.select({ total: count() }).from(events).where(where),
   ]);
-  const total = totals?.total ?? 0;
   const items: EventView[] = rows.map((row) => ({
     id: row.id,
     type: row.type,
@@ -36,11 +36,5 @@ export async function listEvents(
     payload: JSON.parse(row.payload) as Record<string, unknown>,
     created_at: row.createdAt,
   }));
-  return {
-    items,
-    total,
-    offset: query.offset,
-    limit: query.limit,
-    has_more: query.offset + rows.length < total,
-  };
+  return listEnvelope(items, totals, query);
 }

@@ -9,7 +9,7 @@ import {
   webhooks,
 } from "../db/webhooks.ts";
 import { newId } from "../lib/ids.ts";
-import type { ParsedPublicKey } from "./public-keys.ts";
+import { publicKeyView } from "./key-view.ts";
 
 export interface PlannedEvent {
   type: EventType;
@@ -26,18 +26,8 @@ export function sessionPayload(session: SessionRow): Record<string, unknown> {
   };
 }
 
-export function keyPayload(key: ParsedPublicKey & { id: string }) {
-  return {
-    id: key.id,
-    public_key_ssh: key.publicKeySsh,
-    public_key_pem: key.publicKeyPem,
-    public_key_md5: key.publicKeyMd5,
-    public_key_sha256: key.publicKeySha256,
-    public_key_algorithm: key.publicKeyAlgorithm,
-    public_key_bits: key.publicKeyBits,
-    comment: key.comment,
-  };
-}
+/** The key record in `key_collected` and `verified` payloads, as the API shows it. */
+export const keyPayload = publicKeyView;
 
 export const statusChanged = (session: SessionRow, status: SessionStatus): PlannedEvent => ({
   type: "status_changed",

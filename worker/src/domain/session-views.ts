@@ -24,32 +24,9 @@ import type {
   VerifySessionDetail,
 } from "../schemas/sessions.ts";
 import type { ProjectContext } from "./context.ts";
+import { publicKeyView } from "./key-view.ts";
+import { listEnvelope } from "./paging.ts";
 import { webhookView } from "./webhooks.ts";
-
-type PublicKeyRow = Pick<
-  SessionKeyRow,
-  | "id"
-  | "publicKeySsh"
-  | "publicKeyPem"
-  | "publicKeyMd5"
-  | "publicKeySha256"
-  | "publicKeyAlgorithm"
-  | "publicKeyBits"
-  | "comment"
->;
-
-function publicKeyView(key: PublicKeyRow) {
-  return {
-    id: key.id,
-    public_key_ssh: key.publicKeySsh,
-    public_key_pem: key.publicKeyPem,
-    public_key_md5: key.publicKeyMd5,
-    public_key_sha256: key.publicKeySha256,
-    public_key_algorithm: key.publicKeyAlgorithm,
-    public_key_bits: key.publicKeyBits,
-    comment: key.comment,
-  };
-}
 
 export function configuredKeyView(key: SessionKeyRow): ConfiguredKey {
   return {
@@ -149,16 +126,8 @@ export async function listSessionRows(
       .offset(filter.offset),
     ctx.db.select({ total: count() }).from(sessions).where(where),
   ]);
-  const total = totals?.total ?? 0;
-  return {
-    rows,
-    page: {
-      total,
-      offset: filter.offset,
-      limit: filter.limit,
-      has_more: filter.offset + rows.length < total,
-    },
-  };
+  const { items: _, ...page } = listEnvelope(rows, totals, filter);
+  return { rows, page };
 }
 
 export async function keysOfSessions(db: Database, sessionIds: string[]): Promise<SessionKeyRow[]> {

@@ -22,6 +22,7 @@ import { newWebhookSecret } from "../webhooks/signing.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "../webhooks/url-safety.ts";
 import type { ProjectContext } from "./context.ts";
 import { outboxRows } from "./events.ts";
+import { listEnvelope } from "./paging.ts";
 
 /** Which webhooks a route addresses: the project's own, one session's, or any of the project's. */
 export type WebhookScope =
@@ -145,14 +146,7 @@ export async function listWebhooks(
       .offset(page.offset),
     ctx.db.select({ total: count() }).from(webhooks).where(where),
   ]);
-  const total = totals?.total ?? 0;
-  return {
-    items: rows.map(webhookView),
-    total,
-    offset: page.offset,
-    limit: page.limit,
-    has_more: page.offset + rows.length < total,
-  };
+  return listEnvelope(rows.map(webhookView), totals, page);
 }
 
 /** PATCH changes the given fields; PUT passes a full (defaulted) definition. */
@@ -263,14 +257,11 @@ export async function listDeliveries(
         .where(inArray(webhookAttempts.invocationId, ids))
         .orderBy(webhookAttempts.attempt)
     : [];
-  const total = totals?.total ?? 0;
-  return {
-    items: rows.map((row) => deliveryView(row.invocation, row.event, attempts)),
-    total,
-    offset: query.offset,
-    limit: query.limit,
-    has_more: query.offset + rows.length < total,
-  };
+  return listEnvelope(
+    rows.map((row) => deliveryView(row.invocation, row.event, attempts)),
+    totals,
+    query,
+  );
 }
 
 /** Delivers an invocation again (same `webhook-id`), whatever became of it. */

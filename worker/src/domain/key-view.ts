@@ -1,0 +1,15 @@
+import type { ParsedPublicKey } from "./public-keys.ts";
+
+/** A stored public key on the wire: the fields every key record shares (SPEC §2). */
+export function publicKeyView(key: ParsedPublicKey & { id: string }) {
+  return {
+    id: key.id,
+    public_key_ssh: key.publicKeySsh,
+    public_key_pem: key.publicKeyPem,
+    public_key_md5: key.publicKeyMd5,
+    public_key_sha256: key.publicKeySha256,
+    public_key_algorithm: key.publicKeyAlgorithm,
+    public_key_bits: key.publicKeyBits,
+    comment: key.comment,
+  };
+}
