@@ -2,9 +2,10 @@
  * The SSH bridge: reads its configuration from the environment once, then runs the server.
  * See docs/bridge.md for every variable and for running it under systemd.
  */
-import { loadOrCreateHostKeys } from "./server-keys.ts";
+
 import { BRIDGE_DEFAULTS } from "./limits.ts";
 import { createBridgeServer } from "./server.ts";
+import { loadOrCreateHostKeys } from "./server-keys.ts";
 import { WorkerClient } from "./worker-client.ts";
 
 function setting(name: string, fallback?: string): string {

@@ -2,9 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ConnectionLog } from "../../src/connection.ts";
-import { loadOrCreateHostKeys } from "../../src/server-keys.ts";
 import { BRIDGE_DEFAULTS } from "../../src/limits.ts";
 import { type BridgeServerOptions, createBridgeServer } from "../../src/server.ts";
+import { loadOrCreateHostKeys } from "../../src/server-keys.ts";
 import { WorkerClient } from "../../src/worker-client.ts";
 
 let hostKeyDir: string | null = null;
