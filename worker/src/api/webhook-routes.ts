@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import type { ProjectContext } from "../domain/context.ts";
 import {
@@ -15,7 +15,12 @@ import {
   webhookView,
 } from "../domain/webhooks.ts";
 import { listQuery } from "../schemas/common.ts";
-import { deliveryListQuery, webhookCreate, webhookPatch } from "../schemas/webhooks.ts";
+import {
+  deliveryListQuery,
+  type WebhookPatchInput,
+  webhookCreate,
+  webhookPatch,
+} from "../schemas/webhooks.ts";
 import { projectContext, requireJsonBody } from "./middleware.ts";
 import { validate } from "./validate.ts";
 
@@ -75,6 +80,14 @@ export function sessionWebhookRoutes(kind: "collect" | "verify") {
     await assertSessionInProject(ctx, kind, sessionId);
     return { kind: "session", sessionId };
   };
+  /** PATCH changes some fields, PUT passes a whole (defaulted) definition: the same update. */
+  const update = async (c: Context<AppEnv>, input: WebhookPatchInput) => {
+    const ctx = projectContext(c);
+    const scope = await scoped(ctx, c.req.param("session_id") ?? "");
+    return c.json(
+      webhookView(await updateWebhook(ctx, scope, c.req.param("webhook_id") ?? "", input)),
+    );
+  };
   return new Hono<AppEnv>()
     .get("/:session_id/webhooks", validate("query", listQuery), async (c) => {
       const ctx = projectContext(c);
@@ -105,29 +118,13 @@ export function sessionWebhookRoutes(kind: "collect" | "verify") {
       "/:session_id/webhooks/:webhook_id",
       requireJsonBody,
       validate("json", webhookPatch),
-      async (c) => {
-        const ctx = projectContext(c);
-        const scope = await scoped(ctx, c.req.param("session_id"));
-        return c.json(
-          webhookView(
-            await updateWebhook(ctx, scope, c.req.param("webhook_id"), c.req.valid("json")),
-          ),
-        );
-      },
+      (c) => update(c, c.req.valid("json")),
     )
     .put(
       "/:session_id/webhooks/:webhook_id",
       requireJsonBody,
       validate("json", webhookCreate),
-      async (c) => {
-        const ctx = projectContext(c);
-        const scope = await scoped(ctx, c.req.param("session_id"));
-        return c.json(
-          webhookView(
-            await updateWebhook(ctx, scope, c.req.param("webhook_id"), c.req.valid("json")),
-          ),
-        );
-      },
+      (c) => update(c, c.req.valid("json")),
     )
     .delete("/:session_id/webhooks/:webhook_id", async (c) => {
       const ctx = projectContext(c);
