@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,10 @@ import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 /** Debian's Chromium, which .ci/run installs; Playwright never downloads a browser here. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SCREENSHOTS = join(ROOT, "docs", "screenshots");
+/** `npm run screenshots` refreshes the README's images; other runs keep theirs out of the tree. */
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
+  ? join(ROOT, "docs", "screenshots")
+  : mkdtempSync(join(tmpdir(), "keyproof-screenshots-"));
 
 const ctx = useBridge();
 let browser: Browser;
