@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
 import {
   type EventType,
@@ -249,19 +250,7 @@ export async function listDeliveries(
       .offset(query.offset),
     ctx.db.select({ total: count() }).from(webhookInvocations).where(where),
   ]);
-  const ids = rows.map((row) => row.invocation.id);
-  const attempts = ids.length
-    ? await ctx.db
-        .select()
-        .from(webhookAttempts)
-        .where(inArray(webhookAttempts.invocationId, ids))
-        .orderBy(webhookAttempts.attempt)
-    : [];
-  return listEnvelope(
-    rows.map((row) => deliveryView(row.invocation, row.event, attempts)),
-    totals,
-    query,
-  );
+  return listEnvelope(await withAttempts(ctx.db, rows), totals, query);
 }
 
 /** Delivers an invocation again (same `webhook-id`), whatever became of it. */
@@ -297,9 +286,14 @@ export async function deliveriesForSession(ctx: ProjectContext, sessionId: strin
     .where(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId)))
     .orderBy(desc(webhookInvocations.id))
     .limit(limit);
+  return withAttempts(ctx.db, rows);
+}
+
+/** Delivery views for invocations, each with its attempts, read in one query for all of them. */
+async function withAttempts(db: Database, rows: { invocation: InvocationRow; event: EventType }[]) {
   const ids = rows.map((row) => row.invocation.id);
   const attempts = ids.length
-    ? await ctx.db
+    ? await db
         .select()
         .from(webhookAttempts)
         .where(inArray(webhookAttempts.invocationId, ids))

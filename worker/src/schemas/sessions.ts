@@ -163,11 +163,7 @@ export const verifySessionDetail = verifySession
   .extend({ connections: z.array(connection), webhooks: z.array(sessionWebhook) })
   .meta({ id: "VerifySessionDetail" });
 
-export const sessionIdParam = z.object({ session_id: z.string() });
-
 export type SessionOptionsInput = z.infer<typeof verifySessionPatch>;
-export type VerifySessionCreateInput = z.infer<typeof verifySessionCreate>;
-export type CollectSessionListQuery = z.infer<typeof collectSessionListQuery>;
 export type CollectSession = z.infer<typeof collectSession>;
 export type VerifySession = z.infer<typeof verifySession>;
 export type Connection = z.infer<typeof connection>;
