@@ -18,11 +18,13 @@ import type {
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
-  type RefusedKeyView,
+  type OfferedKey,
+  type ProvenKeyView,
   refusedKeyLines,
   render,
   resultLines,
   UNAVAILABLE_MESSAGE,
+  UNKNOWN_SESSION,
 } from "./terminal.ts";
 import { sendUserauthBanner } from "./userauth-banner.ts";
 import { type WorkerClient, WorkerUnavailableError } from "./worker-client.ts";
@@ -31,6 +33,10 @@ export interface ConnectionLimits {
   authDeadlineMs: number;
   confirmDeadlineMs: number;
   maxKeyOffers: number;
+  /** Signatures verified per connection: each costs CPU, so a client cannot ask without end. */
+  maxSignatureChecks: number;
+  /** Authentication requests per connection, of any method. */
+  maxAuthRequests: number;
 }
 
 export type ConnectionLog = {
@@ -43,6 +49,7 @@ export type ConnectionLog = {
   keys_offered: number;
   keys_proven: number;
   keys_refused: number;
+  signatures_checked: number;
   outcome: string;
   duration_ms: number;
 };
@@ -53,6 +60,13 @@ const IDENTIFIER_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 /** How long a client may keep the connection after its channel closed. */
 const CLIENT_HANGUP_GRACE_MS = 2_000;
 const AUTH_METHODS: AuthenticationType[] = ["publickey", "keyboard-interactive"];
+const SHA1_REFUSAL =
+  "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)";
+const refusal = (sha256: string, reason: string): OfferedKey => ({
+  sha256,
+  fate: "refused",
+  reason,
+});
 
 /**
  * One SSH connection from accept to close: learns the session from the username, counts only
@@ -70,9 +84,14 @@ export class BridgeConnection {
   #session: OpenedSession | null = null;
   #opening: Promise<void> | null = null;
   #refusal: string | null = null;
-  readonly #offered = new Set<string>();
-  readonly #proven = new Map<string, { blob: Buffer; key: ParsedPublicKey }>();
-  readonly #refused: RefusedKeyView[] = [];
+  /** Every distinct key the client offered, by fingerprint, with what became of it. */
+  readonly #offered = new Map<string, OfferedKey>();
+  /** Wire blobs of the keys whose possession a verified signature proved. */
+  readonly #proven = new Map<string, Buffer>();
+  /** Why the bridge cut this client off, which its log line keeps whatever the Worker answers. */
+  #cutOffAs: string | null = null;
+  #authRequests = 0;
+  #signaturesChecked = 0;
   #finish: Promise<FinishConnectionResponse | null> | null = null;
   #outcome = "disconnected";
   #channel: ServerChannel | null = null;
@@ -133,40 +152,31 @@ export class BridgeConnection {
   }
 
   async #authenticate(ctx: AuthContext) {
+    if (++this.#authRequests > this.#limits.maxAuthRequests)
+      return this.#cutOff(ctx, "too_many_auth_requests");
     await this.#openSession(ctx.username);
     if (this.#refusal !== null || !this.#session) return ctx.reject([]);
     if (ctx.method === "keyboard-interactive") return ctx.accept();
     if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
 
     const blob = ctx.key.data;
-    let key: ParsedPublicKey;
-    try {
-      key = await parsePublicKeyBlob(blob);
-    } catch (error) {
-      const reason = error instanceof PublicKeyError ? error.message : "unreadable key";
-      this.#refuse(blob, reason);
-      return ctx.reject(AUTH_METHODS);
-    }
+    const sha256 = fingerprintOf(blob);
     // ssh2 reports rsa-sha2-256/512 as key algo "ssh-rsa" with a hashAlgo; none means SHA-1.
-    if (key.publicKeyAlgorithm === "ssh-rsa" && !ctx.hashAlgo) {
-      this.#refuse(
-        blob,
-        "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)",
-      );
-      return ctx.reject(AUTH_METHODS);
-    }
-    const fingerprint = key.publicKeySha256;
-    if (!this.#offered.has(fingerprint)) {
+    const sha1 = ctx.key.algo === "ssh-rsa" && !ctx.hashAlgo;
+    let offered = this.#offered.get(sha256);
+    if (!offered || (offered.fate === "refused" && offered.reason === SHA1_REFUSAL && !sha1)) {
       // Past the cap, new keys are turned away; the signed request for an offered one still counts.
-      if (this.#offered.size >= this.#limits.maxKeyOffers)
+      if (!offered && this.#offered.size >= this.#limits.maxKeyOffers)
         return ctx.reject(["keyboard-interactive"]);
-      this.#offered.add(fingerprint);
+      offered = sha1 ? refusal(sha256, SHA1_REFUSAL) : await this.#judge(blob, sha256);
+      this.#offered.set(sha256, offered);
     }
-    const expected =
-      this.#session.kind === "collect" || this.#session.expected_fingerprints.includes(fingerprint);
-    if (!expected || this.#proven.has(fingerprint)) return ctx.reject(AUTH_METHODS);
+    if (offered.fate !== "unproven" || sha1) return ctx.reject(AUTH_METHODS);
     // The unsigned query gets "key OK"; only a signed request counts as proof of possession.
     if (!ctx.signature || !ctx.blob) return ctx.accept();
+    if (this.#signaturesChecked >= this.#limits.maxSignatureChecks)
+      return this.#cutOff(ctx, "too_many_signatures");
+    this.#signaturesChecked++;
     const publicKey = ssh2.utils.parseKey(blob);
     if (
       publicKey instanceof Error ||
@@ -174,9 +184,32 @@ export class BridgeConnection {
     ) {
       return ctx.reject(AUTH_METHODS);
     }
-    this.#proven.set(fingerprint, { blob, key });
+    this.#offered.set(sha256, { ...offered, fate: "proven" });
+    this.#proven.set(sha256, blob);
     if (this.#enoughKeys()) return ctx.accept();
     return ctx.reject(AUTH_METHODS);
+  }
+
+  /** A newly offered key: refused (and why), not one this session expects, or awaiting proof. */
+  async #judge(blob: Buffer, sha256: string): Promise<OfferedKey> {
+    let key: ParsedPublicKey;
+    try {
+      key = await parsePublicKeyBlob(blob);
+    } catch (error) {
+      return refusal(sha256, error instanceof PublicKeyError ? error.message : "unreadable key");
+    }
+    const view = { sha256, algorithm: key.publicKeyAlgorithm, bits: key.publicKeyBits };
+    const session = this.#session;
+    const expected = session?.kind === "collect" || session?.expected_fingerprints.includes(sha256);
+    return { sha256, fate: expected ? "unproven" : "unexpected", key: view };
+  }
+
+  /** A client that keeps asking is cut off: the auth request is refused and the connection ends. */
+  #cutOff(ctx: AuthContext, outcome: string) {
+    this.#outcome = outcome;
+    this.#cutOffAs = outcome;
+    ctx.reject([]);
+    this.#client.end();
   }
 
   #enoughKeys(): boolean {
@@ -189,22 +222,13 @@ export class BridgeConnection {
     );
   }
 
-  #refuse(blob: Buffer, reason: string) {
-    const sha256 = fingerprintOf(blob);
-    if (!this.#refused.some((key) => key.sha256 === sha256)) this.#refused.push({ sha256, reason });
-  }
-
   /** On the first auth request: the username names the session; ask the Worker once. */
   #openSession(username: string): Promise<void> {
     this.#opening ??= (async () => {
       const identifier = username.trim().toLowerCase();
       this.#identifier = identifier;
-      if (!IDENTIFIER_PATTERN.test(identifier)) {
-        return this.#refuseConnection(
-          "unknown",
-          "There is no keyproof session with this name. Check the command you were given.",
-        );
-      }
+      if (!IDENTIFIER_PATTERN.test(identifier))
+        return this.#refuseConnection("unknown", UNKNOWN_SESSION);
       let opened: OpenConnectionResponse;
       try {
         opened = await this.#worker.openConnection({
@@ -271,7 +295,8 @@ export class BridgeConnection {
     const session = this.#session;
     if (!session) return this.end();
     const write = (lines: string[]) => lines.length > 0 && channel.write(render(lines, pty));
-    write(refusedKeyLines(this.#refused));
+    const offered = [...this.#offered.values()];
+    write(refusedKeyLines(offered));
     let confirmed: boolean | null = null;
     if (session.must_confirm && this.#proven.size > 0) {
       channel.write(
@@ -285,17 +310,15 @@ export class BridgeConnection {
     }
     const result = await this.#finishOnce(confirmed);
     if (!result) return;
-    write(resultLines(session.kind, result, this.#offered.size));
+    write(resultLines(session.kind, result, offered));
     if (session.ssh_message) write([session.ssh_message]);
     this.#closeChannel();
   }
 
-  #provenViews() {
-    return [...this.#proven.values()].map(({ key }) => ({
-      sha256: key.publicKeySha256,
-      algorithm: key.publicKeyAlgorithm,
-      bits: key.publicKeyBits,
-    }));
+  #provenViews(): ProvenKeyView[] {
+    return [...this.#offered.values()].flatMap((offered) =>
+      offered.fate === "proven" ? [offered.key] : [],
+    );
   }
 
   /** Reports the connection to the Worker exactly once, whatever ends it. */
@@ -305,12 +328,12 @@ export class BridgeConnection {
     this.#finish ??= this.#worker
       .finishConnection(session.connection_id, {
         session_id: session.session_id,
-        keys: [...this.#proven.values()].map(({ blob }) => blob.toString("base64")),
+        keys: [...this.#proven.values()].map((blob) => blob.toString("base64")),
         keys_offered: this.#offered.size,
         confirmed: session.must_confirm ? confirmed === true : null,
       })
       .then((result) => {
-        this.#outcome = result.outcome;
+        this.#outcome = this.#cutOffAs ?? result.outcome;
         return result;
       })
       .catch(() => {
@@ -335,7 +358,8 @@ export class BridgeConnection {
         connection_id: this.#session?.connection_id ?? null,
         keys_offered: this.#offered.size,
         keys_proven: this.#proven.size,
-        keys_refused: this.#refused.length,
+        keys_refused: [...this.#offered.values()].filter((key) => key.fate === "refused").length,
+        signatures_checked: this.#signaturesChecked,
         outcome: this.#outcome,
         duration_ms: Date.now() - this.#startedAt,
       }),

@@ -6,6 +6,10 @@ export const BRIDGE_DEFAULTS = {
   confirmDeadlineMs: 120_000,
   /** Public key offers per connection; later offers are refused. */
   maxKeyOffers: 32,
+  /** Signatures verified per connection (an honest client signs once per key); then it is cut off. */
+  maxSignatureChecks: 32,
+  /** Authentication requests per connection (32 keys take about 66); then it is cut off. */
+  maxAuthRequests: 100,
   maxConnections: 2000,
   connectionsPerAddressPerMinute: 120,
   /** How long a PROXY protocol header may take to arrive. */

@@ -4,17 +4,36 @@
  */
 
 import { BRIDGE_DEFAULTS } from "./limits.ts";
+import { parseTrustedProxies } from "./proxy-protocol.ts";
 import { createBridgeServer } from "./server.ts";
 import { loadOrCreateHostKeys } from "./server-keys.ts";
 import { WorkerClient } from "./worker-client.ts";
 
+function fail(message: string): never {
+  console.error(`keyproof bridge: ${message}`);
+  process.exit(2);
+}
+
 function setting(name: string, fallback?: string): string {
   const value = process.env[name] ?? fallback;
-  if (value === undefined || value === "") {
-    console.error(`keyproof bridge: ${name} must be set`);
-    process.exit(2);
-  }
+  if (value === undefined || value === "") fail(`${name} must be set`);
   return value;
+}
+
+/** With PROXY_PROTOCOL on, only the balancers in PROXY_PROTOCOL_TRUSTED may speak for a client. */
+function trustedProxies() {
+  if (setting("PROXY_PROTOCOL", "false") !== "true") return null;
+  const list = process.env.PROXY_PROTOCOL_TRUSTED ?? "";
+  if (!list.trim()) {
+    fail(
+      "PROXY_PROTOCOL=true needs PROXY_PROTOCOL_TRUSTED, the addresses or CIDRs of your load balancers (e.g. 10.0.0.0/8)",
+    );
+  }
+  try {
+    return parseTrustedProxies(list);
+  } catch (error) {
+    fail(`PROXY_PROTOCOL_TRUSTED: ${(error as Error).message}`);
+  }
 }
 
 const numberSetting = (name: string, fallback: number) => Number(setting(name, String(fallback)));
@@ -25,7 +44,8 @@ const config = {
   port: numberSetting("SSH_PORT", 2222),
   host: setting("SSH_LISTEN_HOST", "0.0.0.0"),
   hostKeyDir: setting("HOST_KEY_DIR", "./host-keys"),
-  proxyProtocol: setting("PROXY_PROTOCOL", "false") === "true",
+  trustedProxies: trustedProxies(),
+  trustedProxiesText: process.env.PROXY_PROTOCOL_TRUSTED ?? "",
   maxConnections: numberSetting("MAX_CONNECTIONS", BRIDGE_DEFAULTS.maxConnections),
   connectionsPerAddressPerMinute: numberSetting(
     "CONNECTIONS_PER_ADDRESS_PER_MINUTE",
@@ -49,7 +69,7 @@ const server = createBridgeServer({
   }),
   maxConnections: config.maxConnections,
   connectionsPerAddressPerMinute: config.connectionsPerAddressPerMinute,
-  proxyProtocol: config.proxyProtocol,
+  trustedProxies: config.trustedProxies,
   log,
 });
 const { port } = await server
@@ -66,7 +86,7 @@ log({
   event: "listening",
   address: `${config.host}:${port}`,
   worker_url: config.workerUrl,
-  proxy_protocol: config.proxyProtocol,
+  proxy_protocol: config.trustedProxies ? `trusted from ${config.trustedProxiesText}` : false,
   host_keys: hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`),
 });
 

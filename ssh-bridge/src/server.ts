@@ -1,8 +1,10 @@
-import { createServer, type Server as NetServer, type Socket } from "node:net";
-import ssh2 from "ssh2";
+import { type BlockList, createServer, type Server as NetServer, type Socket } from "node:net";
+import ssh2, { type Connection } from "ssh2";
+import { normalizeAddress, printableClientVersion } from "./client-identity.ts";
 import { BridgeConnection, type ConnectionLimits, type ConnectionLog } from "./connection.ts";
 import { AddressRateLimiter } from "./limits.ts";
-import { readProxyHeader } from "./proxy-protocol.ts";
+import { readProxyHeader, sendsProxyHeader } from "./proxy-protocol.ts";
+import { RESTARTING_MESSAGE } from "./terminal.ts";
 import type { WorkerClient } from "./worker-client.ts";
 
 export interface BridgeServerOptions extends ConnectionLimits {
@@ -10,7 +12,8 @@ export interface BridgeServerOptions extends ConnectionLimits {
   worker: WorkerClient;
   maxConnections: number;
   connectionsPerAddressPerMinute: number;
-  proxyProtocol: boolean;
+  /** The load balancers whose PROXY headers are believed; null when the PROXY protocol is off. */
+  trustedProxies: BlockList | null;
   proxyHeaderDeadlineMs: number;
   log: (line: ConnectionLog) => void;
 }
@@ -22,21 +25,44 @@ export interface BridgeServer {
   readonly activeConnections: number;
 }
 
+/** What the bridge knows of a socket before SSH starts on it. */
+interface Accepted {
+  /** The client: the socket's peer, or the address a trusted balancer's PROXY header gave. */
+  address: string;
+  acceptedAt: number;
+  /** Destroys a socket that has not started SSH by the auth deadline. */
+  deadline: NodeJS.Timeout;
+}
+
+/** Why a socket was closed before SSH started on it, for its log line. */
+class Refusal extends Error {}
+
+const family = (address: string) => (address.includes(":") ? "ipv6" : "ipv4");
+
+/** ssh2 keeps the socket of a server-side connection in a private field. */
+const socketOf = (client: Connection) => (client as unknown as { _sock?: Socket })._sock;
+
 /** Builds the bridge; reads no environment, so tests can run several side by side. */
 export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   const open = new Set<BridgeConnection>();
   const sockets = new Set<Socket>();
+  const accepted = new WeakMap<Socket, Accepted>();
   const perAddress = new AddressRateLimiter(options.connectionsPerAddressPerMinute);
   const sweep = setInterval(() => perAddress.sweep(), 60_000);
   sweep.unref();
 
   const ssh = new ssh2.Server({ hostKeys: options.hostKeys, ident: "keyproof" }, (client, info) => {
+    const socket = socketOf(client);
+    const start = socket ? accepted.get(socket) : undefined;
+    // From here the connection's own auth deadline runs, for what is left of the same 30 s.
+    if (start) clearTimeout(start.deadline);
+    const elapsed = start ? Date.now() - start.acceptedAt : 0;
     const connection = new BridgeConnection({
       client,
-      remoteAddress: info.ip,
-      clientVersion: info.header.identRaw,
+      remoteAddress: start?.address ?? normalizeAddress(info.ip) ?? "0.0.0.0",
+      clientVersion: printableClientVersion(info.header.identRaw),
       worker: options.worker,
-      limits: options,
+      limits: { ...options, authDeadlineMs: Math.max(0, options.authDeadlineMs - elapsed) },
       log: options.log,
     });
     open.add(connection);
@@ -45,32 +71,68 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   // Garbage on the port, a client vanishing mid-handshake: each only ends its own connection.
   ssh.on("error", () => undefined);
 
+  /** The client's address: a trusted balancer's header is believed, anyone else's refused. */
+  async function clientAddress(socket: Socket, peer: string): Promise<string> {
+    const trusted = options.trustedProxies;
+    if (!trusted) return peer;
+    if (trusted.check(peer, family(peer))) {
+      const header = await readProxyHeader(socket, options.proxyHeaderDeadlineMs).catch(() => {
+        throw new Refusal("invalid_proxy_header");
+      });
+      // LOCAL and UNKNOWN carry no client: the balancer's own health check.
+      if (header.sourceAddress === null) return peer;
+      const address = normalizeAddress(header.sourceAddress);
+      if (!address) throw new Refusal("invalid_proxy_header");
+      return address;
+    }
+    const spoofing = await sendsProxyHeader(socket, options.proxyHeaderDeadlineMs).catch(() => {
+      throw new Refusal("no_data");
+    });
+    if (spoofing) throw new Refusal("untrusted_proxy_header");
+    return peer;
+  }
+
+  function refuse(socket: Socket, address: string, outcome: string, acceptedAt: number) {
+    socket.destroy();
+    options.log({
+      event: "connection",
+      identifier: null,
+      remote_address: address,
+      client_version: "",
+      session_id: null,
+      connection_id: null,
+      keys_offered: 0,
+      keys_proven: 0,
+      keys_refused: 0,
+      signatures_checked: 0,
+      outcome,
+      duration_ms: Date.now() - acceptedAt,
+    });
+  }
+
   const accept = async (socket: Socket) => {
+    const acceptedAt = Date.now();
     socket.on("error", () => socket.destroy());
     // SSH is a stream of small request/answer packets: Nagle's algorithm with delayed ACKs added
     // 40–90 ms to every round trip of the login (measured with bench/ssh-proofs.ts).
     socket.setNoDelay(true);
-    const directAddress = socket.remoteAddress ?? "unknown";
-    if (sockets.size >= options.maxConnections || !perAddress.allow(directAddress)) {
-      socket.destroy();
-      return;
-    }
+    const peer = normalizeAddress(socket.remoteAddress) ?? "0.0.0.0";
+    if (sockets.size >= options.maxConnections)
+      return refuse(socket, peer, "over_capacity", acceptedAt);
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
-    // The whole handshake, PROXY header included, must finish within the auth deadline.
-    const handshakeDeadline = setTimeout(() => socket.destroy(), options.authDeadlineMs + 1000);
-    socket.once("close", () => clearTimeout(handshakeDeadline));
-    if (options.proxyProtocol) {
-      try {
-        const header = await readProxyHeader(socket, options.proxyHeaderDeadlineMs);
-        // ssh2 reads the client address off the socket; report the one the load balancer saw.
-        if (header.sourceAddress)
-          Object.defineProperty(socket, "remoteAddress", { value: header.sourceAddress });
-      } catch {
-        socket.destroy();
-        return;
-      }
+    // The whole handshake and authentication, PROXY header included, has the auth deadline.
+    const deadline = setTimeout(() => socket.destroy(), options.authDeadlineMs);
+    socket.once("close", () => clearTimeout(deadline));
+    let address: string;
+    try {
+      address = await clientAddress(socket, peer);
+    } catch (error) {
+      const outcome = error instanceof Refusal ? error.message : "invalid_proxy_header";
+      return refuse(socket, peer, outcome, acceptedAt);
     }
+    if (!perAddress.allow(address)) return refuse(socket, address, "rate_limited", acceptedAt);
+    accepted.set(socket, { address, acceptedAt, deadline });
     ssh.injectSocket(socket);
     socket.resume();
   };
@@ -82,7 +144,7 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
     },
     listen(port, host) {
       tcp = createServer(
-        { pauseOnConnect: options.proxyProtocol },
+        { pauseOnConnect: options.trustedProxies !== null },
         (socket) => void accept(socket),
       );
       const server = tcp;
@@ -100,8 +162,7 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
       const deadline = Date.now() + graceMs;
       while (sockets.size > 0 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));
-      for (const connection of open)
-        connection.end("keyproof is restarting; please connect again.");
+      for (const connection of open) connection.end(RESTARTING_MESSAGE);
       for (const socket of sockets) socket.destroy();
     },
   };

@@ -1,4 +1,5 @@
 import type { FinishConnectionResponse } from "../../worker/src/schemas/internal.ts";
+import { stripControlCharacters } from "../../worker/src/schemas/text.ts";
 
 /** What the user reads on their terminal. Pure text builders, so they are easy to test and change. */
 
@@ -8,20 +9,32 @@ export interface ProvenKeyView {
   bits: number;
 }
 
-export interface RefusedKeyView {
-  sha256: string;
-  reason: string;
-}
+/** What became of one key the client offered. */
+export type OfferedKey =
+  | { sha256: string; fate: "refused"; reason: string }
+  | { sha256: string; fate: "proven" | "unexpected" | "unproven"; key: ProvenKeyView };
 
 export const UNAVAILABLE_MESSAGE =
   "keyproof is temporarily unavailable. Nothing was recorded; please try again in a minute.";
 export const EXPIRED_DURING_CONNECTION = "This keyproof session has expired. Ask for a new one.";
+export const UNKNOWN_SESSION =
+  "There is no keyproof session with this name. Check the command you were given.";
+export const RESTARTING_MESSAGE = "keyproof is restarting; please connect again.";
 
-const NO_KEY_HELP = [
+const NO_KEY_OFFERED = [
   "No SSH key was offered, so there was nothing to prove.",
   "Create a key with:       ssh-keygen -t ed25519",
   "or pick an existing one: ssh -i ~/.ssh/id_ed25519 <the same command>",
 ];
+
+const NO_USABLE_KEY = [
+  "None of the keys you offered can be used here, so nothing was proven.",
+  "Create a key keyproof accepts with: ssh-keygen -t ed25519",
+  "and offer it with:                  ssh -i ~/.ssh/id_ed25519 <the same command>",
+];
+
+const UNSIGNED_HELP =
+  "Your SSH client offered a key but never signed with it: unlock it (its passphrase) or check your ssh-agent, then connect again.";
 
 const ALGORITHM_NAMES: Record<string, string> = {
   "ssh-ed25519": "ED25519",
@@ -35,14 +48,26 @@ export function keyLine(key: ProvenKeyView): string {
   return `  ${key.sha256} (${ALGORITHM_NAMES[key.algorithm] ?? key.algorithm} ${key.bits})`;
 }
 
-/** Lines joined for the channel: a pty needs CR LF, a plain channel LF. */
+/**
+ * Lines joined for the channel: a pty needs CR LF, a plain channel LF. Every line is stripped of
+ * control characters first: text from the API (banner, message) never steers the terminal.
+ */
 export function render(lines: string[], pty: boolean): string {
   const newline = pty ? "\r\n" : "\n";
-  return lines.join(newline) + newline;
+  const split = lines.flatMap((line) => stripControlCharacters(line).split("\n"));
+  return split.join(newline) + newline;
 }
 
-export function refusedKeyLines(refused: RefusedKeyView[]): string[] {
-  return refused.map((key) => `Refused ${key.sha256}: ${key.reason}`);
+/** The SSH_MSG_USERAUTH_BANNER text: no control characters, lines ended with CR LF. */
+export function bannerText(text: string): string {
+  const clean = stripControlCharacters(text).replace(/\n$/, "");
+  return `${clean.split("\n").join("\r\n")}\r\n`;
+}
+
+export function refusedKeyLines(offered: OfferedKey[]): string[] {
+  return offered.flatMap((key) =>
+    key.fate === "refused" ? [`Refused ${key.sha256}: ${key.reason}`] : [],
+  );
 }
 
 export function confirmPromptLines(
@@ -65,10 +90,28 @@ export function confirmPromptLines(
   ];
 }
 
+const withFate = (offered: OfferedKey[], fate: "unexpected" | "unproven") =>
+  offered.flatMap((key) => (key.fate === fate ? [key.key] : []));
+
+/** Offered keys a verification session did not ask for, so the user knows each was seen. */
+function unexpectedLines(offered: OfferedKey[]): string[] {
+  const unexpected = withFate(offered, "unexpected");
+  if (unexpected.length === 0) return [];
+  return ["Not expected by this session:", ...unexpected.map(keyLine)];
+}
+
+/** When nothing was proven: why, for the keys that were offered, and what to do next. */
+function nothingProvenLines(offered: OfferedKey[]): string[] {
+  if (offered.length === 0) return NO_KEY_OFFERED;
+  const unproven = withFate(offered, "unproven");
+  if (unproven.length > 0) return ["Not proven:", ...unproven.map(keyLine), UNSIGNED_HELP];
+  return NO_USABLE_KEY;
+}
+
 export function resultLines(
   kind: "collect" | "verify",
   result: FinishConnectionResponse,
-  offeredCount: number,
+  offered: OfferedKey[],
 ): string[] {
   if (result.message) return [result.message];
   switch (result.outcome) {
@@ -83,17 +126,23 @@ export function resultLines(
           ? "Verified: you hold the key this session expects."
           : `Key verified. ${result.remaining_keys} more key${result.remaining_keys === 1 ? "" : "s"} must still be proven; connect again with ${result.remaining_keys === 1 ? "it" : "them"}.`,
         ...result.keys.map(keyLine),
+        ...unexpectedLines(offered),
       ];
     case "no_key":
-      return [...NO_KEY_HELP, ...attemptLines(kind, result)];
-    case "no_match":
+      return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
+    case "no_match": {
+      const unexpected = withFate(offered, "unexpected");
+      if (unexpected.length === 0)
+        return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
       return [
-        offeredCount === 1
-          ? "The key you offered is not one this session expects."
-          : `None of the ${offeredCount} keys you offered is one this session expects.`,
+        unexpected.length === 1
+          ? "The key you offered is not one this session expects:"
+          : `None of the ${unexpected.length} keys you offered is one this session expects:`,
+        ...unexpected.map(keyLine),
         "Offer the right one with: ssh -i /path/to/private_key <the same command>",
         ...attemptLines(kind, result),
       ];
+    }
     case "declined":
       return [
         `Nothing was ${kind === "collect" ? "recorded" : "verified"}: you did not confirm.`,

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Connection } from "ssh2";
+import { bannerText } from "./terminal.ts";
 
 const require = createRequire(import.meta.url);
 // ssh2 sends one server-wide banner before the username is known; a per-session banner needs
@@ -20,10 +21,7 @@ export function sendUserauthBanner(connection: Connection, text: string) {
   const protocol = (connection as unknown as { _protocol?: { _packetRW: { write: PacketWriter } } })
     ._protocol;
   if (!protocol) return;
-  const message = Buffer.from(
-    text.endsWith("\n") ? text.replace(/\r?\n$/, "\r\n") : `${text}\r\n`,
-    "utf8",
-  );
+  const message = Buffer.from(bannerText(text), "utf8");
   const writer = protocol._packetRW.write;
   let offset = writer.allocStart;
   const packet = writer.alloc(1 + 4 + message.length + 4);

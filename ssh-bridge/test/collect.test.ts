@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { startBridge } from "./helpers/bridge.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh, startAgent } from "./helpers/ssh.ts";
 
@@ -123,5 +124,44 @@ describe("must_confirm", () => {
     });
     expect(after.connections[0]?.keys).toHaveLength(confirmed ? 1 : 0);
     expect(after.status).toBe(confirmed ? "completed" : "pending");
+  });
+});
+
+describe("must_confirm after the handshake deadline", () => {
+  it("takes an answer given after the auth deadline has passed", async () => {
+    // The handshake deadline (here 1.5 s) ends with authentication; the prompt has its own.
+    const bridge = await startBridge(ctx.worker, { authDeadlineMs: 1500 });
+    try {
+      const key = makeKey();
+      const session = await ctx.api.createSession("collect", { must_confirm: true });
+      const result = await runSsh({
+        port: bridge.port,
+        user: session.connection_identifier,
+        keys: [key],
+        pty: true,
+        input: "y",
+        inputDelayMs: 3500,
+      });
+      expect(result.stdout).toContain("Collected 1 key");
+      const after = await ctx.api.getSession("collect", session.id);
+      expect(after.connections[0]).toMatchObject({ confirmed: true, outcome: "collected" });
+    } finally {
+      await bridge.close();
+    }
+  });
+});
+
+describe("keys the bridge refuses", () => {
+  it("says which key was refused and why, never that no key was offered", async () => {
+    const weak = makeKey("rsa", 1024);
+    const session = await ctx.api.createSession("collect");
+    const result = await ssh(session.connection_identifier, { keys: [weak] });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Refused ${weak.sha256}: RSA keys of 1024 bits are too short`);
+    expect(result.stdout).toContain("None of the keys you offered can be used here");
+    expect(result.stdout).toContain("ssh-keygen -t ed25519");
+    expect(result.stdout).not.toContain("No SSH key was offered");
+    const after = await ctx.api.getSession("collect", session.id);
+    expect(after.connections[0]?.outcome).toBe("no_key");
   });
 });

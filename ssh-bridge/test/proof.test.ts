@@ -1,7 +1,10 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import ssh2 from "ssh2";
+import ssh2, { type AuthenticationType } from "ssh2";
 import { describe, expect, it } from "vitest";
+import { BRIDGE_DEFAULTS } from "../src/limits.ts";
 import { useBridge } from "./helpers/context.ts";
+import { DEGENERATE_KEYS, ForgingAgent } from "./helpers/forging-agent.ts";
 import { makeKey } from "./helpers/ssh.ts";
 
 const ctx = useBridge();
@@ -70,7 +73,7 @@ describe("proof of possession", () => {
       const session = await ctx.api.createSession("collect", { multi_key: true });
       const agent = new UnprovingAgent(readFileSync(`${key.path}.pub`, "utf8"), mode);
       const output = await connectWithAgent(ctx.bridge.port, session.connection_identifier, agent);
-      expect(output).not.toContain(key.sha256);
+      expect(output).not.toContain("Collected");
       await expect
         .poll(() => ctx.bridge.logs.some((line) => line.session_id === session.id))
         .toBe(true);
@@ -81,4 +84,112 @@ describe("proof of possession", () => {
       expect(log).toMatchObject({ keys_offered: 1, keys_proven: 0 });
     },
   );
+
+  it("tells the user which key was offered but never proven", async () => {
+    const key = makeKey();
+    const session = await ctx.api.createSession("collect");
+    const agent = new UnprovingAgent(readFileSync(`${key.path}.pub`, "utf8"), "garbage");
+    const output = await connectWithAgent(ctx.bridge.port, session.connection_identifier, agent);
+    expect(output.indexOf("Not proven:")).toBeGreaterThan(-1);
+    expect(output.indexOf(key.sha256)).toBeGreaterThan(output.indexOf("Not proven:"));
+    expect(output).toContain("never signed with it");
+    expect(output).not.toContain("No SSH key was offered");
+  });
+});
+
+const fingerprint = (blob: Buffer) =>
+  `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
+
+describe("degenerate keys", () => {
+  it.each([
+    ["a small-order Ed25519 point", DEGENERATE_KEYS.ed25519Identity, "small-order point"],
+    ["an RSA key with e = 1", DEGENERATE_KEYS.rsaExponentOne, "public exponent must be odd"],
+  ])("refuses %s, for which a signature needs no private key", async (_, blob, reason) => {
+    const session = await ctx.api.createSession("collect", { multi_key: true });
+    const output = await connectWithAgent(
+      ctx.bridge.port,
+      session.connection_identifier,
+      new ForgingAgent(blob),
+    );
+    expect(output).toContain(`Refused ${fingerprint(blob)}: `);
+    expect(output).toContain(reason);
+    expect(output).not.toContain("No SSH key was offered");
+    await expect
+      .poll(() => ctx.bridge.logs.some((line) => line.session_id === session.id))
+      .toBe(true);
+    const after = await ctx.api.getSession("collect", session.id);
+    expect(after.status).toBe("pending");
+    expect(after.connections[0]?.keys).toEqual([]);
+    expect(ctx.bridge.logs.find((line) => line.session_id === session.id)).toMatchObject({
+      keys_refused: 1,
+      signatures_checked: 0,
+    });
+  });
+});
+
+/**
+ * Authenticates again and again until the bridge hangs up (or `times` runs out); resolves with
+ * the number of attempts made.
+ */
+function hammer(
+  port: number,
+  username: string,
+  attempt: () => { type: AuthenticationType } & Record<string, unknown>,
+  times: number,
+): Promise<number> {
+  return new Promise((resolve) => {
+    let tries = 0;
+    const client = new ssh2.Client();
+    const done = () => resolve(tries);
+    client
+      .on("error", done)
+      .on("close", done)
+      .on("ready", () => client.end());
+    client.connect({
+      host: "127.0.0.1",
+      port,
+      username,
+      readyTimeout: 30_000,
+      authHandler: (_methods, _partial, next) => {
+        if (tries++ >= times) return next(false as never);
+        next({ username, ...attempt() } as never);
+      },
+    });
+  });
+}
+
+describe("a client that never stops asking", () => {
+  it("is cut off after the cap on signature checks", async () => {
+    const key = makeKey();
+    const agent = new UnprovingAgent(readFileSync(`${key.path}.pub`, "utf8"), "garbage");
+    const session = await ctx.api.createSession("collect");
+    const tries = await hammer(
+      ctx.bridge.port,
+      session.connection_identifier,
+      () => ({ type: "agent", agent }),
+      500,
+    );
+    expect(tries).toBeLessThan(500);
+    await expect
+      .poll(() => ctx.bridge.logs.find((line) => line.session_id === session.id))
+      .toMatchObject({
+        outcome: "too_many_signatures",
+        signatures_checked: BRIDGE_DEFAULTS.maxSignatureChecks,
+        keys_proven: 0,
+      });
+  });
+
+  it("is cut off after the cap on authentication requests", async () => {
+    const session = await ctx.api.createSession("collect");
+    const tries = await hammer(
+      ctx.bridge.port,
+      session.connection_identifier,
+      () => ({ type: "none" }),
+      500,
+    );
+    expect(tries).toBeLessThan(500);
+    await expect
+      .poll(() => ctx.bridge.logs.find((line) => line.session_id === session.id))
+      .toMatchObject({ outcome: "too_many_auth_requests" });
+  });
 });

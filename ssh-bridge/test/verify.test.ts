@@ -17,7 +17,10 @@ describe("verification over real SSH", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Verified");
     expect(result.stdout).toContain(expected.sha256);
-    expect(result.stdout).not.toContain(stranger.sha256);
+    // The other key is named for what it is: offered, and not one this session expects.
+    const unexpected = result.stdout.indexOf("Not expected by this session:");
+    expect(unexpected).toBeGreaterThan(-1);
+    expect(result.stdout.indexOf(stranger.sha256)).toBeGreaterThan(unexpected);
     const after = await ctx.api.getSession("verify", session.id);
     expect(after.status).toBe("verified");
     expect(after.verified_at).not.toBeNull();

@@ -22,7 +22,7 @@ export async function startBridge(
     connectionsPerAddressPerMinute: 10_000,
     hostKeys: hostKeys.map((key) => key.privateKey),
     worker: new WorkerClient({ baseUrl: worker.url, secret: worker.secret, timeoutMs: 5_000 }),
-    proxyProtocol: false,
+    trustedProxies: null,
     log: (line) => logs.push(line),
     ...overrides,
   });

@@ -17,6 +17,17 @@ const PROBLEM_TYPES: Record<ErrorStatus, string> = {
   503: "unavailable",
 };
 
+/** Longest string echoed back in `errors[].value`; a longer one is cut. */
+const MAX_ECHOED_LENGTH = 200;
+
+/** Only short scalars are echoed: an object or a 20,000-deep array cannot be serialised safely. */
+function echoed(value: unknown): unknown {
+  if (typeof value === "string")
+    return value.length > MAX_ECHOED_LENGTH ? `${value.slice(0, MAX_ECHOED_LENGTH)}…` : value;
+  if (typeof value === "number" || typeof value === "boolean" || value === null) return value;
+  return undefined;
+}
+
 export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
   const body: Problem = {
     type: `/docs#problem-${PROBLEM_TYPES[error.status]}`,
@@ -25,7 +36,9 @@ export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
     detail: error.detail,
     instance: c.req.path,
     request_id: c.get("requestId") ?? "",
-    ...(error.errors ? { errors: error.errors } : {}),
+    ...(error.errors
+      ? { errors: error.errors.map((problem) => ({ ...problem, value: echoed(problem.value) })) }
+      : {}),
   };
   return new Response(JSON.stringify(body), {
     status: error.status,

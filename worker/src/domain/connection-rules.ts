@@ -29,6 +29,8 @@ export function connectionRefusal(
 
 export interface FinishInput {
   session: SessionRow;
+  /** `must_confirm` as it stood when the connection opened. */
+  mustConfirm: boolean;
   configured: SessionKeyRow[];
   /** SHA-256 fingerprints already collected in this session. */
   collected: Set<string>;
@@ -58,7 +60,7 @@ function uniqueByFingerprint(keys: ParsedPublicKey[]): ParsedPublicKey[] {
 export function decideFinish(input: FinishInput): FinishDecision {
   const { session, now } = input;
   const proven = uniqueByFingerprint(input.proven);
-  const declined = session.mustConfirm && input.confirmed !== true;
+  const declined = input.mustConfirm && input.confirmed !== true;
   const summary = (key: ParsedPublicKey, isNew: boolean) => ({
     sha256: key.publicKeySha256,
     algorithm: key.publicKeyAlgorithm,

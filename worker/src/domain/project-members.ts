@@ -2,6 +2,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { accounts, apiKeys, projectMembers, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { badRequest, conflict, notFound } from "../lib/errors.ts";
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../schemas/text.ts";
 import { normalizeEmail } from "./accounts.ts";
 
 export const MAX_PROJECT_NAME_LENGTH = 100;
@@ -11,6 +12,7 @@ export function validProjectName(name: string): string {
   if (!trimmed || trimmed.length > MAX_PROJECT_NAME_LENGTH) {
     throw badRequest("body.name", `A project name is 1 to ${MAX_PROJECT_NAME_LENGTH} characters`);
   }
+  if (hasControlCharacters(trimmed)) throw badRequest("body.name", CONTROL_CHARACTER_MESSAGE);
   return trimmed;
 }
 

@@ -1,6 +1,8 @@
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { decodeBase64Strict, fromBase64Url, toBase64, toBase64Url } from "../lib/encoding.ts";
+import { stripControlCharacters } from "../schemas/text.ts";
+import { ed25519KeyProblem, rsaKeyProblem } from "./degenerate-keys.ts";
 
 /** What we store and show for every public key, configured or collected. */
 export interface ParsedPublicKey {
@@ -161,7 +163,8 @@ async function describe(key: DecodedKey, comment: string | null): Promise<Parsed
   let bits: number;
   let cryptoKey: CryptoKey;
   if (key.algorithm === "ssh-ed25519") {
-    if (key.ed25519.length !== 32) throw new PublicKeyError("An Ed25519 key is 32 bytes");
+    const problem = ed25519KeyProblem(key.ed25519);
+    if (problem) throw new PublicKeyError(problem);
     bits = 256;
     cryptoKey = await importJwk(
       { kty: "OKP", crv: "Ed25519", x: toBase64Url(key.ed25519) },
@@ -174,6 +177,8 @@ async function describe(key: DecodedKey, comment: string | null): Promise<Parsed
         `RSA keys of ${bits} bits are too short; use ${MIN_RSA_BITS} bits or more`,
       );
     }
+    const problem = rsaKeyProblem(key.e, key.n);
+    if (problem) throw new PublicKeyError(problem);
     cryptoKey = await importJwk(
       { kty: "RSA", n: toBase64Url(key.n), e: toBase64Url(key.e) },
       { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
@@ -207,7 +212,7 @@ async function describe(key: DecodedKey, comment: string | null): Promise<Parsed
     publicKeySha256: `SHA256:${toBase64(sha256).replace(/=+$/, "")}`,
     publicKeyAlgorithm: key.algorithm,
     publicKeyBits: bits,
-    comment: comment?.trim() || null,
+    comment: stripControlCharacters(comment ?? "").trim() || null,
   };
 }
 

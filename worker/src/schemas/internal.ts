@@ -4,8 +4,13 @@ import { LIMITS } from "./limits.ts";
 /** Wire format between the bridge and the Worker's /internal/v1 endpoints (never in OpenAPI). */
 export const openConnectionRequest = z.strictObject({
   connection_identifier: z.string().max(64),
-  ip_address: z.string().max(64),
-  client_version: z.string().max(255),
+  /** The client's address: the socket's, or the one a trusted load balancer's PROXY header gave. */
+  ip_address: z.union([z.ipv4(), z.ipv6()]),
+  /** The SSH identification line, escaped by the bridge to printable ASCII (RFC 4253 §4.2). */
+  client_version: z
+    .string()
+    .max(255)
+    .regex(/^[\x20-\x7e]*$/, "Printable ASCII only"),
 });
 
 export const REFUSAL_REASONS = [

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { timestamp } from "./common.ts";
+import { displayText } from "./text.ts";
 
 export const publicKeyFields = {
   id: z.string(),
@@ -26,8 +27,8 @@ export const configuredKey = z
   .meta({ id: "ConfiguredKey" });
 
 export const configuredKeyInput = z.strictObject({
-  name: z.string().max(255).optional(),
-  external_id: z.string().max(255).optional(),
+  name: displayText(255).optional(),
+  external_id: displayText(255).optional(),
   public_key: z
     .string()
     .max(16_384)

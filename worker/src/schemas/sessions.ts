@@ -2,6 +2,7 @@ import { z } from "zod";
 import { listQuery, timestamp } from "./common.ts";
 import { LIMITS } from "./limits.ts";
 import { collectedKey, configuredKey, configuredKeyInput } from "./public-keys.ts";
+import { displayText } from "./text.ts";
 import { webhook, webhookCreate } from "./webhooks.ts";
 
 /** Webhooks created with a session; they hear only that session's events. */
@@ -16,7 +17,7 @@ const sessionWebhook = webhook.extend({
   secret: z.string().optional().describe("Only in the response that created the webhook"),
 });
 
-const optionalText = (max: number) => z.string().max(max).nullable().optional();
+const optionalText = (max: number) => displayText(max).nullable().optional();
 
 /** Options both kinds share; no defaults here so PATCH can tell "absent" from "false". */
 const sharedOptions = {

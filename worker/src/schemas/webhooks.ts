@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EVENT_TYPES } from "../db/webhooks.ts";
 import { listQuery, timestamp } from "./common.ts";
+import { headerValue } from "./text.ts";
 
 export const WEBHOOK_LIMITS = {
   maxUrlLength: 2048,
@@ -31,10 +32,7 @@ const headers = z
       .refine((name) => !RESERVED_HEADERS.test(name), {
         message: "This header is set by keyproof and cannot be replaced",
       }),
-    z
-      .string()
-      .max(WEBHOOK_LIMITS.maxHeaderValueLength)
-      .regex(/^[^\r\n]*$/, "Header values cannot contain line breaks"),
+    headerValue(WEBHOOK_LIMITS.maxHeaderValueLength),
   )
   .refine((value) => Object.keys(value).length <= WEBHOOK_LIMITS.maxHeaders, {
     message: `At most ${WEBHOOK_LIMITS.maxHeaders} headers`,

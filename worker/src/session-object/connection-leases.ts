@@ -1,10 +1,20 @@
-/** Storage key prefix of connections in progress; the value is when their lease runs out (ms). */
+/** Storage key prefix of connections in progress. */
 const LEASE_PREFIX = "active:";
 /**
  * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
  * prompt and a margin; a bridge that dies mid-connection frees the session after this.
  */
 export const CONNECTION_LEASE_MS = 180_000;
+
+/** The session's rules as they stood when a connection opened; later PATCHes do not reach it. */
+export interface ConnectionRules {
+  mustConfirm: boolean;
+}
+
+interface Lease extends ConnectionRules {
+  /** When the lease runs out (ms). */
+  until: number;
+}
 
 /** The connections in progress on one session, kept in the Durable Object's own storage. */
 export class ConnectionLeases {
@@ -14,8 +24,14 @@ export class ConnectionLeases {
     this.#kv = kv;
   }
 
-  take(connectionId: string, now: number) {
-    this.#kv.put(LEASE_PREFIX + connectionId, now + CONNECTION_LEASE_MS);
+  take(connectionId: string, now: number, rules: ConnectionRules) {
+    this.#kv.put(LEASE_PREFIX + connectionId, { ...rules, until: now + CONNECTION_LEASE_MS });
+  }
+
+  /** The rules a connection opened under, or null once its lease is gone. */
+  rules(connectionId: string): ConnectionRules | null {
+    const lease = this.#kv.get<Lease>(LEASE_PREFIX + connectionId);
+    return lease ? { mustConfirm: lease.mustConfirm } : null;
   }
 
   release(connectionId: string) {
@@ -26,9 +42,9 @@ export class ConnectionLeases {
   sweep(now: number): { active: string[]; lapsed: string[] } {
     const active: string[] = [];
     const lapsed: string[] = [];
-    for (const [key, leaseEnd] of this.#kv.list<number>({ prefix: LEASE_PREFIX })) {
+    for (const [key, lease] of this.#kv.list<Lease>({ prefix: LEASE_PREFIX })) {
       const id = key.slice(LEASE_PREFIX.length);
-      if (leaseEnd > now) active.push(id);
+      if (lease.until > now) active.push(id);
       else {
         lapsed.push(id);
         this.#kv.delete(key);

@@ -197,7 +197,7 @@ export class SessionObject extends DurableObject<Env> {
         confirmed: null,
         outcome: "in_progress",
       };
-      this.#leases.take(connection.id, now.getTime());
+      this.#leases.take(connection.id, now.getTime(), { mustConfirm: session.mustConfirm });
       await this.#transition(
         session,
         { updatedAt: now.toISOString() },
@@ -231,6 +231,7 @@ export class SessionObject extends DurableObject<Env> {
         connectionId,
       );
       if (!session || !connection) return null;
+      const rules = this.#leases.rules(connectionId) ?? { mustConfirm: session.mustConfirm };
       this.#leases.release(connectionId);
       const now = new Date().toISOString();
       if (connection.outcome !== "in_progress" || !isOpen(session)) {
@@ -238,6 +239,7 @@ export class SessionObject extends DurableObject<Env> {
       }
       const decision = decideFinish({
         session,
+        mustConfirm: rules.mustConfirm,
         configured,
         collected,
         proven: await parseBlobs(report.keys),
@@ -252,7 +254,7 @@ export class SessionObject extends DurableObject<Env> {
         ...key,
         createdAt: now,
       }));
-      const confirmed = session.mustConfirm ? report.confirmed === true : null;
+      const confirmed = rules.mustConfirm ? report.confirmed === true : null;
       const verifiedKeys = decision.newlyVerified.map((key) => key.id);
       await this.#transition(
         session,

@@ -8,9 +8,10 @@ import type { PageContext } from "./layout.tsx";
 
 type FormValue = string | File | (string | File)[];
 
+/** A text field; browsers send textarea line breaks as CR LF, the API takes LF. */
 export function text(form: Record<string, FormValue>, name: string): string {
   const value = form[name];
-  return typeof value === "string" ? value : "";
+  return typeof value === "string" ? value.replace(/\r\n?/g, "\n") : "";
 }
 
 export function optionalText(form: Record<string, FormValue>, name: string): string | undefined {

@@ -14,6 +14,7 @@ import {
 import { createProject } from "../../domain/projects.ts";
 import { listWebhooks } from "../../domain/webhooks.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../../schemas/text.ts";
 import {
   errorMessage,
   memberContext,
@@ -71,7 +72,7 @@ export const projectRoutes = new Hono<AppEnv>()
     }
   })
   .get("/projects/:project_id", (c) =>
-    c.redirect(`/projects/${c.req.param("project_id")}/sessions`, 303),
+    c.redirect(`/projects/${encodeURIComponent(c.req.param("project_id"))}/sessions`, 303),
   )
   .get("/projects/:project_id/settings", (c) => settingsPage(c))
   .post("/projects/:project_id/rename", async (c) => {
@@ -92,6 +93,7 @@ export const projectRoutes = new Hono<AppEnv>()
       const name = text(form, "name").trim();
       if (!name || name.length > API_KEY_NAME_MAX)
         throw badRequest("body.name", `A key name is 1 to ${API_KEY_NAME_MAX} characters`);
+      if (hasControlCharacters(name)) throw badRequest("body.name", CONTROL_CHARACTER_MESSAGE);
       const expiresOn = optionalText(form, "expires_on");
       const expiredAt = expiresOn ? new Date(`${expiresOn}T23:59:59.999Z`) : null;
       if (expiredAt && (Number.isNaN(expiredAt.getTime()) || expiredAt <= ctx.now)) {
