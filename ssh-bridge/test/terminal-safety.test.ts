@@ -9,6 +9,7 @@ import { makeKey, runSsh } from "./helpers/ssh.ts";
 const ctx = useBridge();
 
 /** Bytes that steer a terminal: ESC, BEL, NUL, and the C1 CSI. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what must never get through
 const STEERING = /[\u0000\u0007\u001b\u009b]/;
 
 describe("text from the API on the user's terminal", () => {
