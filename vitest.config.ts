@@ -20,6 +20,8 @@ export default defineConfig(async () => {
                   BRIDGE_SECRET_PREVIOUS: "previous-bridge-secret",
                   RECEIVER_URL: inject("receiverUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",
+                  // The receiver runs on 127.0.0.1; the shipped wrangler.toml says production.
+                  ENVIRONMENT: "development",
                 },
               },
             })),

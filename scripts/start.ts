@@ -80,6 +80,9 @@ start(
     `SSH_HOST:${SSH_HOST}`,
     "--var",
     `SSH_PORT:${SSH_PORT}`,
+    // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
+    "--var",
+    "ENVIRONMENT:development",
     "--show-interactive-dev-session=false",
     "--log-level",
     "warn",

@@ -35,6 +35,8 @@ export async function startLocalWorker(
     config?: string;
     /** A path that answers 200 once the Worker is up. */
     readyPath?: string;
+    /** Keep wrangler.toml's ENVIRONMENT (production) instead of switching to development. */
+    shippedEnvironment?: boolean;
   } = {},
 ) {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
@@ -65,6 +67,7 @@ export async function startLocalWorker(
           "SSH_HOST:127.0.0.1",
           "--var",
           "RATE_LIMIT_PER_MINUTE:100000",
+          ...(options.shippedEnvironment ? [] : ["--var", "ENVIRONMENT:development"]),
           ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [
             "--var",
             `${name}:${value}`,

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
 import { authInfoRoutes } from "./api/auth-info.ts";
 import { collectSessionRoutes } from "./api/collect-sessions.ts";
 import { eventRoutes } from "./api/events.ts";
@@ -22,6 +23,25 @@ export function buildApp() {
   const app = new Hono<AppEnv>({ strict: false });
 
   app.use(requestId());
+  app.use(
+    secureHeaders({
+      // Pages load only what the Worker itself serves: no inline scripts, no other origins.
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+      xFrameOptions: "DENY",
+      // Invitation links carry their credential in the path; no page leaks its URL onwards.
+      referrerPolicy: "no-referrer",
+    }),
+  );
   app.use(
     methodNotAllowed({
       app,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call } from "./helpers.ts";
+import { call, db } from "./helpers.ts";
 import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
 
 const key = (label: string) => env.TEST_KEYS.accepted.find((fixture) => fixture.label === label);
@@ -41,7 +41,7 @@ describe("accounts", () => {
     const taken = await browser.follow(
       await browser.post("/signup", { email, password: "another long password" }),
     );
-    expect(taken.html).toContain("already exists");
+    expect(taken.html).toContain("No account can be created with this email");
   });
 
   it("answers a wrong password and an unknown email with the same generic message", async () => {
@@ -60,16 +60,37 @@ describe("accounts", () => {
     expect(browser.cookies.has("kp_session")).toBe(false);
   });
 
-  it("limits sign-in attempts per email", async () => {
-    const { email } = await signedUpBrowser();
-    const browser = new Browser();
-    for (let i = 0; i < 10; i++)
-      expect((await browser.post("/signin", { email, password: "wrong password!!" })).status).toBe(
-        401,
-      );
-    const limited = await browser.post("/signin", { email, password: "correct horse battery" });
+  it("counts wrong passwords per account and address, so the owner can still sign in", async () => {
+    const { email, password } = await signedUpBrowser();
+    const attacker = new Browser();
+    for (let i = 0; i < 10; i++) {
+      const page = await attacker.post("/signin", { email, password: "wrong password!!" });
+      expect(page.status).toBe(401);
+    }
+    const limited = await attacker.post("/signin", { email, password });
     expect(limited.status).toBe(429);
     expect(limited.html).toContain("Too many attempts");
+    // The owner, from their own address, is not locked out by someone else's guesses.
+    const owner = new Browser();
+    expect((await owner.post("/signin", { email, password })).status).toBe(303);
+    // Signing in successfully is never counted.
+    for (let i = 0; i < 12; i++) {
+      expect((await new Browser().post("/signin", { email, password })).status).toBe(303);
+    }
+  });
+
+  it("limits sign-ups per address", async () => {
+    const browser = new Browser();
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      browser.cookies.clear();
+      const page = await browser.post("/signup", {
+        email: `burst-${crypto.randomUUID()}@example.com`,
+        password: "correct horse battery",
+      });
+      statuses.push(page.status);
+    }
+    expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
   });
 
   it("refuses forms without the CSRF token, or with another one", async () => {
@@ -78,16 +99,80 @@ describe("accounts", () => {
     expect((await browser.post("/projects", { name: "Bad token" }, "0".repeat(32))).status).toBe(
       403,
     );
+    // A token that was valid, but for another signed-in session.
+    const other = await signedUpBrowser();
+    await other.browser.get("/projects");
+    const foreign = await browser.post("/projects", { name: "Foreign token" }, other.browser.csrf);
+    expect(foreign.status).toBe(403);
+    // The anonymous cookie value no longer passes once signed in.
+    const cookieToken = browser.cookies.get("kp_csrf") ?? null;
+    expect((await browser.post("/projects", { name: "Cookie token" }, cookieToken)).status).toBe(
+      403,
+    );
     const projects = await browser.get("/projects");
-    expect(projects.html).not.toContain("No token");
-    expect(projects.html).not.toContain("Bad token");
+    for (const name of ["No token", "Bad token", "Foreign token", "Cookie token"])
+      expect(projects.html).not.toContain(name);
   });
 
-  it("does not follow a next= that leaves the site", async () => {
+  it.each([
+    ["another site", "//evil.example/", "/projects"],
+    ["a tab that browsers drop", "/\t/evil.example/phish", "/projects"],
+    ["a backslash", "/\\evil.example", "/projects"],
+    ["CR LF", "/projects\r\nSet-Cookie: x=y", "/projects"],
+    ["an absolute URL", "https://evil.example/", "/projects"],
+    [
+      "a path on this site",
+      "/projects/prj_x/sessions?kind=verify#top",
+      "/projects/prj_x/sessions?kind=verify#top",
+    ],
+  ])("after sign-in, follows next= only to this site (%s)", async (_, next, location) => {
     const { email, password } = await signedUpBrowser();
     const browser = new Browser();
-    const page = await browser.post("/signin", { email, password, next: "//evil.example/" });
-    expect(page.location).toBe("/projects");
+    const page = await browser.post("/signin", { email, password, next });
+    expect(page.status).toBe(303);
+    expect(page.location).toBe(location);
+  });
+
+  it("refuses a form body over 64 KiB before reading it, signed in or not", async () => {
+    const huge = `email=a%40b.c&password=${"x".repeat(30 * 1024 * 1024)}`;
+    for (const path of ["/signin", "/signup", "/projects"]) {
+      const response = await call(path, {
+        method: "POST",
+        rawBody: huge,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(response.status).toBe(413);
+    }
+  });
+
+  it("uses __Host- cookies over HTTPS and sends security headers", async () => {
+    const browser = new Browser("https://keyproof.example");
+    const page = await browser.post("/signup", {
+      email: `https-${crypto.randomUUID()}@example.com`,
+      password: "correct horse battery",
+    });
+    expect(page.status).toBe(303);
+    expect([...browser.cookies.keys()].sort()).toEqual(["__Host-kp_csrf", "__Host-kp_session"]);
+    expect((await browser.get("/projects")).status).toBe(200);
+    const response = await call("/signin");
+    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(await response.text()).not.toMatch(/<script>[^<]/);
+  });
+
+  it.each([
+    "/projects/%0d%0aSet-Cookie:%20x=y",
+    "/projects/%0d%0a/settings",
+    "/projects/prj_x/sessions/%0d%0a",
+    "/projects/%00/webhooks/%ff",
+    "/invitations/%0d%0a",
+  ])("answers %s without a 500, signed in or not", async (path) => {
+    const { browser } = await signedUpBrowser();
+    expect((await browser.get(path)).status).toBeLessThan(500);
+    expect((await new Browser().get(path)).status).toBeLessThan(500);
   });
 });
 
@@ -136,23 +221,81 @@ describe("projects and settings", () => {
     expect(page.html).toContain("must be in the future");
   });
 
-  it("adds and removes members by email", async () => {
+  it("invites with a single-use link that an owner can revoke", async () => {
     const { browser, projectId } = await browserWithProject("Shared");
     const friend = await signedUpBrowser();
     expect((await friend.browser.get(`/projects/${projectId}/sessions`)).status).toBe(404);
-    await browser.post(`/projects/${projectId}/members`, { email: friend.email.toUpperCase() });
-    expect((await friend.browser.get("/projects")).html).toContain("Shared");
-    expect((await friend.browser.get(`/projects/${projectId}/sessions`)).status).toBe(200);
-    const unknown = await browser.follow(
-      await browser.post(`/projects/${projectId}/members`, { email: "ghost@example.com" }),
-    );
-    expect(unknown.html).toContain("No account uses this email");
+    const created = await browser.post(`/projects/${projectId}/invitations`);
+    const link = created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
+    const path = new URL(link).pathname;
+    expect(path).toMatch(/^\/invitations\/[0-9a-z]{32}$/);
+    // The link is shown once; the settings page lists the invitation without it.
     const settings = await browser.get(`/projects/${projectId}/settings`);
-    const friendId = [...settings.html.matchAll(/members\/(acc_[0-9a-z]+)\/remove/g)]
+    expect(settings.html).not.toContain(path);
+    expect(settings.html).toMatch(/invitations\/inv_[0-9a-z]+\/revoke/);
+    // Signed out, the link leads to sign-in and back.
+    const anonymous = await new Browser().get(path);
+    expect(anonymous.location).toBe(`/signin?next=${encodeURIComponent(path)}`);
+    expect((await friend.browser.get(path)).html).toContain("Join Shared");
+    const joined = await friend.browser.post(path);
+    expect(joined.location).toContain(`/projects/${projectId}/sessions`);
+    expect((await friend.browser.get("/projects")).html).toContain("Shared");
+    // Used once, it is gone: nobody else joins with it.
+    const third = await signedUpBrowser();
+    expect((await third.browser.get(path)).status).toBe(404);
+    expect((await third.browser.post(path)).status).toBe(404);
+    expect((await third.browser.get(`/projects/${projectId}/sessions`)).status).toBe(404);
+    // A revoked link does not work either.
+    const second = await browser.post(`/projects/${projectId}/invitations`);
+    const secondPath = new URL(
+      second.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "",
+    ).pathname;
+    const invitationId = second.html.match(/invitations\/(inv_[0-9a-z]+)\/revoke/)?.[1];
+    await browser.post(`/projects/${projectId}/invitations/${invitationId}/revoke`);
+    expect((await third.browser.post(secondPath)).status).toBe(404);
+    // Members do not manage members; the owner removes them.
+    expect((await friend.browser.post(`/projects/${projectId}/invitations`)).status).toBe(403);
+    const friendId = [
+      ...(await browser.get(`/projects/${projectId}/settings`)).html.matchAll(
+        /members\/(acc_[0-9a-z]+)\/remove/g,
+      ),
+    ]
       .map((match) => match[1])
       .at(-1);
     await browser.post(`/projects/${projectId}/members/${friendId}/remove`);
     expect((await friend.browser.get(`/projects/${projectId}/sessions`)).status).toBe(404);
+  });
+
+  it("lets only one of two people join with the same link at once", async () => {
+    const { browser, projectId } = await browserWithProject("Race");
+    const created = await browser.post(`/projects/${projectId}/invitations`);
+    const path = new URL(
+      created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "",
+    ).pathname;
+    const [a, b] = [await signedUpBrowser(), await signedUpBrowser()];
+    await Promise.all([a.browser.get("/signin"), b.browser.get("/signin")]);
+    const results = await Promise.all([a.browser.post(path), b.browser.post(path)]);
+    expect(results.map((page) => page.status).sort()).toEqual([303, 404]);
+    const members = await Promise.all(
+      [a, b].map(
+        async (user) => (await user.browser.get(`/projects/${projectId}/sessions`)).status,
+      ),
+    );
+    expect(members.sort()).toEqual([200, 404]);
+  });
+
+  it("refuses an expired invitation", async () => {
+    const { projectId } = await browserWithProject("Old");
+    const { createInvitation } = await import("../src/domain/invitations.ts");
+    const { token } = await createInvitation(
+      db(),
+      projectId,
+      (await db().query.accounts.findFirst())?.id ?? "",
+      new Date(Date.now() - 8 * 86_400_000),
+    );
+    const friend = await signedUpBrowser();
+    expect((await friend.browser.get(`/invitations/${token}`)).status).toBe(404);
+    expect((await friend.browser.post(`/invitations/${token}`)).status).toBe(404);
   });
 });
 

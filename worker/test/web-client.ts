@@ -7,16 +7,29 @@ export interface Page {
   location: string | null;
 }
 
-/** A cookie-keeping client for the web app, sending forms the way a browser does. */
+let addresses = 0;
+
+/**
+ * A cookie-keeping client for the web app, sending forms the way a browser does: each form
+ * carries the CSRF token of the last page that showed one. Each browser has its own client
+ * address (as Cloudflare's CF-Connecting-IP would say), so per-address limits see one user each.
+ */
 export class Browser {
   readonly cookies = new Map<string, string>();
+  readonly address = `198.18.${(addresses >> 8) & 255}.${addresses++ & 255}`;
+  readonly origin: string;
+  csrf: string | null = null;
+
+  constructor(origin = "http://localhost") {
+    this.origin = origin;
+  }
 
   async request(
     method: string,
     path: string,
     form?: Record<string, string | string[]>,
   ): Promise<Page> {
-    const headers = new Headers();
+    const headers = new Headers({ "cf-connecting-ip": this.address });
     if (this.cookies.size > 0)
       headers.set(
         "cookie",
@@ -31,19 +44,20 @@ export class Browser {
       headers.set("content-type", "application/x-www-form-urlencoded");
     }
     const response = await exports.default.fetch(
-      new Request(`http://localhost${path}`, { method, headers, body, redirect: "manual" }),
+      new Request(`${this.origin}${path}`, { method, headers, body, redirect: "manual" }),
     );
     for (const cookie of response.headers.getSetCookie()) {
       const [pair = ""] = cookie.split(";");
       const [name = "", value = ""] = pair.split("=");
+      // Signing in or out changes the session, and with it the token its forms carry.
+      if (name.endsWith("kp_session")) this.csrf = null;
       if (/max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return {
-      status: response.status,
-      html: await response.text(),
-      location: response.headers.get("location"),
-    };
+    const html = await response.text();
+    const token = html.match(/name="_csrf" value="([0-9a-z]{32})"/)?.[1];
+    if (token) this.csrf = token;
+    return { status: response.status, html, location: response.headers.get("location") };
   }
 
   get(path: string) {
@@ -52,8 +66,8 @@ export class Browser {
 
   /** Posts a form with this browser's CSRF token, unless `csrf` says otherwise. */
   async post(path: string, form: Record<string, string | string[]> = {}, csrf?: string | null) {
-    if (!this.cookies.has("kp_csrf")) await this.get("/signin");
-    const token = csrf === undefined ? (this.cookies.get("kp_csrf") ?? "") : csrf;
+    if (this.csrf === null) await this.get("/signin");
+    const token = csrf === undefined ? (this.csrf ?? "") : csrf;
     return this.request("POST", path, token === null ? form : { ...form, _csrf: token });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unsafeUrlReason } from "../src/webhooks/url-safety.ts";
+import { ipv6Bytes, unsafeUrlReason } from "../src/webhooks/url-safety.ts";
 import { call, callJson, expectProblem, locations, newProject } from "./helpers.ts";
 
 type Hook = Record<string, unknown> & { id: string; secret?: string };
@@ -198,6 +198,37 @@ describe("delivery URL safety", () => {
     "http://[::ffff:10.0.0.1]/",
     "http://metadata.google.internal/",
     "http://printer.local/",
+    // Trailing dots, and every IPv4 spelling the URL parser accepts.
+    "http://localhost./",
+    "http://LOCALHOST../",
+    "http://metadata.google.internal./",
+    "http://127.0.0.1./",
+    "http://2130706433/",
+    "http://0x7f000001/",
+    "http://0177.0.0.1/",
+    "http://0x7f.1/",
+    "http://127.1/",
+    "http://0/",
+    "http://100.100.100.200/",
+    // Translated IPv6 forms: mapped, NAT64, 6to4, Teredo, compatible, in every notation.
+    "http://[::ffff:127.0.0.1]/",
+    "http://[0:0:0:0:0:ffff:7f00:1]/",
+    "http://[::ffff:0:7f00:1]/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[64:ff9b:1::1]/",
+    "http://[2002:7f00:1::]/",
+    "http://[2002:a9fe:a9fe::1]/",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    "http://[::127.0.0.1]/",
+    "http://[::]/",
+    "http://[fe80::1]/",
+    "http://[ff02::1]/",
+    // Names that only resolve inside a network.
+    "http://metadata/",
+    "http://instance-data/latest/",
+    "http://router.lan/",
+    "http://nas.home.arpa/",
   ])("refuses %s in production", (url) => {
     expect(unsafeUrlReason(url, false)).toMatch(/not allowed/);
     expect(unsafeUrlReason(url, true)).toBeNull();
@@ -205,6 +236,15 @@ describe("delivery URL safety", () => {
 
   it("allows public addresses in production", () => {
     expect(unsafeUrlReason("https://hooks.example.com/keyproof", false)).toBeNull();
+    expect(unsafeUrlReason("https://hooks.example.com./keyproof", false)).toBeNull();
     expect(unsafeUrlReason("http://93.184.216.34/", false)).toBeNull();
+    expect(unsafeUrlReason("http://[2606:4700:4700::1111]/", false)).toBeNull();
+  });
+
+  it("reads IPv6 literals in every notation", () => {
+    expect(ipv6Bytes("[::ffff:127.0.0.1]")).toEqual(ipv6Bytes("0:0:0:0:0:ffff:7f00:1"));
+    expect(ipv6Bytes("2001:db8::1")?.at(-1)).toBe(1);
+    expect(ipv6Bytes("1:2:3:4:5:6:7:8:9")).toBeNull();
+    expect(ipv6Bytes("1::2::3")).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import type { Problem } from "../schemas/common.ts";
 const PROBLEM_TYPES: Record<ErrorStatus, string> = {
   400: "invalid-request",
   401: "unauthorized",
+  403: "forbidden",
   404: "not-found",
   405: "method-not-allowed",
   409: "conflict",

@@ -50,6 +50,29 @@ export const apiKeys = sqliteTable(
   (t) => [index("api_keys_project_idx").on(t.projectId, t.id)],
 );
 
+/**
+ * Single-use links with which an owner invites someone into a project: whoever opens one signed
+ * in joins as a member. Email addresses are never proof of identity (they are not verified).
+ */
+export const projectInvitations = sqliteTable(
+  "project_invitations",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** SHA-256 (hex) of the token in the link; the link is shown once and never stored. */
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: text("created_by").references(() => accounts.id, { onDelete: "set null" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => accounts.id, { onDelete: "set null" }),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [index("project_invitations_project_idx").on(t.projectId, t.id)],
+);
+
 /** Signed-in browsers: the cookie holds a random token, this table only its SHA-256. */
 export const webSessions = sqliteTable(
   "web_sessions",
@@ -65,3 +88,4 @@ export const webSessions = sqliteTable(
 );
 
 export type AccountRow = typeof accounts.$inferSelect;
+export type InvitationRow = typeof projectInvitations.$inferSelect;

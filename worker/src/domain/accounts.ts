@@ -36,9 +36,13 @@ export async function signUp(
     .select({ id: accounts.id })
     .from(accounts)
     .where(eq(accounts.email, normalized));
-  // The same answer whether or not the address is taken would need email confirmation; we say so plainly.
+  // Without email confirmation a taken address cannot be hidden here; sign-up is rate-limited
+  // per address instead, and the answer does not say more than it must.
   if (existing)
-    throw badRequest("body.email", "An account with this email already exists; sign in instead");
+    throw badRequest(
+      "body.email",
+      "No account can be created with this email. If you already have one, sign in.",
+    );
   const account = await newAccountRow(normalized, password, now.toISOString());
   await db.insert(accounts).values(account);
   return account;

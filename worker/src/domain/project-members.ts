@@ -1,9 +1,8 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { accounts, apiKeys, projectMembers, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
-import { badRequest, conflict, notFound } from "../lib/errors.ts";
+import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
 import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../schemas/text.ts";
-import { normalizeEmail } from "./accounts.ts";
 
 export const MAX_PROJECT_NAME_LENGTH = 100;
 
@@ -63,21 +62,18 @@ export function membersOf(db: Database, projectId: string) {
     .orderBy(asc(projectMembers.createdAt));
 }
 
-/** Adds an existing account by email; there are no invitations to unknown addresses. */
-export async function addMember(db: Database, projectId: string, email: string, now: Date) {
-  const [account] = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(eq(accounts.email, normalizeEmail(email)));
-  if (!account)
-    throw badRequest("body.email", "No account uses this email; ask them to sign up first");
-  await db
-    .insert(projectMembers)
-    .values({ projectId, accountId: account.id, role: "member", createdAt: now.toISOString() })
-    .onConflictDoNothing();
+/** Only an owner may act on others; anyone may leave. */
+export function assertOwner(role: string, action: string) {
+  if (role !== "owner") throw new ApiError(403, `Only an owner of this project can ${action}`);
 }
 
-export async function removeMember(db: Database, projectId: string, accountId: string) {
+export async function removeMember(
+  db: Database,
+  projectId: string,
+  accountId: string,
+  actor: { accountId: string; role: string },
+) {
+  if (actor.accountId !== accountId) assertOwner(actor.role, "remove members");
   const members = await membersOf(db, projectId);
   const target = members.find((member) => member.accountId === accountId);
   if (!target) throw notFound("Member");

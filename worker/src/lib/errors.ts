@@ -3,6 +3,7 @@ import type { ProblemError } from "../schemas/common.ts";
 export const STATUS_TITLES = {
   400: "Bad Request",
   401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",

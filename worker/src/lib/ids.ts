@@ -23,7 +23,8 @@ export type IdPrefix =
   | "wh"
   | "whi"
   | "wha"
-  | "evt";
+  | "evt"
+  | "inv";
 
 const RANDOM_DIGITS = 16;
 let lastTime = -1;

@@ -1,16 +1,32 @@
 import { DurableObject } from "cloudflare:workers";
-import { consumeSlidingWindow, type RateLimitDecision } from "../domain/rate-limit.ts";
+import {
+  checkSlidingWindow,
+  consumeSlidingWindow,
+  type RateLimitDecision,
+} from "../domain/rate-limit.ts";
 import type { Env } from "../env.ts";
 
 /**
- * One instance per project, so the limit holds for the project as a whole. The log lives in
- * memory: an instance is only evicted after it has been idle for longer than the window, by
- * which time every entry would have expired anyway.
+ * One instance per counted thing (a project, an address, an account), so a limit holds for it
+ * as a whole. The log lives in memory: an instance is only evicted after it has been idle for
+ * longer than its window, by which time every entry would have expired anyway.
  */
 export class RateLimiter extends DurableObject<Env> {
   #hits: number[] = [];
 
-  async consume(limit: number): Promise<RateLimitDecision> {
-    return consumeSlidingWindow(this.#hits, limit, Date.now());
+  /** Counts one hit if it fits. */
+  async consume(limit: number, windowMs?: number): Promise<RateLimitDecision> {
+    return consumeSlidingWindow(this.#hits, limit, Date.now(), windowMs);
+  }
+
+  /** Whether one more hit would fit, without counting it. */
+  async check(limit: number, windowMs?: number): Promise<RateLimitDecision> {
+    return checkSlidingWindow(this.#hits, limit, Date.now(), windowMs);
+  }
+
+  /** Counts one hit whether or not it fits (a failure that already happened). */
+  async record(windowMs?: number): Promise<void> {
+    checkSlidingWindow(this.#hits, Number.POSITIVE_INFINITY, Date.now(), windowMs);
+    this.#hits.push(Date.now());
   }
 }

@@ -1,15 +1,27 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { LIMITS } from "../schemas/limits.ts";
 import { requireAccount, verifyCsrf, webSession } from "./auth.ts";
 import { Layout } from "./layout.tsx";
 import { authRoutes } from "./routes/auth.tsx";
+import { invitationRoutes } from "./routes/invitations.tsx";
 import { projectRoutes } from "./routes/projects.tsx";
 import { sessionRoutes } from "./routes/sessions.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
-import { STYLESHEET } from "./style.ts";
+import { COPY_SCRIPT, STYLESHEET } from "./style.ts";
 
-const WEB_PATHS = ["/", "/signin", "/signup", "/signout", "/projects", "/projects/*"];
+const WEB_PATHS = [
+  "/",
+  "/signin",
+  "/signup",
+  "/signout",
+  "/projects",
+  "/projects/*",
+  "/invitations/*",
+];
+const SIGNED_IN_PATHS = ["/projects", "/projects/*", "/invitations/*"];
 
 /** The server-rendered web app: plain forms, no client-side JavaScript needed. */
 export function buildWebApp() {
@@ -20,11 +32,22 @@ export function buildWebApp() {
       "cache-control": "public, max-age=3600",
     }),
   );
+  web.get("/app.js", (c) =>
+    c.body(COPY_SCRIPT, 200, {
+      "content-type": "text/javascript",
+      "cache-control": "public, max-age=3600",
+    }),
+  );
   // Only the web app's own paths: the API and the internal endpoints have their own auth.
-  for (const path of WEB_PATHS) web.use(path, webSession, verifyCsrf);
+  // A form is read only after its size is known to be sane: anyone can post to /signin.
+  const formLimit = bodyLimit({
+    maxSize: LIMITS.maxBodyBytes,
+    onError: (c) => c.text(`The form is larger than ${LIMITS.maxBodyBytes / 1024} KiB.`, 413),
+  });
+  for (const path of WEB_PATHS) web.use(path, formLimit, webSession, verifyCsrf);
+  for (const path of SIGNED_IN_PATHS) web.use(path, requireAccount);
   web.route("/", authRoutes);
-  web.use("/projects", requireAccount);
-  web.use("/projects/*", requireAccount);
+  web.route("/", invitationRoutes);
   web.route("/", projectRoutes);
   web.route("/", webhookRoutes);
   web.route("/", sessionRoutes);

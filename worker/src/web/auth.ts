@@ -5,28 +5,48 @@ import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import { accountForWebSession, WEB_SESSION_DAYS } from "../domain/accounts.ts";
 import { timingSafeEqual } from "../domain/passwords.ts";
+import { sha256Hex } from "../lib/encoding.ts";
 import { randomBase32 } from "../lib/ids.ts";
 
 export const SESSION_COOKIE = "kp_session";
 export const CSRF_COOKIE = "kp_csrf";
 export const CSRF_FIELD = "_csrf";
+const CSRF_TOKEN = /^[0-9a-z]{32}$/;
+/** Where a sign-in goes when `next` is missing or not a path on this site. */
+const DEFAULT_NEXT = "/projects";
 
 const cookieOptions = { httpOnly: true, secure: true, sameSite: "Lax", path: "/" } as const;
 
 /**
- * Every web request: who is signed in (if anyone), and this browser's CSRF token. The token is a
- * double-submit value: an HttpOnly cookie that each form repeats in a hidden field.
+ * Over HTTPS every cookie is named `__Host-...`: browsers then take it only when Secure, for this
+ * host and path `/`, so a sibling subdomain cannot plant one. Plain-HTTP local runs keep the name.
+ */
+export function cookieName(c: Context<AppEnv>, base: string): string {
+  return new URL(c.req.url).protocol === "https:" ? `__Host-${base}` : base;
+}
+
+/** A signed-in browser's CSRF token is derived from its secret session token, so it is bound to it. */
+async function sessionCsrfToken(sessionToken: string): Promise<string> {
+  return (await sha256Hex(`csrf\n${sessionToken}`)).slice(0, 32);
+}
+
+/**
+ * Every web request: who is signed in (if anyone), and the CSRF token its forms must repeat:
+ * derived from the session when signed in; before that, a random HttpOnly cookie (double submit).
  */
 export const webSession = createMiddleware<AppEnv>(async (c, next) => {
-  let csrf = getCookie(c, CSRF_COOKIE);
-  if (!csrf || !/^[0-9a-z]{32}$/.test(csrf)) {
+  const token = getCookie(c, cookieName(c, SESSION_COOKIE));
+  const account = token ? await accountForWebSession(database(c.env.DB), token, new Date()) : null;
+  let csrf = getCookie(c, cookieName(c, CSRF_COOKIE));
+  if (!csrf || !CSRF_TOKEN.test(csrf)) {
     csrf = randomBase32(32);
-    setCookie(c, CSRF_COOKIE, csrf, cookieOptions);
+    setCookie(c, cookieName(c, CSRF_COOKIE), csrf, cookieOptions);
+  }
+  if (account && token) {
+    c.set("account", account);
+    csrf = await sessionCsrfToken(token);
   }
   c.set("csrf", csrf);
-  const token = getCookie(c, SESSION_COOKIE);
-  const account = token ? await accountForWebSession(database(c.env.DB), token, new Date()) : null;
-  if (account) c.set("account", account);
   await next();
   c.header("cache-control", "no-store");
 });
@@ -34,20 +54,19 @@ export const webSession = createMiddleware<AppEnv>(async (c, next) => {
 /** Pages behind sign-in send everyone else to /signin, and back afterwards. */
 export const requireAccount = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.get("account")) {
-    const back = new URL(c.req.url).pathname;
-    return c.redirect(`/signin?next=${encodeURIComponent(back)}`, 303);
+    const url = new URL(c.req.url);
+    return c.redirect(`/signin?next=${encodeURIComponent(url.pathname + url.search)}`, 303);
   }
   await next();
 });
 
-/** Every state-changing form must repeat the CSRF cookie; anything else is refused with 403. */
+/** Every state-changing form must carry this browser's CSRF token; anything else gets 403. */
 export const verifyCsrf = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method === "POST") {
     const form = await c.req.parseBody();
     const sent = typeof form[CSRF_FIELD] === "string" ? form[CSRF_FIELD] : "";
-    const expected = getCookie(c, CSRF_COOKIE) ?? "";
     const encoder = new TextEncoder();
-    if (!expected || !timingSafeEqual(encoder.encode(sent), encoder.encode(expected))) {
+    if (!timingSafeEqual(encoder.encode(sent), encoder.encode(c.get("csrf")))) {
       return c.text(
         "This form has expired or did not come from keyproof. Go back, reload the page and try again.",
         403,
@@ -58,14 +77,30 @@ export const verifyCsrf = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 export function setSessionCookie(c: Context<AppEnv>, token: string) {
-  setCookie(c, SESSION_COOKIE, token, { ...cookieOptions, maxAge: WEB_SESSION_DAYS * 86_400 });
+  setCookie(c, cookieName(c, SESSION_COOKIE), token, {
+    ...cookieOptions,
+    maxAge: WEB_SESSION_DAYS * 86_400,
+  });
 }
 
 export function clearSessionCookie(c: Context<AppEnv>) {
-  deleteCookie(c, SESSION_COOKIE, { path: "/", secure: true });
+  deleteCookie(c, cookieName(c, SESSION_COOKIE), { path: "/", secure: true });
 }
 
-/** Only same-site paths are followed after sign-in. */
-export function safeNext(next: string | undefined): string {
-  return next && /^\/[^/\\]/.test(next) ? next : "/projects";
+/**
+ * Where to go after signing in: `next` resolved against this origin, kept only when it stays on
+ * it. Control characters and backslashes are refused outright: browsers drop tabs and read `\`
+ * as `/`, which turned `/\t/evil.example` into a link to another site.
+ */
+export function safeNext(next: string | undefined, origin: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (next === undefined || !next.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(next)) {
+    return DEFAULT_NEXT;
+  }
+  try {
+    const url = new URL(next, origin);
+    return url.origin === origin ? url.pathname + url.search + url.hash : DEFAULT_NEXT;
+  } catch {
+    return DEFAULT_NEXT;
+  }
 }

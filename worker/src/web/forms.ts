@@ -79,6 +79,11 @@ export function pageContext(
   };
 }
 
+/** The client's address: Cloudflare's CF-Connecting-IP in production, "local" elsewhere. */
+export function clientAddress(c: Context<AppEnv>): string {
+  return c.req.header("cf-connecting-ip") ?? "local";
+}
+
 /** The signed-in member's view of the project in the path, or a 404 for anyone else. */
 export async function memberContext(c: Context<AppEnv>) {
   const db = database(c.env.DB);

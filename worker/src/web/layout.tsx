@@ -1,7 +1,5 @@
-import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "./auth.ts";
-import { COPY_SCRIPT } from "./style.ts";
 
 export interface PageContext {
   csrf: string;
@@ -50,7 +48,7 @@ export function Layout(props: { title: string; page?: PageContext; children: Chi
           {page?.flash?.notice ? <p class="flash notice">{page.flash.notice}</p> : null}
           {props.children}
         </main>
-        <script>{raw(COPY_SCRIPT)}</script>
+        <script src="/app.js" defer />
       </body>
     </html>
   );

@@ -38,7 +38,7 @@ button.danger { background: var(--bad); }
 @media (max-width: 40rem) { td, th { padding: .3rem; } main { padding: .6rem; } }
 `;
 
-/** Copy buttons: a small enhancement; without JavaScript the text is still there to select. */
+/** /app.js. Copy buttons: a small enhancement; without JavaScript the text is still there to select. */
 export const COPY_SCRIPT = `
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-copy]");

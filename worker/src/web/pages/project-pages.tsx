@@ -1,3 +1,4 @@
+import type { InvitationRow } from "../../db/accounts.ts";
 import type { ApiKeyRow } from "../../domain/api-keys.ts";
 import type { Webhook } from "../../schemas/webhooks.ts";
 import { CopyButton, Csrf, Layout, type PageContext, PostButton, Status } from "../layout.tsx";
@@ -34,10 +35,14 @@ export function ProjectsPage(props: {
 interface SettingsProps {
   page: PageContext;
   project: { id: string; name: string };
+  /** The signed-in account's role: owners manage members and invitations. */
+  role: string;
   members: { accountId: string; email: string; role: string }[];
   keys: ApiKeyRow[];
   webhooks: Webhook[];
-  newKey?: { name: string; plaintext: string };
+  invitations: InvitationRow[];
+  newKey?: { name: string; plaintext: string } | undefined;
+  invitationLink?: string | undefined;
 }
 
 export function SettingsPage(props: SettingsProps) {
@@ -143,25 +148,95 @@ export function SettingsPage(props: SettingsProps) {
 
       <h2>Members</h2>
       <ul>
-        {props.members.map((member) => (
-          <li>
-            {member.email} <span class="muted">({member.role})</span>{" "}
-            <PostButton
-              action={`${base}/members/${member.accountId}/remove`}
-              csrf={page.csrf}
-              label="Remove"
-              kind="secondary"
-            />
-          </li>
-        ))}
+        {props.members.map((member) => {
+          const self = member.email === page.account?.email;
+          return (
+            <li>
+              {member.email} <span class="muted">({member.role})</span>{" "}
+              {self || props.role === "owner" ? (
+                <PostButton
+                  action={`${base}/members/${member.accountId}/remove`}
+                  csrf={page.csrf}
+                  label={self ? "Leave" : "Remove"}
+                  kind="secondary"
+                />
+              ) : null}
+            </li>
+          );
+        })}
       </ul>
-      <form class="stack" method="post" action={`${base}/members`}>
-        <Csrf token={page.csrf} />
-        <label>
-          Add a member by email (they need an account)
-          <input name="email" type="email" required />
-        </label>
-        <button type="submit">Add member</button>
+      {props.role === "owner" ? <Invitations {...props} base={base} /> : null}
+    </Layout>
+  );
+}
+
+function Invitations(props: SettingsProps & { base: string }) {
+  const { page, base } = props;
+  return (
+    <>
+      <h3>Invitations</h3>
+      <p class="muted">
+        An invitation is a link: whoever opens it while signed in joins as a member. It works once,
+        for 7 days.
+      </p>
+      {props.invitationLink ? (
+        <div class="secret">
+          <p>Send this link to the person you invite. It is shown only once.</p>
+          <p class="copy-row">
+            <code id="invitation-link">{props.invitationLink}</code>{" "}
+            <CopyButton text={props.invitationLink} />
+          </p>
+        </div>
+      ) : null}
+      {props.invitations.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Created</th>
+                <th>Expires</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {props.invitations.map((invitation) => (
+                <tr>
+                  <td>{invitation.createdAt.slice(0, 16).replace("T", " ")}</td>
+                  <td>{invitation.expiresAt.slice(0, 16).replace("T", " ")}</td>
+                  <td>
+                    <PostButton
+                      action={`${base}/invitations/${invitation.id}/revoke`}
+                      csrf={page.csrf}
+                      label="Revoke"
+                      kind="danger"
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <PostButton
+        action={`${base}/invitations`}
+        csrf={page.csrf}
+        label="Create an invitation link"
+      />
+    </>
+  );
+}
+
+export function InvitationPage(props: { page: PageContext; projectName: string; action: string }) {
+  return (
+    <Layout title="Invitation" page={props.page}>
+      <h1>Join {props.projectName}</h1>
+      <p>
+        You were invited to join the keyproof project <strong>{props.projectName}</strong> as a
+        member, signed in as {props.page.account?.email}.
+      </p>
+      <form method="post" action={props.action}>
+        <Csrf token={props.page.csrf} />
+        <button type="submit">Join {props.projectName}</button>
       </form>
     </Layout>
   );

@@ -3,8 +3,14 @@ import type { AppEnv } from "../../app-env.ts";
 import { database } from "../../db/client.ts";
 import { createApiKey, revokeApiKey } from "../../domain/api-keys.ts";
 import {
-  addMember,
+  createInvitation,
+  invitationPath,
+  pendingInvitations,
+  revokeInvitation,
+} from "../../domain/invitations.ts";
+import {
   apiKeysOf,
+  assertOwner,
   membersOf,
   projectsOf,
   removeMember,
@@ -27,24 +33,30 @@ import { ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
 
 const API_KEY_NAME_MAX = 100;
 
-async function settingsPage(
-  c: Parameters<typeof memberContext>[0],
-  newKey?: { name: string; plaintext: string },
-) {
-  const { ctx, project, page } = await memberContext(c);
-  const [members, keys, hooks] = await Promise.all([
+/** What the settings page shows once, on the response that made it. */
+interface ShownOnce {
+  newKey?: { name: string; plaintext: string };
+  invitationLink?: string;
+}
+
+async function settingsPage(c: Parameters<typeof memberContext>[0], shown: ShownOnce = {}) {
+  const { ctx, project, page, role } = await memberContext(c);
+  const [members, keys, hooks, invitations] = await Promise.all([
     membersOf(ctx.db, project.id),
     apiKeysOf(ctx.db, project.id),
     listWebhooks(ctx, { kind: "project" }, { offset: 0, limit: 100 }),
+    role === "owner" ? pendingInvitations(ctx.db, project.id, ctx.now) : [],
   ]);
   return c.html(
     <SettingsPage
       page={page}
       project={project}
+      role={role}
       members={members}
       keys={keys}
       webhooks={hooks.items}
-      newKey={newKey}
+      invitations={invitations}
+      {...shown}
     />,
   );
 }
@@ -106,7 +118,7 @@ export const projectRoutes = new Hono<AppEnv>()
         now: ctx.now.toISOString(),
       });
       // Shown on this response only: never stored, never in a URL.
-      return settingsPage(c, { name, plaintext });
+      return settingsPage(c, { newKey: { name, plaintext } });
     } catch (error) {
       return redirectWith(c, `/projects/${project.id}/settings`, { error: errorMessage(error) });
     }
@@ -116,22 +128,29 @@ export const projectRoutes = new Hono<AppEnv>()
     await revokeApiKey(ctx.db, project.id, c.req.param("key_id"), ctx.now);
     return redirectWith(c, `/projects/${project.id}/settings`, { notice: "API key revoked." });
   })
-  .post("/projects/:project_id/members", async (c) => {
-    const { ctx, project } = await memberContext(c);
-    const form = await c.req.parseBody();
-    const back = `/projects/${project.id}/settings`;
-    try {
-      await addMember(ctx.db, project.id, text(form, "email"), ctx.now);
-      return redirectWith(c, back, { notice: "Member added." });
-    } catch (error) {
-      return redirectWith(c, back, { error: errorMessage(error) });
-    }
+  .post("/projects/:project_id/invitations", async (c) => {
+    const { ctx, project, role } = await memberContext(c);
+    assertOwner(role, "invite members");
+    const { token } = await createInvitation(ctx.db, project.id, c.get("account").id, ctx.now);
+    // Shown on this response only: the link is the credential, and only its hash is stored.
+    return settingsPage(c, { invitationLink: new URL(invitationPath(token), c.req.url).href });
+  })
+  .post("/projects/:project_id/invitations/:invitation_id/revoke", async (c) => {
+    const { ctx, project, role } = await memberContext(c);
+    assertOwner(role, "revoke invitations");
+    await revokeInvitation(ctx.db, project.id, c.req.param("invitation_id"), ctx.now);
+    return redirectWith(c, `/projects/${project.id}/settings`, {
+      notice: "Invitation revoked.",
+    });
   })
   .post("/projects/:project_id/members/:account_id/remove", async (c) => {
-    const { ctx, project } = await memberContext(c);
+    const { ctx, project, role } = await memberContext(c);
     const back = `/projects/${project.id}/settings`;
     try {
-      await removeMember(ctx.db, project.id, c.req.param("account_id"));
+      await removeMember(ctx.db, project.id, c.req.param("account_id"), {
+        accountId: c.get("account").id,
+        role,
+      });
       if (c.req.param("account_id") === c.get("account").id)
         return redirectWith(c, "/projects", { notice: "You left the project." });
       return redirectWith(c, back, { notice: "Member removed." });

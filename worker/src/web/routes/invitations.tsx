@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../app-env.ts";
+import { database } from "../../db/client.ts";
+import { acceptInvitation, invitationFor } from "../../domain/invitations.ts";
+import { pageContext, redirectWith } from "../forms.ts";
+import { InvitationPage } from "../pages/project-pages.tsx";
+
+/** `/invitations/<token>`: whoever opens the link signed in may join the project it names. */
+export const invitationRoutes = new Hono<AppEnv>()
+  .get("/invitations/:token", async (c) => {
+    const { projectName } = await invitationFor(
+      database(c.env.DB),
+      c.req.param("token"),
+      new Date(),
+    );
+    return c.html(
+      <InvitationPage
+        page={pageContext(c)}
+        projectName={projectName}
+        action={`/invitations/${c.req.param("token")}`}
+      />,
+    );
+  })
+  .post("/invitations/:token", async (c) => {
+    const projectId = await acceptInvitation(
+      database(c.env.DB),
+      c.req.param("token"),
+      c.get("account").id,
+      new Date(),
+    );
+    return redirectWith(c, `/projects/${projectId}/sessions`, {
+      notice: "You joined the project.",
+    });
+  });
