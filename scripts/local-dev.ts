@@ -80,3 +80,18 @@ export function nodeVersionCheck() {
     );
   }
 }
+
+/** Where `wrangler dev --test-scheduled` runs the Worker's scheduled handler. */
+export const SCHEDULED_PATH = "/__scheduled?cron=*+*+*+*+*";
+
+/**
+ * Runs the Worker's cron handler every `everyMs`, as Cloudflare does in production (`wrangler
+ * dev` does not run cron triggers by itself). Returns a function that stops it.
+ */
+export function runScheduledEvery(workerUrl: string, everyMs: number): () => void {
+  const timer = setInterval(() => {
+    fetch(`${workerUrl}${SCHEDULED_PATH}`).catch(() => undefined);
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

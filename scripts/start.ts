@@ -14,12 +14,14 @@ import {
   ensureLocalStateDir,
   nodeVersionCheck,
   ROOT,
+  runScheduledEvery,
 } from "./local-dev.ts";
 
 const HTTP_PORT = Number(process.env.PORT ?? 8787);
 const SSH_PORT = Number(process.env.SSH_PORT ?? 2222);
 const SSH_HOST = process.env.SSH_HOST ?? "localhost";
 const READY_TIMEOUT_MS = 60_000;
+const CRON_EVERY_MS = 60_000;
 
 nodeVersionCheck();
 const vars = ensureDevVars();
@@ -83,6 +85,8 @@ start(
     // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
     "--var",
     "ENVIRONMENT:development",
+    // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
+    "--test-scheduled",
     "--show-interactive-dev-session=false",
     "--log-level",
     "warn",
@@ -93,6 +97,8 @@ start(
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;
 await waitForWorker(workerUrl);
+// wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost.
+runScheduledEvery(workerUrl, CRON_EVERY_MS);
 
 const hostKeyDir = process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys");
 start("ssh-bridge", process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {

@@ -4,7 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyLocalMigrations, BIN, executeLocalSql, ROOT } from "../scripts/local-dev.ts";
+import {
+  applyLocalMigrations,
+  BIN,
+  executeLocalSql,
+  ROOT,
+  runScheduledEvery,
+} from "../scripts/local-dev.ts";
 import { accountSql, projectWithKeySql } from "../scripts/seed-sql.ts";
 
 export async function freePort(): Promise<number> {
@@ -37,6 +43,8 @@ export async function startLocalWorker(
     readyPath?: string;
     /** Keep wrangler.toml's ENVIRONMENT (production) instead of switching to development. */
     shippedEnvironment?: boolean;
+    /** Run the cron handler this often, as `npm start` does every minute. */
+    scheduledEveryMs?: number;
   } = {},
 ) {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
@@ -44,6 +52,7 @@ export async function startLocalWorker(
   const secret = options.secret ?? randomBytes(24).toString("base64url");
   applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
+  let stopScheduled: (() => void) | null = null;
   const worker: LocalWorker = {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -72,6 +81,7 @@ export async function startLocalWorker(
             "--var",
             `${name}:${value}`,
           ]),
+          "--test-scheduled",
           "--inspector-port",
           String(await freePort()),
           "--show-interactive-dev-session=false",
@@ -86,8 +96,11 @@ export async function startLocalWorker(
         },
       );
       await waitForHttp(`${worker.url}${options.readyPath ?? "/api/v1/openapi.json"}`, 60_000);
+      if (options.scheduledEveryMs)
+        stopScheduled = runScheduledEvery(worker.url, options.scheduledEveryMs);
     },
     async stop() {
+      stopScheduled?.();
       if (!child?.pid) return;
       const exited = new Promise((resolve) => child?.once("exit", resolve));
       process.kill(-child.pid, "SIGTERM");

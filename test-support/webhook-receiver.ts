@@ -8,7 +8,17 @@ export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   body: string;
   verified: boolean | null;
+  /** When the request arrived, and when the answer to it was finished (ms). */
   at: number;
+  finishedAt: number | null;
+  /** The status the receiver answered with. */
+  status: number | null;
+}
+
+/** How a `/switch/NAME/...` path answers until it is switched again. */
+export interface SwitchState {
+  status: number;
+  delayMs?: number;
 }
 
 /**
@@ -18,6 +28,8 @@ export interface ReceivedRequest {
  *   /fail-times/N/... 500 for the first N requests on that path, then 200
  *   /slow/MS/...     answers 200 after MS milliseconds
  *   /retry-after/S/... 503 with Retry-After: S
+ *   /switch/NAME/... however `setSwitch(NAME, ...)` last said (503 until then), e.g. a receiver
+ *                    that is down and comes back
  * Secrets registered with `trust(pathPrefix, secret)` verify requests with `standardwebhooks`.
  * GET /_requests returns everything received (as JSON), for tests in another runtime.
  */
@@ -25,6 +37,7 @@ export async function startWebhookReceiver() {
   const received: ReceivedRequest[] = [];
   const secrets = new Map<string, string>();
   const counts = new Map<string, number>();
+  const switches = new Map<string, SwitchState>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -43,13 +56,20 @@ export async function startWebhookReceiver() {
         return response.end("ok");
       }
       const body = Buffer.concat(chunks).toString("utf8");
-      received.push({
+      const record: ReceivedRequest = {
         path,
         method: request.method ?? "",
         headers: request.headers,
         body,
         verified: verify(path, body, request.headers),
         at: Date.now(),
+        finishedAt: null,
+        status: null,
+      };
+      received.push(record);
+      response.on("finish", () => {
+        record.finishedAt = Date.now();
+        record.status = response.statusCode;
       });
       answer(path, response);
     });
@@ -79,6 +99,14 @@ export async function startWebhookReceiver() {
       setTimeout(() => response.writeHead(200).end("slow ok"), Number(arg));
       return;
     }
+    if (mode === "switch") {
+      const state = switches.get(arg ?? "") ?? { status: 503 };
+      setTimeout(
+        () => response.writeHead(state.status).end(`switched ${state.status}`),
+        state.delayMs ?? 0,
+      );
+      return;
+    }
     response.writeHead(200, { "content-type": "text/plain" }).end("ok");
   }
 
@@ -89,6 +117,7 @@ export async function startWebhookReceiver() {
     url: `http://127.0.0.1:${port}`,
     received,
     trust: (prefix: string, secret: string) => secrets.set(prefix, secret),
+    setSwitch: (name: string, state: SwitchState) => switches.set(name, state),
     requestsTo: (prefix: string) => received.filter((request) => request.path.startsWith(prefix)),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -2,7 +2,9 @@ import { buildApp } from "./app.ts";
 import { database } from "./db/client.ts";
 import type { Env } from "./env.ts";
 import { handleWebhookBatch } from "./webhooks/consumer.ts";
-import { sweepOutbox, type WebhookMessage } from "./webhooks/outbox.ts";
+import { reconcileDeadLetters } from "./webhooks/dead-letters.ts";
+import { DEAD_LETTER_QUEUE, type WebhookMessage } from "./webhooks/queue.ts";
+import { sweepDueInvocations } from "./webhooks/sweeper.ts";
 
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
 export { SessionObject } from "./session-object/session-object.ts";
@@ -11,9 +13,12 @@ const app = buildApp();
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) => handleWebhookBatch(batch, env),
-  // Every minute: queue the webhook invocations whose enqueue failed after their batch committed.
+  queue: (batch, env) =>
+    batch.queue === DEAD_LETTER_QUEUE
+      ? reconcileDeadLetters(batch, env)
+      : handleWebhookBatch(batch, env),
+  // Every minute: send again every webhook invocation that is overdue with no attempt in flight.
   scheduled: async (_controller, env) => {
-    await sweepOutbox(env, database(env.DB));
+    await sweepDueInvocations(env, database(env.DB));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

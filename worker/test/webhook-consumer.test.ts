@@ -7,6 +7,8 @@ import { outboxRows } from "../src/domain/events.ts";
 import { createWebhook } from "../src/domain/webhooks.ts";
 import worker from "../src/index.ts";
 import { outboxStatements } from "../src/webhooks/outbox.ts";
+import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts";
+import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
 import { db, newProject } from "./helpers.ts";
 
 /** A webhook pointing at the test receiver, and one invocation written but not queued. */
@@ -42,31 +44,59 @@ async function invocationFor(
   return { webhook, invocationId: invocation.id };
 }
 
+type Sent = { body: WebhookMessage; delaySeconds: number | undefined };
+
 /**
- * Runs the Worker's queue handler on one message, as Queues would. getQueueResult does not
- * report retry delays, so the delay each retry asks for is read off a spy on `retry`.
+ * Captures what the code under test puts on the webhook queue instead of sending it, so no
+ * background consumer races the test. `restore` puts the real queue back.
  */
-async function consume(invocationId: string, attempts = 1) {
-  const batch = createMessageBatch<{ invocation_id: string }>("keyproof-webhooks", [
-    {
-      id: `msg-${invocationId}-${attempts}`,
-      timestamp: new Date(),
-      attempts,
-      body: { invocation_id: invocationId },
-    },
+function captureQueueSends() {
+  const sent: Sent[] = [];
+  const spy = vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockImplementation(async (messages) => {
+    for (const message of messages)
+      sent.push({ body: message.body as WebhookMessage, delaySeconds: message.delaySeconds });
+    return {
+      metadata: {
+        metrics: { backlogCount: 0, backlogBytes: 0 },
+      },
+    } as QueueSendBatchResponse;
+  });
+  return { sent, restore: () => spy.mockRestore() };
+}
+
+/**
+ * Runs the Worker's queue handler on one message, as Queues would. Messages the consumer queues
+ * (the next attempt) are captured, not sent, so no background consumer races the test;
+ * getQueueResult does not report retry delays, so those are read off a spy on `retry`.
+ */
+async function consume(invocationId: string, attempt?: number, deliveries = 1) {
+  const body: WebhookMessage =
+    attempt === undefined
+      ? { invocation_id: invocationId }
+      : { invocation_id: invocationId, attempt };
+  const batch = createMessageBatch<WebhookMessage>("keyproof-webhooks", [
+    { id: `msg-${invocationId}-${attempt}`, timestamp: new Date(), attempts: deliveries, body },
   ]);
   const retries = batch.messages.map((message) => vi.spyOn(message, "retry"));
-  const ctx = createExecutionContext();
-  await worker.queue(batch, env);
-  const result = await getQueueResult(batch, ctx);
-  const delays = retries.flatMap((spy) => spy.mock.calls.map(([options]) => options?.delaySeconds));
-  return {
-    ...result,
-    retryMessages: result.retryMessages.map((message, i) => ({
-      ...message,
-      delaySeconds: delays[i],
-    })),
-  };
+  const queue = captureQueueSends();
+  try {
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    const delays = retries.flatMap((spy) =>
+      spy.mock.calls.map(([options]) => options?.delaySeconds),
+    );
+    return {
+      ...result,
+      sent: queue.sent,
+      retryMessages: result.retryMessages.map((message, i) => ({
+        ...message,
+        delaySeconds: delays[i],
+      })),
+    };
+  } finally {
+    queue.restore();
+  }
 }
 
 /** As if the queue held the message back for the whole delay it asked for. */
@@ -100,11 +130,12 @@ describe("webhook queue consumer", () => {
   it("acks a 2xx and records the attempt", async () => {
     const path = `/ok/${crypto.randomUUID()}`;
     const { webhook, invocationId } = await invocationFor(path);
-    const result = await consume(invocationId);
+    const result = await consume(invocationId, 1);
     expect(result.explicitAcks).toEqual([`msg-${invocationId}-1`]);
     expect(result.retryMessages).toEqual([]);
+    expect(result.sent).toEqual([]);
     const { row, attempts } = await invocation(invocationId);
-    expect(row).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(row).toMatchObject({ status: "succeeded", attempts: 1, nextAttemptAt: null });
     expect(attempts[0]).toMatchObject({
       attempt: 1,
       statusCode: 200,
@@ -126,18 +157,27 @@ describe("webhook queue consumer", () => {
     });
   });
 
-  it("retries a 5xx after initial_backoff × backoff_multiplier^(n-1)", async () => {
+  it("schedules the next attempt after initial_backoff × backoff_multiplier^(n-1), in D1 and on the queue", async () => {
     const { invocationId } = await invocationFor(`/status/503/${crypto.randomUUID()}`, {
       initial_backoff: 7,
       backoff_multiplier: 3,
     });
+    const started = Date.now();
     const first = await consume(invocationId, 1);
-    expect(first.retryMessages).toEqual([{ msgId: `msg-${invocationId}-1`, delaySeconds: 7 }]);
+    expect(first.explicitAcks).toHaveLength(1);
+    expect(first.sent).toEqual([
+      { body: { invocation_id: invocationId, attempt: 2 }, delaySeconds: 7 },
+    ]);
+    const scheduled = Date.parse((await invocation(invocationId)).row?.nextAttemptAt ?? "");
+    expect(scheduled - started).toBeGreaterThanOrEqual(7000);
+    expect(scheduled - started).toBeLessThan(9000);
     await makeDue(invocationId);
     const second = await consume(invocationId, 2);
-    expect(second.retryMessages).toEqual([{ msgId: `msg-${invocationId}-2`, delaySeconds: 21 }]);
+    expect(second.sent).toEqual([
+      { body: { invocation_id: invocationId, attempt: 3 }, delaySeconds: 21 },
+    ]);
     const { row, attempts } = await invocation(invocationId);
-    expect(row).toMatchObject({ status: "retrying", attempts: 2 });
+    expect(row).toMatchObject({ status: "retrying", attempts: 2, leaseUntil: null });
     expect(attempts.map((attempt) => attempt.statusCode)).toEqual([503, 503]);
     expect(attempts[0]?.responseBody).toBe("status 503");
   });
@@ -146,8 +186,8 @@ describe("webhook queue consumer", () => {
     const { invocationId } = await invocationFor(`/slow/3000/${crypto.randomUUID()}`, {
       initial_backoff: 5,
     });
-    const result = await consume(invocationId);
-    expect(result.retryMessages).toEqual([{ msgId: `msg-${invocationId}-1`, delaySeconds: 5 }]);
+    const result = await consume(invocationId, 1);
+    expect(result.sent.map((sent) => sent.delaySeconds)).toEqual([5]);
     const { attempts } = await invocation(invocationId);
     expect(attempts[0]).toMatchObject({ statusCode: null, error: "No response within 1 s" });
   });
@@ -156,34 +196,37 @@ describe("webhook queue consumer", () => {
     const { invocationId } = await invocationFor(`/retry-after/120/${crypto.randomUUID()}`, {
       initial_backoff: 5,
     });
-    const result = await consume(invocationId);
-    expect(result.retryMessages).toEqual([{ msgId: `msg-${invocationId}-1`, delaySeconds: 120 }]);
+    const result = await consume(invocationId, 1);
+    expect(result.sent.map((sent) => sent.delaySeconds)).toEqual([120]);
   });
 
-  it("disables the webhook on 410 and stops", async () => {
+  it("disables the webhook on 410 and stops, saying why", async () => {
     const { webhook, invocationId } = await invocationFor(`/status/410/${crypto.randomUUID()}`);
-    const result = await consume(invocationId);
+    const result = await consume(invocationId, 1);
     expect(result.explicitAcks).toHaveLength(1);
+    expect(result.sent).toEqual([]);
     const { row } = await invocation(invocationId);
-    expect(row?.status).toBe("failed");
+    expect(row).toMatchObject({ status: "failed", nextAttemptAt: null });
+    expect(row?.failureReason).toMatch(/410 Gone/);
     const [after] = await db().select().from(webhooks).where(eq(webhooks.id, webhook.id));
     expect(after?.enabled).toBe(false);
   });
 
-  it("gives up after `retries` retries and marks the invocation failed", async () => {
+  it("gives up after `retries` retries and marks the invocation failed with the reason", async () => {
     const { invocationId } = await invocationFor(`/status/500/${crypto.randomUUID()}`, {
       retries: 2,
       initial_backoff: 1,
     });
-    expect((await consume(invocationId, 1)).retryMessages).toHaveLength(1);
+    expect((await consume(invocationId, 1)).sent).toHaveLength(1);
     await makeDue(invocationId);
-    expect((await consume(invocationId, 2)).retryMessages).toHaveLength(1);
+    expect((await consume(invocationId, 2)).sent).toHaveLength(1);
     await makeDue(invocationId);
     const last = await consume(invocationId, 3);
-    expect(last.retryMessages).toEqual([]);
+    expect(last.sent).toEqual([]);
     expect(last.explicitAcks).toHaveLength(1);
     const { row, attempts } = await invocation(invocationId);
-    expect(row).toMatchObject({ status: "failed", attempts: 3 });
+    expect(row).toMatchObject({ status: "failed", attempts: 3, nextAttemptAt: null });
+    expect(row?.failureReason).toBe("No 2xx answer in 3 attempts (retries: 2)");
     expect(attempts).toHaveLength(3);
   });
 
@@ -194,18 +237,170 @@ describe("webhook queue consumer", () => {
       .update(webhookInvocations)
       .set({ status: "retrying", attempts: 1, nextAttemptAt: dueAt })
       .where(eq(webhookInvocations.id, invocationId));
-    const result = await consume(invocationId);
+    const result = await consume(invocationId, 2);
     expect(result.retryMessages).toEqual([
-      { msgId: `msg-${invocationId}-1`, delaySeconds: 43_200 },
+      { msgId: `msg-${invocationId}-2`, delaySeconds: 43_200 },
     ]);
     expect((await invocation(invocationId)).attempts).toHaveLength(0);
   });
 
   it("acks a message whose invocation already succeeded (duplicate delivery)", async () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
-    await consume(invocationId);
-    const again = await consume(invocationId, 2);
-    expect(again.explicitAcks).toHaveLength(1);
+    await consume(invocationId, 1);
+    for (const attempt of [1, undefined]) {
+      const again = await consume(invocationId, attempt, 2);
+      expect(again.explicitAcks).toHaveLength(1);
+    }
     expect((await invocation(invocationId)).attempts).toHaveLength(1);
+  });
+
+  it("drops a message for an attempt that was already made", async () => {
+    const path = `/status/500/${crypto.randomUUID()}`;
+    const { invocationId } = await invocationFor(path, { initial_backoff: 1 });
+    await consume(invocationId, 1);
+    await makeDue(invocationId);
+    const stale = await consume(invocationId, 1, 2);
+    expect(stale.explicitAcks).toHaveLength(1);
+    expect(stale.sent).toEqual([]);
+    expect((await invocation(invocationId)).attempts).toHaveLength(1);
+    expect(await receivedAt(path)).toHaveLength(1);
+  });
+
+  it("sends an attempt once when many messages ask for it at the same time", async () => {
+    const path = `/slow/400/${crypto.randomUUID()}`;
+    const { invocationId } = await invocationFor(path);
+    const results = await Promise.all(Array.from({ length: 6 }, () => consume(invocationId, 1)));
+    for (const result of results) expect(result.explicitAcks).toHaveLength(1);
+    expect(await receivedAt(path)).toHaveLength(1);
+    const { row, attempts } = await invocation(invocationId);
+    expect(row).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(attempts).toHaveLength(1);
+  });
+});
+
+describe("webhook sweeper", () => {
+  async function swept(now: Date) {
+    const queue = captureQueueSends();
+    try {
+      await sweepDueInvocations(env, db(), now);
+      return queue.sent.map((sent) => sent.body);
+    } finally {
+      queue.restore();
+    }
+  }
+  const later = (ms: number) => new Date(Date.now() + ms);
+  const grace = Number(env.WEBHOOK_SWEEP_GRACE_SECONDS) * 1000;
+
+  it("queues every unfinished invocation overdue by the grace period, whatever its attempts", async () => {
+    const fresh = await invocationFor(`/ok/${crypto.randomUUID()}`);
+    const retrying = await invocationFor(`/ok/${crypto.randomUUID()}`);
+    await db()
+      .update(webhookInvocations)
+      .set({ status: "retrying", attempts: 3, nextAttemptAt: new Date().toISOString() })
+      .where(eq(webhookInvocations.id, retrying.invocationId));
+    const early = (await swept(later(grace - 5000))).map((message) => message.invocation_id);
+    expect(early).not.toContain(fresh.invocationId);
+    expect(early).not.toContain(retrying.invocationId);
+    const due = await swept(later(grace + 5000));
+    expect(due).toContainEqual({ invocation_id: fresh.invocationId, attempt: 1 });
+    expect(due).toContainEqual({ invocation_id: retrying.invocationId, attempt: 4 });
+  });
+
+  it("leaves alone an invocation with an attempt in flight, until its lease has passed", async () => {
+    const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
+    const leaseUntil = later(grace + 60_000);
+    await db()
+      .update(webhookInvocations)
+      .set({ leaseUntil: leaseUntil.toISOString() })
+      .where(eq(webhookInvocations.id, invocationId));
+    const during = await swept(later(grace + 5000));
+    expect(during.map((message) => message.invocation_id)).not.toContain(invocationId);
+    const after = await swept(new Date(leaseUntil.getTime() + 1000));
+    expect(after).toContainEqual({ invocation_id: invocationId, attempt: 1 });
+  });
+
+  it("leaves finished invocations alone", async () => {
+    const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
+    await consume(invocationId, 1);
+    const sent = await swept(later(grace + 5000));
+    expect(sent.map((message) => message.invocation_id)).not.toContain(invocationId);
+  });
+
+  it("delivers an invocation whose queue message was lost, through the real queue", async () => {
+    // Written by the outbox but never queued: as if the message had been dropped.
+    const path = `/ok/${crypto.randomUUID()}`;
+    const { invocationId } = await invocationFor(path);
+    await sweepDueInvocations(env, db(), later(grace + 5000));
+    await vi.waitFor(
+      async () => {
+        const [request] = await receivedAt(path);
+        expect(request?.headers["webhook-id"]).toBe(invocationId);
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    await vi.waitFor(async () =>
+      expect((await invocation(invocationId)).row?.status).toBe("succeeded"),
+    );
+  });
+});
+
+describe("webhook dead-letter queue", () => {
+  async function deadLetter(invocationId: string) {
+    const batch = createMessageBatch<WebhookMessage>(DEAD_LETTER_QUEUE, [
+      {
+        id: `dead-${invocationId}`,
+        timestamp: new Date(),
+        attempts: 1,
+        body: { invocation_id: invocationId, attempt: 2 },
+      },
+    ]);
+    const queue = captureQueueSends();
+    try {
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env);
+      return { ...(await getQueueResult(batch, ctx)), sent: queue.sent };
+    } finally {
+      queue.restore();
+    }
+  }
+
+  it("queues an unfinished invocation again for when its next attempt is due", async () => {
+    const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`, { retries: 5 });
+    await db()
+      .update(webhookInvocations)
+      .set({
+        status: "retrying",
+        attempts: 1,
+        nextAttemptAt: new Date(Date.now() + 30_000).toISOString(),
+      })
+      .where(eq(webhookInvocations.id, invocationId));
+    const result = await deadLetter(invocationId);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.sent).toHaveLength(1);
+    expect(result.sent[0]?.body).toEqual({ invocation_id: invocationId, attempt: 2 });
+    expect(result.sent[0]?.delaySeconds).toBeGreaterThanOrEqual(29);
+    expect(result.sent[0]?.delaySeconds).toBeLessThanOrEqual(30);
+  });
+
+  it("marks failed, with the reason, an invocation whose retries are used up", async () => {
+    const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`, { retries: 1 });
+    await db()
+      .update(webhookInvocations)
+      .set({ status: "retrying", attempts: 2 })
+      .where(eq(webhookInvocations.id, invocationId));
+    const result = await deadLetter(invocationId);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.sent).toEqual([]);
+    const { row } = await invocation(invocationId);
+    expect(row).toMatchObject({ status: "failed", nextAttemptAt: null });
+    expect(row?.failureReason).toMatch(/dead-letter queue/);
+  });
+
+  it("acks a finished invocation without sending anything", async () => {
+    const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
+    await consume(invocationId, 1);
+    const result = await deadLetter(invocationId);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.sent).toEqual([]);
   });
 });

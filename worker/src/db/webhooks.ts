@@ -74,7 +74,11 @@ export const INVOCATION_STATUSES = [
   "cancelled",
 ] as const;
 
-/** One event for one webhook; its `id` is the `webhook-id` header on every attempt. */
+/**
+ * One event for one webhook; its `id` is the `webhook-id` header on every attempt. D1 is the
+ * source of truth for its schedule: while it is unfinished, `next_attempt_at` says when the next
+ * attempt is due, and the queue is only how that attempt is made promptly.
+ */
 export const webhookInvocations = sqliteTable(
   "webhook_invocations",
   {
@@ -87,16 +91,18 @@ export const webhookInvocations = sqliteTable(
       .references(() => events.id, { onDelete: "cascade" }),
     status: text({ enum: INVOCATION_STATUSES }).notNull(),
     attempts: integer().notNull(),
-    /** When the next attempt is due; a queue delay shorter than that is waited out again. */
+    /** When the next attempt is due; null once the invocation is finished. */
     nextAttemptAt: text("next_attempt_at"),
-    /** Set once the message is on the queue; the sweeper re-sends invocations left without it. */
-    enqueuedAt: text("enqueued_at"),
+    /** Set while an attempt is in flight: nobody else sends this invocation until it passes. */
+    leaseUntil: text("lease_until"),
+    /** Why a finished invocation failed or was cancelled, in a sentence. */
+    failureReason: text("failure_reason"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
     index("webhook_invocations_webhook_idx").on(t.webhookId, t.id),
-    index("webhook_invocations_outbox_idx").on(t.enqueuedAt, t.createdAt),
+    index("webhook_invocations_due_idx").on(t.status, t.nextAttemptAt),
   ],
 );
 

@@ -97,9 +97,10 @@ export function outboxRows(
         eventId: row.id,
         status: "pending",
         attempts: 0,
-        nextAttemptAt: null,
-        // Optimistic: the queue send follows the commit; the sweeper covers a send that fails.
-        enqueuedAt: at,
+        // Due at once: the queue send follows the commit, and the sweeper covers a lost one.
+        nextAttemptAt: at,
+        leaseUntil: null,
+        failureReason: null,
         createdAt: at,
         updatedAt: at,
       });

@@ -18,7 +18,8 @@ import type {
   WebhookCreateInput,
   WebhookPatchInput,
 } from "../schemas/webhooks.ts";
-import { enqueue, outboxStatements } from "../webhooks/outbox.ts";
+import { firstAttempts, outboxStatements } from "../webhooks/outbox.ts";
+import { enqueueQuietly } from "../webhooks/queue.ts";
 import { newWebhookSecret } from "../webhooks/signing.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "../webhooks/url-safety.ts";
 import type { ProjectContext } from "./context.ts";
@@ -194,10 +195,7 @@ export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
   await ctx.db.batch(
     outboxStatements(ctx.db, rows) as [ReturnType<typeof outboxStatements>[number]],
   );
-  await enqueue(
-    ctx.env,
-    rows.invocations.map((row) => row.id),
-  );
+  await enqueueQuietly(ctx.env, firstAttempts(rows.invocations));
   const [invocation] = rows.invocations;
   if (!invocation) throw new ApiError(500, "No invocation was created for the test event");
   return deliveryView(invocation, "ping", []);
@@ -225,6 +223,7 @@ function deliveryView(
         error: attempt.error,
       })),
     next_attempt_at: invocation.nextAttemptAt,
+    failure_reason: invocation.failureReason,
     created_at: invocation.createdAt,
     updated_at: invocation.updatedAt,
   };
@@ -260,8 +259,8 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     .update(webhookInvocations)
     .set({
       status: "pending",
-      nextAttemptAt: null,
-      enqueuedAt: ctx.now.toISOString(),
+      nextAttemptAt: ctx.now.toISOString(),
+      failureReason: null,
       updatedAt: ctx.now.toISOString(),
     })
     .where(
@@ -269,7 +268,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     )
     .returning();
   if (!row) throw notFound("Delivery", "path.invocation_id", invocationId);
-  await enqueue(ctx.env, [row.id]);
+  await enqueueQuietly(ctx.env, [{ invocation_id: row.id, attempt: row.attempts + 1 }]);
   const [event] = await ctx.db
     .select({ type: events.type })
     .from(events)

@@ -135,7 +135,13 @@ export const delivery = z
     event: eventType,
     status: z.enum(["pending", "retrying", "succeeded", "failed", "cancelled"]),
     attempts: z.array(deliveryAttempt),
-    next_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp
+      .nullable()
+      .describe("When the next attempt is due; null once the delivery succeeded or failed"),
+    failure_reason: z
+      .string()
+      .nullable()
+      .describe("Why a failed or cancelled delivery stopped, in a sentence"),
     created_at: timestamp,
     updated_at: timestamp,
   })

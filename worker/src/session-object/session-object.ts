@@ -39,7 +39,8 @@ import type {
   FinishConnectionResponse,
   OpenConnectionResponse,
 } from "../schemas/internal.ts";
-import { enqueueQuietly, sessionOutbox } from "../webhooks/outbox.ts";
+import { sessionOutbox } from "../webhooks/outbox.ts";
+import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases } from "./connection-leases.ts";
 
 export type SessionPatch = Partial<
@@ -341,7 +342,7 @@ export class SessionObject extends DurableObject<Env> {
     ]);
     const row = updated[0];
     if (!row) throw new Error(`session ${session.id} vanished during a transition`);
-    await enqueueQuietly(this.env, outbox.invocationIds);
+    await enqueueQuietly(this.env, outbox.messages);
     return row;
   }
 

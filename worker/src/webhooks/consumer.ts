@@ -1,15 +1,17 @@
-import { and, eq, gt, inArray, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { type Database, database } from "../db/client.ts";
-import { events, webhookAttempts, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import {
-  MAX_QUEUE_DELAY_SECONDS,
-  nextDelaySeconds,
-  retryAfterSeconds,
-} from "../domain/retry-schedule.ts";
+  events,
+  type InvocationRow,
+  webhookAttempts,
+  webhookInvocations,
+  webhooks,
+} from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { newId } from "../lib/ids.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_SECONDS, envelope, sendAttempt } from "./deliver.ts";
-import type { WebhookMessage } from "./outbox.ts";
+import { enqueue, enqueueQuietly, queueDelay, type WebhookMessage } from "./queue.ts";
+import { leaseSeconds, nextDelaySeconds, retryAfterSeconds } from "./schedule.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "./url-safety.ts";
 
 /** A first attempt waits this long for an earlier, not yet attempted event of its webhook. */
@@ -18,46 +20,79 @@ const ORDER_WAIT_SECONDS = 1;
 const MAX_ORDER_WAITS = 10;
 /** Older predecessors are assumed stuck and no longer hold later events back. */
 const ORDER_WAIT_WINDOW_MS = 5 * 60_000;
-
-export type QueueDecision = { ack: true } | { ack: false; delaySeconds: number };
-const ack = { ack: true } as const;
-const later = (delaySeconds: number): QueueDecision => ({
-  ack: false,
-  delaySeconds: Math.max(0, Math.min(Math.ceil(delaySeconds), MAX_QUEUE_DELAY_SECONDS)),
-});
-
 /**
- * Queues moves a message to the dead-letter queue after `max_retries` (100) retries. Our own
- * retries are counted in D1, so a message that has waited this often is replaced by a fresh one.
+ * Queues moves a message to the dead-letter queue after `max_retries` (100) retries. A message
+ * that has waited this often is replaced by a fresh one; the dead-letter consumer and the
+ * sweeper cover whatever is lost anyway.
  */
 const QUEUE_RETRY_BUDGET = 50;
 
-/** The queue consumer: one message is one invocation; messages are handled in order. */
+/** What to do with one queue message. */
+export type QueueDecision =
+  /** Nothing more for this message: delivered, finished, or a stale duplicate. */
+  | { kind: "done" }
+  /** Not yet: the same message again after the delay. */
+  | { kind: "later"; delaySeconds: number }
+  /** The attempt was made and failed: a new message for the next attempt, after the delay. */
+  | { kind: "next"; attempt: number; delaySeconds: number };
+
+const done = { kind: "done" } as const;
+const later = (delaySeconds: number): QueueDecision => ({
+  kind: "later",
+  delaySeconds: queueDelay(delaySeconds),
+});
+
+/** The queue consumer: one message is one attempt of one invocation; messages are handled in order. */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env) {
   const db = database(env.DB);
   for (const message of batch.messages) {
-    const decision = await processInvocation(
-      env,
-      db,
-      message.body.invocation_id,
-      new Date(),
-      message.attempts,
-    );
-    if (decision.ack) {
+    const decision = await processInvocation(env, db, message.body, new Date(), message.attempts);
+    if (decision.kind === "next") {
+      const next = { invocation_id: message.body.invocation_id, attempt: decision.attempt };
+      await enqueueQuietly(env, [next], decision.delaySeconds);
       message.ack();
-    } else if (message.attempts >= QUEUE_RETRY_BUDGET) {
-      await env.WEBHOOK_QUEUE.send(message.body, { delaySeconds: decision.delaySeconds });
+    } else if (decision.kind === "later" && message.attempts >= QUEUE_RETRY_BUDGET) {
+      await enqueue(env, [message.body], decision.delaySeconds);
       message.ack();
-    } else {
+    } else if (decision.kind === "later") {
       message.retry({ delaySeconds: decision.delaySeconds });
+    } else {
+      message.ack();
     }
   }
+}
+
+const unfinished = inArray(webhookInvocations.status, ["pending", "retrying"]);
+
+/**
+ * Claims attempt `attempt` of an invocation: a compare-and-set in one statement, so however many
+ * messages (queue redeliveries, the sweeper, a manual retry) ask for the same attempt at once,
+ * exactly one sends it. The claim is a lease: if its holder dies, the attempt can be claimed again
+ * once the lease has passed.
+ */
+async function claimAttempt(db: Database, invocation: InvocationRow, now: Date, lease: number) {
+  const claimed = await db
+    .update(webhookInvocations)
+    .set({ leaseUntil: new Date(now.getTime() + lease * 1000).toISOString() })
+    .where(
+      and(
+        eq(webhookInvocations.id, invocation.id),
+        eq(webhookInvocations.attempts, invocation.attempts),
+        unfinished,
+        or(
+          isNull(webhookInvocations.leaseUntil),
+          lte(webhookInvocations.leaseUntil, now.toISOString()),
+        ),
+      ),
+    )
+    .returning({ id: webhookInvocations.id });
+  return claimed.length === 1;
 }
 
 export async function processInvocation(
   env: Env,
   db: Database,
-  invocationId: string,
+  message: WebhookMessage,
   now: Date,
   messageAttempts = 1,
 ): Promise<QueueDecision> {
@@ -66,32 +101,41 @@ export async function processInvocation(
     .from(webhookInvocations)
     .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
     .innerJoin(events, eq(events.id, webhookInvocations.eventId))
-    .where(eq(webhookInvocations.id, invocationId))
+    .where(eq(webhookInvocations.id, message.invocation_id))
     .limit(1);
-  if (!found) return ack;
+  if (!found) return done;
   const { invocation, webhook, event } = found;
-  if (invocation.status !== "pending" && invocation.status !== "retrying") return ack;
+  if (invocation.status !== "pending" && invocation.status !== "retrying") return done;
+  const attempt = invocation.attempts + 1;
+  // Made already by another message: this one is a duplicate.
+  if (message.attempt !== undefined && message.attempt !== attempt) return done;
   const at = now.toISOString();
   if (!webhook.enabled) {
     await db
       .update(webhookInvocations)
-      .set({ status: "cancelled", updatedAt: at })
-      .where(eq(webhookInvocations.id, invocation.id));
-    return ack;
+      .set({
+        status: "cancelled",
+        nextAttemptAt: null,
+        failureReason: "The webhook was disabled before this event was delivered",
+        updatedAt: at,
+      })
+      .where(and(eq(webhookInvocations.id, invocation.id), unfinished));
+    return done;
   }
   // A wait longer than Queues allow is taken in steps: an early message just goes back.
   if (invocation.nextAttemptAt && Date.parse(invocation.nextAttemptAt) > now.getTime() + 1000) {
     return later((Date.parse(invocation.nextAttemptAt) - now.getTime()) / 1000);
   }
-  const mayWait = invocation.attempts === 0 && messageAttempts <= MAX_ORDER_WAITS;
+  const mayWait = attempt === 1 && messageAttempts <= MAX_ORDER_WAITS;
   if (mayWait && (await hasUnsentPredecessor(db, invocation.webhookId, invocation.id, now))) {
     return later(ORDER_WAIT_SECONDS);
   }
+  const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
+  // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
+  if (!(await claimAttempt(db, invocation, now, leaseSeconds(timeout)))) return done;
 
-  const attempt = invocation.attempts + 1;
   const unsafe = unsafeUrlReason(webhook.url, allowsPrivateNetworks(env.ENVIRONMENT));
   const body = JSON.stringify(envelope(webhook, invocation, event, attempt, now));
-  const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
   const result = unsafe
     ? {
         requestTime: at,
@@ -108,6 +152,14 @@ export async function processInvocation(
   const gone = result.statusCode === 410;
   const exhausted = attempt > webhook.retries;
   const status = succeeded ? "succeeded" : gone || exhausted || unsafe ? "failed" : "retrying";
+  const failureReason =
+    status !== "failed"
+      ? null
+      : gone
+        ? "The receiver answered 410 Gone, so the webhook was disabled"
+        : unsafe
+          ? `The URL is not allowed: ${unsafe}`
+          : `No 2xx answer in ${attempt} attempt${attempt === 1 ? "" : "s"} (retries: ${webhook.retries})`;
   const delay =
     status === "retrying"
       ? nextDelaySeconds(webhook, attempt, retryAfterSeconds(result.retryAfter, now.getTime()))
@@ -128,8 +180,17 @@ export async function processInvocation(
     }),
     db
       .update(webhookInvocations)
-      .set({ status, attempts: attempt, nextAttemptAt, updatedAt: new Date().toISOString() })
-      .where(eq(webhookInvocations.id, invocation.id)),
+      .set({
+        status,
+        attempts: attempt,
+        nextAttemptAt,
+        leaseUntil: null,
+        failureReason,
+        updatedAt: new Date().toISOString(),
+      })
+      .where(
+        and(eq(webhookInvocations.id, invocation.id), eq(webhookInvocations.attempts, attempt - 1)),
+      ),
     // 410 Gone: the receiver asks to stop, so the webhook is disabled.
     ...(gone
       ? [
@@ -140,10 +201,7 @@ export async function processInvocation(
         ]
       : []),
   ]);
-  if (status === "retrying") return later(delay);
-  if (status === "failed")
-    await env.WEBHOOK_DEAD_LETTERS.send({ invocation_id: invocation.id } satisfies WebhookMessage);
-  return ack;
+  return status === "retrying" ? { kind: "next", attempt: attempt + 1, delaySeconds: delay } : done;
 }
 
 /** Whether an earlier event for this webhook is still waiting for its first attempt. */
@@ -161,7 +219,7 @@ async function hasUnsentPredecessor(
         eq(webhookInvocations.webhookId, webhookId),
         lt(webhookInvocations.id, invocationId),
         eq(webhookInvocations.attempts, 0),
-        inArray(webhookInvocations.status, ["pending"]),
+        eq(webhookInvocations.status, "pending"),
         gt(
           webhookInvocations.createdAt,
           new Date(now.getTime() - ORDER_WAIT_WINDOW_MS).toISOString(),

@@ -26,3 +26,16 @@ export function nextDelaySeconds(
   const backoff = backoffSeconds(webhook.initialBackoff, webhook.backoffMultiplier, retry);
   return Math.min(Math.max(backoff, retryAfter ?? 0), MAX_RETRY_DELAY_SECONDS);
 }
+
+/** An attempt in flight holds its invocation this long past the receiver's own timeout. */
+const LEASE_MARGIN_SECONDS = 15;
+
+export function leaseSeconds(timeoutSeconds: number): number {
+  return timeoutSeconds + LEASE_MARGIN_SECONDS;
+}
+
+/**
+ * How long past its due time an invocation with no attempt in flight waits before the sweeper
+ * sends it again: long enough that a queued message normally arrives first.
+ */
+export const DEFAULT_SWEEP_GRACE_SECONDS = 60;

@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import { database } from "../db/client.ts";
+import { webhookInvocations, webhooks } from "../db/webhooks.ts";
+import type { Env } from "../env.ts";
+import { enqueue, type WebhookMessage } from "./queue.ts";
+
+/**
+ * The dead-letter queue's consumer. A message lands there when the queue gave up on it
+ * (`max_retries`), which says nothing about the delivery: D1 does. An unfinished invocation with
+ * retries left is queued again for when its next attempt is due; one whose retries are really
+ * used up is marked failed, with the reason.
+ */
+export async function reconcileDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env) {
+  const db = database(env.DB);
+  const now = Date.now();
+  for (const message of batch.messages) {
+    const [found] = await db
+      .select({ invocation: webhookInvocations, retries: webhooks.retries })
+      .from(webhookInvocations)
+      .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
+      .where(eq(webhookInvocations.id, message.body.invocation_id))
+      .limit(1);
+    const invocation = found?.invocation;
+    if (!invocation || (invocation.status !== "pending" && invocation.status !== "retrying")) {
+      message.ack();
+      continue;
+    }
+    if (invocation.attempts > (found?.retries ?? 0)) {
+      await db
+        .update(webhookInvocations)
+        .set({
+          status: "failed",
+          nextAttemptAt: null,
+          failureReason: `Retries used up after ${invocation.attempts} attempts (reconciled from the dead-letter queue)`,
+          updatedAt: new Date(now).toISOString(),
+        })
+        .where(eq(webhookInvocations.id, invocation.id));
+    } else {
+      const due = invocation.nextAttemptAt ? Date.parse(invocation.nextAttemptAt) : now;
+      const next = { invocation_id: invocation.id, attempt: invocation.attempts + 1 };
+      await enqueue(env, [next], Math.max(0, (due - now) / 1000));
+    }
+    message.ack();
+  }
+}

@@ -1,0 +1,54 @@
+import type { Env } from "../env.ts";
+import { MAX_QUEUE_DELAY_SECONDS } from "./schedule.ts";
+
+/**
+ * One queue message asks for one attempt of one invocation. `attempt` is the attempt it is for
+ * (1 for the first); a message for an attempt already made is a stale duplicate and is dropped.
+ * Messages queued before it existed have no `attempt` and stand for the next one.
+ */
+export interface WebhookMessage {
+  invocation_id: string;
+  attempt?: number;
+}
+
+/** Queues accept at most 100 messages per sendBatch. */
+const QUEUE_BATCH_LIMIT = 100;
+
+/** The queue that `max_retries` sends a message to in the end, as wrangler.toml names it. */
+export const DEAD_LETTER_QUEUE = "keyproof-webhooks-dead";
+
+export const queueDelay = (seconds: number) =>
+  Math.max(0, Math.min(Math.ceil(seconds), MAX_QUEUE_DELAY_SECONDS));
+
+/** Puts attempts on the queue, each after `delaySeconds` (default: at once). */
+export async function enqueue(env: Env, messages: WebhookMessage[], delaySeconds?: number) {
+  for (let start = 0; start < messages.length; start += QUEUE_BATCH_LIMIT) {
+    await env.WEBHOOK_QUEUE.sendBatch(
+      messages.slice(start, start + QUEUE_BATCH_LIMIT).map((body) => ({
+        body,
+        contentType: "json" as const,
+        delaySeconds: delaySeconds === undefined ? undefined : queueDelay(delaySeconds),
+      })),
+    );
+  }
+}
+
+/**
+ * Best effort after a commit: D1 already holds the schedule, so a send that fails only delays
+ * the delivery until the sweeper finds it due.
+ */
+export async function enqueueQuietly(env: Env, messages: WebhookMessage[], delaySeconds?: number) {
+  if (messages.length === 0) return;
+  try {
+    await enqueue(env, messages, delaySeconds);
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "warn",
+        message: "enqueue failed; the sweeper will send these when due",
+        invocations: messages.map((message) => message.invocation_id),
+        error: String(error),
+      }),
+    );
+  }
+}

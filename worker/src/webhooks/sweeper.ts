@@ -1,0 +1,45 @@
+import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { webhookInvocations } from "../db/webhooks.ts";
+import type { Env } from "../env.ts";
+import { enqueue } from "./queue.ts";
+import { DEFAULT_SWEEP_GRACE_SECONDS } from "./schedule.ts";
+
+/** Invocations sent again per sweep; a larger backlog drains over the following minutes. */
+const SWEEP_BATCH = 500;
+
+export function sweepGraceSeconds(env: Pick<Env, "WEBHOOK_SWEEP_GRACE_SECONDS">): number {
+  const configured = Number(env.WEBHOOK_SWEEP_GRACE_SECONDS);
+  return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_SWEEP_GRACE_SECONDS;
+}
+
+/**
+ * Runs every minute (the cron trigger; `npm start` calls it locally): queues every unfinished
+ * invocation whose next attempt is overdue by the grace period and has no attempt in flight,
+ * whatever its attempt count. This is what brings back a delivery whose queue message was lost
+ * (a restart, a deploy, a dead-lettered message, an enqueue that failed after its commit).
+ * A message that was not lost after all is harmless: only one claims the attempt.
+ */
+export async function sweepDueInvocations(env: Env, db: Database, now = new Date()) {
+  const overdue = new Date(now.getTime() - sweepGraceSeconds(env) * 1000).toISOString();
+  const due = await db
+    .select({ id: webhookInvocations.id, attempts: webhookInvocations.attempts })
+    .from(webhookInvocations)
+    .where(
+      and(
+        inArray(webhookInvocations.status, ["pending", "retrying"]),
+        lte(webhookInvocations.nextAttemptAt, overdue),
+        or(
+          isNull(webhookInvocations.leaseUntil),
+          lte(webhookInvocations.leaseUntil, now.toISOString()),
+        ),
+      ),
+    )
+    .orderBy(asc(webhookInvocations.nextAttemptAt))
+    .limit(SWEEP_BATCH);
+  await enqueue(
+    env,
+    due.map((row) => ({ invocation_id: row.id, attempt: row.attempts + 1 })),
+  );
+  return due.length;
+}
