@@ -6,6 +6,7 @@ import { runApiBench } from "./api.ts";
 import { runBridgeMemoryBench } from "./bridge-memory.ts";
 import { runListBench } from "./list-latency.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
+import { runWebhookRecoveryBench } from "./webhook-recovery.ts";
 import { runWebhookBench } from "./webhooks.ts";
 
 for (const [name, run] of [
@@ -14,6 +15,7 @@ for (const [name, run] of [
   ["webhooks", () => runWebhookBench(200, 3)],
   ["bridge-memory", () => runBridgeMemoryBench(1000, 2)],
   ["list-latency", () => runListBench(100_000, 30)],
+  ["webhook-recovery", () => runWebhookRecoveryBench(2, 60, 60)],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

@@ -3,6 +3,7 @@ import { runApiBench } from "../../bench/api.ts";
 import { runBridgeMemoryBench } from "../../bench/bridge-memory.ts";
 import { runListBench } from "../../bench/list-latency.ts";
 import { runSshProofBench } from "../../bench/ssh-proofs.ts";
+import { runWebhookRecoveryBench } from "../../bench/webhook-recovery.ts";
 import { runWebhookBench } from "../../bench/webhooks.ts";
 
 // Every benchmark at a tiny size, writing nothing: proves the scripts still run end to end.
@@ -28,6 +29,11 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     const { perRun } = await runBridgeMemoryBench(5, 1, false);
     expect(perRun[0]?.capRefused).toBe(true);
     expect(perRun[0]?.loaded).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("webhook-recovery delivers a retry lost in a restart", async () => {
+    const { lateness } = await runWebhookRecoveryBench(1, 1, 1, false);
+    expect(lateness).toHaveLength(1);
   }, 120_000);
 
   it("list-latency pages through inserted sessions", async () => {
