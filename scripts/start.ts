@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { parsePublicKey } from "../worker/src/domain/public-keys.ts";
+import { parsePublicKey } from "../worker/src/protocol/public-keys.ts";
 import {
   applyLocalMigrations,
   BIN,
@@ -123,7 +123,7 @@ async function hostKeyFingerprints(dir: string): Promise<string[]> {
   const files = readdirSync(dir).filter((file) => file.endsWith(".pub"));
   return Promise.all(
     files.map(async (file) => {
-      const key = await parsePublicKey(readFileSync(join(dir, file), "utf8"));
+      const key = parsePublicKey(readFileSync(join(dir, file), "utf8"));
       return `${key.publicKeyAlgorithm} ${key.publicKeySha256}`;
     }),
   );

@@ -6,25 +6,26 @@ import ssh2, {
   type ServerChannel,
   type Session,
 } from "ssh2";
+import type {
+  FinishConnectionResponse,
+  OpenConnectionResponse,
+} from "../../worker/src/protocol/messages.ts";
 import {
   type ParsedPublicKey,
   PublicKeyError,
   parsePublicKeyBlob,
-} from "../../worker/src/domain/public-keys.ts";
-import type {
-  FinishConnectionResponse,
-  OpenConnectionResponse,
-} from "../../worker/src/schemas/internal.ts";
+} from "../../worker/src/protocol/public-keys.ts";
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
+  type KeyRefusalCode,
   type OfferedKey,
   type ProvenKeyView,
+  REFUSALS,
   refusedKeyLines,
   render,
   resultLines,
   UNAVAILABLE_MESSAGE,
-  UNKNOWN_SESSION,
 } from "./terminal.ts";
 import { sendUserauthBanner } from "./userauth-banner.ts";
 import { type WorkerClient, WorkerUnavailableError } from "./worker-client.ts";
@@ -60,13 +61,11 @@ const IDENTIFIER_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 /** How long a client may keep the connection after its channel closed. */
 const CLIENT_HANGUP_GRACE_MS = 2_000;
 const AUTH_METHODS: AuthenticationType[] = ["publickey", "keyboard-interactive"];
-const SHA1_REFUSAL =
-  "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)";
-const refusal = (sha256: string, reason: string): OfferedKey => ({
-  sha256,
-  fate: "refused",
-  reason,
-});
+const refusal = (
+  sha256: string,
+  code: KeyRefusalCode,
+  detail: string | null = null,
+): OfferedKey => ({ sha256, fate: "refused", refusal: code, detail });
 
 /**
  * One SSH connection from accept to close: learns the session from the username, counts only
@@ -164,11 +163,11 @@ export class BridgeConnection {
     // ssh2 reports rsa-sha2-256/512 as key algo "ssh-rsa" with a hashAlgo; none means SHA-1.
     const sha1 = ctx.key.algo === "ssh-rsa" && !ctx.hashAlgo;
     let offered = this.#offered.get(sha256);
-    if (!offered || (offered.fate === "refused" && offered.reason === SHA1_REFUSAL && !sha1)) {
+    if (!offered || (offered.fate === "refused" && offered.refusal === "sha1" && !sha1)) {
       // Past the cap, new keys are turned away; the signed request for an offered one still counts.
       if (!offered && this.#offered.size >= this.#limits.maxKeyOffers)
         return ctx.reject(["keyboard-interactive"]);
-      offered = sha1 ? refusal(sha256, SHA1_REFUSAL) : await this.#judge(blob, sha256);
+      offered = sha1 ? refusal(sha256, "sha1") : this.#judge(blob, sha256);
       this.#offered.set(sha256, offered);
     }
     if (offered.fate !== "unproven" || sha1) return ctx.reject(AUTH_METHODS);
@@ -191,12 +190,13 @@ export class BridgeConnection {
   }
 
   /** A newly offered key: refused (and why), not one this session expects, or awaiting proof. */
-  async #judge(blob: Buffer, sha256: string): Promise<OfferedKey> {
+  #judge(blob: Buffer, sha256: string): OfferedKey {
     let key: ParsedPublicKey;
     try {
-      key = await parsePublicKeyBlob(blob);
+      key = parsePublicKeyBlob(blob);
     } catch (error) {
-      return refusal(sha256, error instanceof PublicKeyError ? error.message : "unreadable key");
+      if (error instanceof PublicKeyError) return refusal(sha256, error.code, error.detail);
+      return refusal(sha256, "malformed");
     }
     const view = { sha256, algorithm: key.publicKeyAlgorithm, bits: key.publicKeyBits };
     const session = this.#session;
@@ -228,7 +228,7 @@ export class BridgeConnection {
       const identifier = username.trim().toLowerCase();
       this.#identifier = identifier;
       if (!IDENTIFIER_PATTERN.test(identifier))
-        return this.#refuseConnection("unknown", UNKNOWN_SESSION);
+        return this.#refuseConnection("unknown", REFUSALS.unknown);
       let opened: OpenConnectionResponse;
       try {
         opened = await this.#worker.openConnection({
@@ -240,7 +240,7 @@ export class BridgeConnection {
         if (!(error instanceof WorkerUnavailableError)) throw error;
         return this.#refuseConnection("unavailable", UNAVAILABLE_MESSAGE);
       }
-      if (!opened.accepted) return this.#refuseConnection(opened.reason, opened.message);
+      if (!opened.accepted) return this.#refuseConnection(opened.reason, REFUSALS[opened.reason]);
       this.#session = opened;
       if (opened.ssh_banner) sendUserauthBanner(this.#client, opened.ssh_banner);
       this.#scheduleExpiryCheck(opened.expired_at);

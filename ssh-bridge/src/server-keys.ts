@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ssh2 from "ssh2";
-import { parsePublicKeyBlob } from "../../worker/src/domain/public-keys.ts";
+import { parsePublicKeyBlob } from "../../worker/src/protocol/public-keys.ts";
 
 export interface HostKey {
   path: string;
@@ -37,7 +37,7 @@ export async function loadOrCreateHostKeys(dir: string): Promise<HostKey[]> {
     const privateKey = readFileSync(path, "utf8");
     const parsed = ssh2.utils.parseKey(privateKey);
     if (parsed instanceof Error) throw new Error(`Cannot read host key ${path}: ${parsed.message}`);
-    const key = await parsePublicKeyBlob(parsed.getPublicSSH());
+    const key = parsePublicKeyBlob(parsed.getPublicSSH());
     keys.push({
       path,
       privateKey,

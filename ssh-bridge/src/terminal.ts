@@ -1,5 +1,9 @@
-import type { FinishConnectionResponse } from "../../worker/src/schemas/internal.ts";
-import { stripControlCharacters } from "../../worker/src/schemas/text.ts";
+import type {
+  FinishConnectionResponse,
+  RefusalReason,
+} from "../../worker/src/protocol/messages.ts";
+import type { KeyRefusal } from "../../worker/src/protocol/public-keys.ts";
+import { stripControlCharacters } from "../../worker/src/protocol/terminal-text.ts";
 
 /** What the user reads on their terminal. Pure text builders, so they are easy to test and change. */
 
@@ -9,17 +13,41 @@ export interface ProvenKeyView {
   bits: number;
 }
 
+/** Why the bridge refused a key: the key code's reasons, and signatures made with SHA-1. */
+export type KeyRefusalCode = KeyRefusal | "sha1";
+
 /** What became of one key the client offered. */
 export type OfferedKey =
-  | { sha256: string; fate: "refused"; reason: string }
+  | { sha256: string; fate: "refused"; refusal: KeyRefusalCode; detail: string | null }
   | { sha256: string; fate: "proven" | "unexpected" | "unproven"; key: ProvenKeyView };
+
+const KEY_REFUSALS: Record<KeyRefusalCode, (detail: string | null) => string> = {
+  malformed: () => "your client sent key data that cannot be read",
+  unsupported: (type) =>
+    `keys of type ${type ?? "this type"} are not supported; use Ed25519, ECDSA or RSA`,
+  dsa: () => "DSA keys are not supported; use Ed25519, ECDSA or RSA of 2048 bits or more",
+  rsa_too_short: (bits) => `RSA keys of ${bits} bits are too short; use 2048 bits or more`,
+  degenerate: () =>
+    "this key is degenerate: anyone can make its signatures without a private key, so it proves nothing",
+  invalid: () => "this is not a valid public key",
+  sha1: () =>
+    "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)",
+};
 
 export const UNAVAILABLE_MESSAGE =
   "keyproof is temporarily unavailable. Nothing was recorded; please try again in a minute.";
 export const EXPIRED_DURING_CONNECTION = "This keyproof session has expired. Ask for a new one.";
-export const UNKNOWN_SESSION =
-  "There is no keyproof session with this name. Check the command you were given.";
 export const RESTARTING_MESSAGE = "keyproof is restarting; please connect again.";
+
+/** Why a connection was turned away before authentication, one sentence each. */
+export const REFUSALS: Record<RefusalReason, string> = {
+  unknown: "There is no keyproof session with this name. Check the command you were given.",
+  expired: EXPIRED_DURING_CONNECTION,
+  completed: "This keyproof session is already complete and accepts no more connections.",
+  verified: "This keyproof session is already verified and accepts no more connections.",
+  failed: "This keyproof session has failed after too many attempts. Ask for a new one.",
+  busy: "Another connection to this keyproof session is in progress. Try again in a moment.",
+};
 
 const NO_KEY_OFFERED = [
   "No SSH key was offered, so there was nothing to prove.",
@@ -66,7 +94,9 @@ export function bannerText(text: string): string {
 
 export function refusedKeyLines(offered: OfferedKey[]): string[] {
   return offered.flatMap((key) =>
-    key.fate === "refused" ? [`Refused ${key.sha256}: ${key.reason}`] : [],
+    key.fate === "refused"
+      ? [`Refused ${key.sha256}: ${KEY_REFUSALS[key.refusal](key.detail)}`]
+      : [],
   );
 }
 
@@ -113,7 +143,6 @@ export function resultLines(
   result: FinishConnectionResponse,
   offered: OfferedKey[],
 ): string[] {
-  if (result.message) return [result.message];
   switch (result.outcome) {
     case "collected":
       return [
@@ -150,8 +179,14 @@ export function resultLines(
       ];
     case "expired":
       return [EXPIRED_DURING_CONNECTION];
-    case "closed":
-      return ["This keyproof session is closed and accepts no more connections."];
+    case "closed": {
+      const status = result.session_status;
+      return [
+        status === "completed" || status === "verified" || status === "failed"
+          ? REFUSALS[status]
+          : "This keyproof session is closed and accepts no more connections.",
+      ];
+    }
   }
 }
 

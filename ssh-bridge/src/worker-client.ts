@@ -1,11 +1,11 @@
-import { signRequest } from "../../worker/src/internal/request-signing.ts";
 import type {
   ConnectionStatusResponse,
   FinishConnectionRequest,
   FinishConnectionResponse,
   OpenConnectionRequest,
   OpenConnectionResponse,
-} from "../../worker/src/schemas/internal.ts";
+} from "../../worker/src/protocol/messages.ts";
+import { signRequest } from "../../worker/src/protocol/request-signing.ts";
 
 /** The Worker could not be reached or answered with a server error; the user is told so. */
 export class WorkerUnavailableError extends Error {}

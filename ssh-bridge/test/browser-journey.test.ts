@@ -1,51 +1,23 @@
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../../scripts/local-dev.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test-support/webhook-receiver.ts";
+import { launchChromium, screenshot } from "./helpers/chromium.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
-
-/** Debian's Chromium, which .ci/run installs; Playwright never downloads a browser here. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-/** `npm run screenshots` refreshes the README's images; other runs keep theirs out of the tree. */
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
-  ? join(ROOT, "docs", "screenshots")
-  : mkdtempSync(join(tmpdir(), "keyproof-screenshots-"));
 
 const ctx = useBridge();
 let browser: Browser;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (as .ci/run does)`);
-  mkdirSync(SCREENSHOTS, { recursive: true });
   receiver = await startWebhookReceiver();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await receiver?.close();
 });
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-}
 
 describe("the whole journey in a real browser", () => {
   it("signs up, makes a project and key, runs ssh, sees the fingerprint, and delivers a test webhook", async () => {
@@ -68,7 +40,7 @@ describe("the whole journey in a real browser", () => {
     await page.click('form[action$="/api-keys"] button');
     const apiKey = (await page.textContent("#new-api-key")) ?? "";
     expect(apiKey).toMatch(/^kp_live_[0-9a-z]{32}$/);
-    await shot(page, "api-key-created");
+    await screenshot(page, "api-key-created");
     const info = await fetch(`${base}/api/v1/auth/info/`, { headers: { "x-api-key": apiKey } });
     expect(info.status).toBe(200);
     await page.reload();
@@ -88,7 +60,7 @@ describe("the whole journey in a real browser", () => {
     expect(ssh.stdout).toContain(key.sha256);
     await page.reload();
     await expect.poll(() => page.textContent(".fingerprint")).toBe(key.sha256);
-    await shot(page, "session-detail");
+    await screenshot(page, "session-detail");
 
     const settingsUrl = page.url().replace(/\/sessions\/.*/, "/settings");
     await page.goto(settingsUrl);
@@ -109,10 +81,10 @@ describe("the whole journey in a real browser", () => {
     expect(
       receiver.requestsTo("/ok/journey").map((request) => JSON.parse(request.body).event),
     ).toEqual(["ping"]);
-    await shot(page, "webhook-deliveries");
+    await screenshot(page, "webhook-deliveries");
 
     await page.click("text=Sessions");
-    await shot(page, "sessions-list");
+    await screenshot(page, "sessions-list");
     await page.close();
   });
 });

@@ -102,8 +102,8 @@ const fingerprint = (blob: Buffer) =>
 
 describe("degenerate keys", () => {
   it.each([
-    ["a small-order Ed25519 point", DEGENERATE_KEYS.ed25519Identity, "small-order point"],
-    ["an RSA key with e = 1", DEGENERATE_KEYS.rsaExponentOne, "public exponent must be odd"],
+    ["a small-order Ed25519 point", DEGENERATE_KEYS.ed25519Identity, "this key is degenerate"],
+    ["an RSA key with e = 1", DEGENERATE_KEYS.rsaExponentOne, "this key is degenerate"],
   ])("refuses %s, for which a signature needs no private key", async (_, blob, reason) => {
     const session = await ctx.api.createSession("collect", { multi_key: true });
     const output = await connectWithAgent(

@@ -1,5 +1,6 @@
 import type { AccountRow } from "./db/accounts.ts";
 import type { AuthenticatedKey } from "./domain/api-keys.ts";
+import type { ProjectContext } from "./domain/context.ts";
 import type { Env } from "./env.ts";
 
 /** Hono's view of the Worker: its bindings and what middleware leaves for handlers. */
@@ -7,7 +8,10 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
-    auth: AuthenticatedKey;
+    /** The API key that authenticated the request (API only). */
+    apiKey: AuthenticatedKey;
+    /** The project the request acts for: the API key's, or the web page's guarded project. */
+    project: ProjectContext;
     /** The signed-in web account (web app only). */
     account: AccountRow;
     /** This browser's CSRF token, echoed in every form. */

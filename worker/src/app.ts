@@ -1,26 +1,37 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { authInfoRoutes } from "./api/auth-info.ts";
-import { collectSessionRoutes } from "./api/collect-sessions.ts";
 import { eventRoutes } from "./api/events.ts";
 import { rateLimit, requireApiKey } from "./api/middleware.ts";
+import {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  registerApiKeyScheme,
+} from "./api/openapi-document.ts";
 import { bodyTooLarge, problemResponse, toApiError } from "./api/problem.ts";
-import { verifySessionRoutes } from "./api/verify-sessions.ts";
-import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhook-routes.ts";
+import { apiRouter } from "./api/router.ts";
+import { collectSessionRoutes, verifySessionRoutes } from "./api/sessions.ts";
+import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
 import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
 import { LIMITS } from "./schemas/limits.ts";
-import { buildOpenApiDocument } from "./schemas/openapi.ts";
 import { buildWebApp } from "./web/app.tsx";
-import { docsPage } from "./web/docs-page.tsx";
+import { referencePage } from "./web/reference/reference-page.tsx";
+
+const limitBody = bodyLimit({
+  maxSize: LIMITS.maxBodyBytes,
+  onError: () => {
+    throw bodyTooLarge();
+  },
+});
 
 export function buildApp() {
   // `strict: false`: the trailing slash is canonical and its absence is accepted.
-  const app = new Hono<AppEnv>({ strict: false });
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
 
   app.use(requestId());
   app.use(
@@ -52,38 +63,30 @@ export function buildApp() {
             405,
             `${c.req.method} is not allowed here; use ${methods.join(", ")}`,
             undefined,
-            {
-              Allow: methods.join(", "),
-            },
+            { Allow: methods.join(", ") },
           ),
         ),
     }),
   );
 
-  app.get("/docs", (c) => c.html(docsPage()));
-  // Built once per origin: converting every schema takes longer than serving the result.
-  const openApiByOrigin = new Map<string, ReturnType<typeof buildOpenApiDocument>>();
-  app.get("/api/v1/openapi.json", (c) => {
-    const origin = new URL(c.req.url).origin;
-    let document = openApiByOrigin.get(origin);
+  // The document is generated from the routes below; built once per origin, since converting
+  // every schema takes longer than serving the result.
+  const documents = new Map<string, OpenApiDocument>();
+  const documentFor = (url: string) => {
+    const origin = new URL(url).origin;
+    let document = documents.get(origin);
     if (!document) {
-      document = buildOpenApiDocument(origin);
-      openApiByOrigin.set(origin, document);
+      document = buildOpenApiDocument(app, origin);
+      documents.set(origin, document);
     }
-    return c.json(document);
-  });
+    return document;
+  };
+  app.get("/api/v1/openapi.json", (c) => c.json(documentFor(c.req.url)));
+  app.get("/docs", (c) => c.html(referencePage(documentFor(c.req.url))));
 
-  const api = new Hono<AppEnv>({ strict: false });
-  api.use(
-    bodyLimit({
-      maxSize: LIMITS.maxBodyBytes,
-      onError: () => {
-        throw bodyTooLarge();
-      },
-    }),
-    requireApiKey,
-    rateLimit,
-  );
+  // Who may call is decided here, at the mount: every route below needs an API key.
+  const api = apiRouter();
+  api.use(limitBody, requireApiKey, rateLimit);
   api.route("/auth/info", authInfoRoutes);
   api.route("/ssh/collect/sessions", collectSessionRoutes);
   api.route("/ssh/collect/sessions", sessionWebhookRoutes("collect"));
@@ -91,17 +94,11 @@ export function buildApp() {
   api.route("/ssh/verify/sessions", sessionWebhookRoutes("verify"));
   api.route("/webhooks", projectWebhookRoutes);
   api.route("/events", eventRoutes);
+  registerApiKeyScheme(api);
   app.route("/api/v1", api);
 
-  const internal = new Hono<AppEnv>({ strict: false });
-  internal.use(
-    bodyLimit({
-      maxSize: LIMITS.maxBodyBytes,
-      onError: () => {
-        throw bodyTooLarge();
-      },
-    }),
-  );
+  const internal = new OpenAPIHono<AppEnv>({ strict: false });
+  internal.use(limitBody);
   internal.route("/", internalRoutes);
   app.route("/internal/v1", internal);
   app.route("/", buildWebApp());

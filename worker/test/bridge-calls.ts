@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { signRequest } from "../src/internal/request-signing.ts";
+import { signRequest } from "../src/protocol/request-signing.ts";
 import { call } from "./helpers.ts";
 
 /** Calls an internal endpoint signed as the bridge would. */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SIGNATURE_HEADERS, signRequest } from "../src/internal/request-signing.ts";
+import { SIGNATURE_HEADERS, signRequest } from "../src/protocol/request-signing.ts";
 import { call, callJson, expectProblem, newProject } from "./helpers.ts";
 
 const PATH = "/internal/v1/connections";

@@ -1,35 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { OPERATIONS } from "../src/schemas/openapi.ts";
+import { buildApp } from "../src/app.ts";
 import { call, callJson } from "./helpers.ts";
-
-type Document = {
-  openapi: string;
-  paths: Record<
-    string,
-    Record<
-      string,
-      {
-        requestBody?: { content: Record<string, { schema: unknown }> };
-        parameters: { name: string; in: string }[];
-      }
-    >
-  >;
-  components: {
-    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
-  };
-};
+import { documentedOperations, type OpenApiTestDocument } from "./openapi-operations.ts";
 
 describe("OpenAPI document", () => {
-  it("is OpenAPI 3.1, needs no key, and lists every public operation", async () => {
-    const doc = await callJson<Document>("/api/v1/openapi.json", 200);
+  it("describes exactly the API routes the app serves, no more and no fewer", async () => {
+    const doc = await callJson<OpenApiTestDocument>("/api/v1/openapi.json", 200);
     expect(doc.openapi).toBe("3.1.0");
-    for (const op of OPERATIONS)
-      expect(doc.paths[op.path]?.[op.method], `${op.method} ${op.path}`).toBeDefined();
+    const documented = documentedOperations(doc).map(
+      (op) => `${op.method.toUpperCase()} ${op.path.replace(/\/$/, "")}`,
+    );
+    const served = buildApp()
+      .routes.filter((route) => route.path.startsWith("/api/v1/") && route.method !== "ALL")
+      .filter((route) => route.path !== "/api/v1/openapi.json")
+      .map(
+        (route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}").replace(/\/$/, "")}`,
+      );
+    expect([...new Set(served)].sort()).toEqual([...new Set(documented)].sort());
+    expect(documented.length).toBeGreaterThanOrEqual(37);
     expect(Object.keys(doc.paths).some((path) => path.includes("internal"))).toBe(false);
+    expect(Object.keys(doc.paths).every((path) => path.endsWith("/"))).toBe(true);
   });
 
-  it("is generated from the validation schemas", async () => {
-    const doc = await callJson<Document>("/api/v1/openapi.json", 200);
+  it("is generated from the validation schemas, with their descriptions", async () => {
+    const doc = await callJson<OpenApiTestDocument>("/api/v1/openapi.json", 200);
     const create = doc.components.schemas.CollectSessionCreate;
     expect(Object.keys(create?.properties ?? {}).sort()).toEqual(
       [
@@ -44,26 +38,49 @@ describe("OpenAPI document", () => {
         "webhooks",
       ].sort(),
     );
+    expect(create?.properties?.ssh_banner).toMatchObject({
+      maxLength: 2048,
+      description: expect.stringContaining("control characters refused"),
+    });
     expect(doc.components.schemas.VerifySessionCreate?.required).toEqual(["keys"]);
     const list = doc.paths["/api/v1/ssh/collect/sessions/"]?.get;
-    expect(list?.parameters.map((p) => `${p.in}.${p.name}`)).toEqual([
+    expect(list?.parameters?.map((p) => `${p.in}.${p.name}`)).toEqual([
       "query.offset",
       "query.limit",
       "query.status",
       "query.external_id",
     ]);
-    expect(JSON.stringify(doc)).not.toContain("#/$defs/");
+    expect(doc.components.securitySchemes?.apiKey).toMatchObject({
+      in: "header",
+      name: "x-api-key",
+    });
     for (const ref of JSON.stringify(doc).matchAll(/"#\/components\/schemas\/(\w+)"/g)) {
       expect(doc.components.schemas[ref[1] ?? ""], ref[1]).toBeDefined();
     }
   });
 
-  it("renders a reference page at /docs", async () => {
+  it("renders a reference with every operation's fields and descriptions at /docs", async () => {
     const response = await call("/docs");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/text\/html/);
-    const html = await response.text();
-    for (const op of OPERATIONS) expect(html).toContain(op.path);
+    const html = (await response.text())
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#39;", "'")
+      .replaceAll("&amp;", "&");
+    const doc = await callJson<OpenApiTestDocument>("/api/v1/openapi.json", 200);
+    for (const op of documentedOperations(doc)) {
+      expect(html).toContain(`<code class="path">${op.path}</code>`);
+      expect(html).toContain(`id="${op.method}-`);
+    }
+    // Request fields with their descriptions and limits, an example, the error shape, webhooks.
+    expect(html).toContain("keys[].public_key");
+    expect(html).toContain("An OpenSSH authorized_keys line");
+    expect(html).toContain("at most 2048 characters");
+    expect(html).toContain('curl -X POST "http://localhost/api/v1/ssh/verify/sessions/"');
     expect(html).toContain('id="problem-conflict"');
+    expect(html).toContain('id="webhook-events"');
+    expect(html).toContain("webhook-signature");
+    expect(html).not.toMatch(/<script[^>]+src="https?:/);
+    expect(html).not.toMatch(/<link[^>]+href="https?:/);
   });
 });

@@ -1,16 +1,29 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env.ts";
-import type { AuthInfo } from "../schemas/auth-info.ts";
+import { createRoute } from "@hono/zod-openapi";
+import { authInfo } from "../schemas/auth-info.ts";
+import { ALWAYS, jsonResponse, problems } from "./responses.ts";
+import { apiRouter } from "./router.ts";
 
-export const authInfoRoutes = new Hono<AppEnv>().get("/", (c) => {
-  const { key, projectName } = c.get("auth");
-  const body: AuthInfo = {
-    id: key.id,
-    name: key.name,
-    project_id: key.projectId,
-    project_name: projectName,
-    created_at: key.createdAt,
-    expired_at: key.expiredAt,
-  };
-  return c.json(body);
-});
+export const authInfoRoutes = apiRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/",
+    tags: ["Auth"],
+    summary: "Describe the calling API key and its project",
+    description: "A cheap way to check that a key works and which project it belongs to.",
+    responses: { 200: jsonResponse(authInfo, "The key and its project"), ...problems(...ALWAYS) },
+  }),
+  (c) => {
+    const { key, projectName } = c.var.apiKey;
+    return c.json(
+      {
+        id: key.id,
+        name: key.name,
+        project_id: key.projectId,
+        project_name: projectName,
+        created_at: key.createdAt,
+        expired_at: key.expiredAt,
+      },
+      200,
+    );
+  },
+);

@@ -1,12 +1,23 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../app-env.ts";
+import { createRoute } from "@hono/zod-openapi";
 import { listEvents } from "../domain/event-log.ts";
-import { eventListQuery } from "../schemas/webhooks.ts";
-import { projectContext } from "./middleware.ts";
-import { validate } from "./validate.ts";
+import { listEnvelope } from "../schemas/common.ts";
+import { event, eventListQuery } from "../schemas/webhooks.ts";
+import { jsonResponse, problems } from "./responses.ts";
+import { apiRouter } from "./router.ts";
 
-export const eventRoutes = new Hono<AppEnv>().get(
-  "/",
-  validate("query", eventListQuery),
-  async (c) => c.json(await listEvents(projectContext(c), c.req.valid("query"))),
+export const eventRoutes = apiRouter().openapi(
+  createRoute({
+    method: "get",
+    path: "/",
+    tags: ["Events"],
+    summary: "The project's event log, newest first",
+    description:
+      "Every event any webhook could receive, kept after its session is deleted: compare with what your receiver saw to reconcile.",
+    request: { query: eventListQuery },
+    responses: {
+      200: jsonResponse(listEnvelope(event), "A page of events"),
+      ...problems(400, 401, 429),
+    },
+  }),
+  async (c) => c.json(await listEvents(c.var.project, c.req.valid("query")), 200),
 );

@@ -2,36 +2,15 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import { authenticateApiKey, recordApiKeyUse, shouldRecordUse } from "../domain/api-keys.ts";
-import type { ProjectContext } from "../domain/context.ts";
 import { ApiError } from "../lib/errors.ts";
 
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 export const API_KEY_HEADER = "x-api-key";
 const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
-/** A request that carries a body must say it is JSON. */
-export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
-  const hasBody =
-    c.req.raw.body !== null &&
-    (c.req.header("content-length") !== "0" || c.req.header("transfer-encoding") !== undefined);
-  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
-  if (hasBody && !JSON_MEDIA_TYPE.test(mediaType)) {
-    throw new ApiError(
-      415,
-      "The request body must be JSON, sent with content-type: application/json",
-      [
-        {
-          location: "header.content-type",
-          message: "Expected application/json",
-          value: mediaType || null,
-        },
-      ],
-    );
-  }
-  await next();
-});
-
-/** Missing, unknown, revoked and expired keys all get the same 401. */
+/**
+ * Who may call is decided here, where the API is mounted: missing, unknown, revoked and expired
+ * keys all get the same 401, and every handler below reads the caller's project off `c.var`.
+ */
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const plaintext = c.req.header(API_KEY_HEADER);
   const now = new Date();
@@ -42,13 +21,14 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   }
   if (shouldRecordUse(auth.key, now))
     c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key.id, now));
-  c.set("auth", auth);
+  c.set("apiKey", auth);
+  c.set("project", { db, env: c.env, projectId: auth.key.projectId, now });
   await next();
 });
 
 /** The project-wide limit, counted by one Durable Object per project. */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const projectId = c.get("auth").key.projectId;
+  const projectId = c.var.project.projectId;
   const limit = Number(c.env.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;
   const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(projectId));
   const decision = await limiter.consume(limit);
@@ -67,15 +47,3 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 });
-
-export function projectContext(c: {
-  env: AppEnv["Bindings"];
-  get(key: "auth"): AppEnv["Variables"]["auth"];
-}): ProjectContext {
-  return {
-    db: database(c.env.DB),
-    env: c.env,
-    projectId: c.get("auth").key.projectId,
-    now: new Date(),
-  };
-}

@@ -58,6 +58,7 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
     return new ApiError(400, error.message, [{ location: "body", message: error.message }]);
   }
   if (error instanceof HTTPException && error.status === 413) return bodyTooLarge();
+  if (error instanceof HTTPException && error.status === 415) return notJson(c);
   console.error(
     JSON.stringify({
       level: "error",
@@ -74,3 +75,19 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
 }
 
 export const bodyTooLarge = () => new ApiError(413, "The request body is larger than 64 KiB");
+
+/** A body sent as anything but JSON; the route's media type gate says so with a 415. */
+function notJson(c: Context<AppEnv>): ApiError {
+  const mediaType = (c.req.header("content-type") ?? "").split(";")[0]?.trim() ?? "";
+  return new ApiError(
+    415,
+    "The request body must be JSON, sent with content-type: application/json",
+    [
+      {
+        location: "header.content-type",
+        message: "Expected application/json",
+        value: mediaType || null,
+      },
+    ],
+  );
+}

@@ -1,15 +1,5 @@
-import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
 import type { z } from "zod";
-import { ApiError } from "../lib/errors.ts";
 import type { ProblemError } from "../schemas/common.ts";
-
-const LOCATION_PREFIX: Partial<Record<keyof ValidationTargets, string>> = {
-  json: "body",
-  query: "query",
-  param: "path",
-  header: "header",
-};
 
 function formatLocation(prefix: string, path: readonly PropertyKey[]): string {
   return path.reduce<string>(
@@ -51,18 +41,3 @@ export function problemErrors(
     ];
   });
 }
-
-/** `@hono/zod-validator` that throws, so every failure flows through the one `onError`. */
-export const validate = <Target extends keyof ValidationTargets, Schema extends z.ZodType>(
-  target: Target,
-  schema: Schema,
-) =>
-  zValidator(target, schema, (result) => {
-    if (result.success) return;
-    const errors = problemErrors(LOCATION_PREFIX[target] ?? target, result.error, result.data);
-    const detail =
-      errors.length === 1
-        ? (errors[0]?.message ?? "Invalid request")
-        : `The request has ${errors.length} problems; see errors`;
-    throw new ApiError(400, detail, errors);
-  });

@@ -1,8 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { SESSION_KINDS, SESSION_STATUSES } from "../protocol/messages.ts";
 import { projects } from "./accounts.ts";
 
-export const SESSION_KINDS = ["collect", "verify"] as const;
-export const SESSION_STATUSES = ["pending", "completed", "verified", "failed", "expired"] as const;
 export const CONNECTION_OUTCOMES = [
   "in_progress",
   "collected",
@@ -116,8 +115,6 @@ export const connectionKeys = sqliteTable(
 );
 
 export type SessionRow = typeof sessions.$inferSelect;
-export type SessionKind = (typeof SESSION_KINDS)[number];
-export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export type SessionKeyRow = typeof sessionKeys.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;

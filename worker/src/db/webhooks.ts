@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   "ping",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+export const EVENT_ENTITIES = ["collect_session", "verify_session", "webhook"] as const;
 
 /**
  * The outbox: written in the same D1 batch as the change that caused it. Events outlive their
@@ -24,7 +25,7 @@ export const events = sqliteTable(
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
     sessionId: text("session_id"),
-    entity: text({ enum: ["collect_session", "verify_session", "webhook"] }).notNull(),
+    entity: text({ enum: EVENT_ENTITIES }).notNull(),
     type: text({ enum: EVENT_TYPES }).notNull(),
     /** JSON text of the event's payload. */
     payload: text().notNull(),
@@ -37,6 +38,8 @@ export const events = sqliteTable(
   ],
 );
 
+export const WEBHOOK_METHODS = ["post", "put", "patch"] as const;
+
 export const webhooks = sqliteTable(
   "webhooks",
   {
@@ -47,7 +50,7 @@ export const webhooks = sqliteTable(
     /** Null for a project webhook, which receives the events of every session. */
     sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
     url: text().notNull(),
-    method: text({ enum: ["post", "put", "patch"] }).notNull(),
+    method: text({ enum: WEBHOOK_METHODS }).notNull(),
     /** JSON object of extra request headers. */
     headers: text().notNull(),
     /** JSON array of event types; empty means all. */

@@ -1,18 +1,8 @@
 import type { ConnectionRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
-import type { ConnectionResult, RefusalReason } from "../schemas/internal.ts";
+import type { ConnectionResult, RefusalReason } from "../protocol/messages.ts";
+import type { ParsedPublicKey } from "../protocol/public-keys.ts";
 import { keyPayload, type PlannedEvent, sessionPayload, statusChanged } from "./events.ts";
-import type { ParsedPublicKey } from "./public-keys.ts";
 import { isOpen } from "./session-rules.ts";
-
-/** The sentence a refused user reads on their terminal, one per reason. */
-export const REFUSAL_MESSAGES: Record<RefusalReason, string> = {
-  unknown: "There is no keyproof session with this name. Check the command you were given.",
-  expired: "This keyproof session has expired. Ask for a new one.",
-  completed: "This keyproof session is already complete and accepts no more connections.",
-  verified: "This keyproof session is already verified and accepts no more connections.",
-  failed: "This keyproof session has failed after too many attempts. Ask for a new one.",
-  busy: "Another connection to this keyproof session is in progress. Try again in a moment.",
-};
 
 /** Why a new connection cannot start, or null when it can. */
 export function connectionRefusal(

@@ -7,8 +7,7 @@ import type {
   FinishConnectionRequest,
   OpenConnectionRequest,
   OpenConnectionResponse,
-} from "../schemas/internal.ts";
-import { REFUSAL_MESSAGES } from "./connection-rules.ts";
+} from "../protocol/messages.ts";
 
 /** What the bridge's calls receive: no project, the bridge acts for the SSH user. */
 export interface BridgeContext {
@@ -28,7 +27,7 @@ export async function openConnection(
     .from(sessions)
     .where(eq(sessions.connectionIdentifier, request.connection_identifier.toLowerCase()))
     .limit(1);
-  if (!session) return { accepted: false, reason: "unknown", message: REFUSAL_MESSAGES.unknown };
+  if (!session) return { accepted: false, reason: "unknown" };
   return sessionObject(ctx, session.id).openConnection(session.id, {
     ipAddress: request.ip_address,
     clientVersion: request.client_version,

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { type SessionRow, type SessionStatus, sessions } from "../db/sessions.ts";
+import { type SessionRow, sessions } from "../db/sessions.ts";
 import {
   type EventRow,
   type EventType,
@@ -9,6 +9,7 @@ import {
   webhooks,
 } from "../db/webhooks.ts";
 import { newId } from "../lib/ids.ts";
+import type { SessionStatus } from "../protocol/messages.ts";
 import { publicKeyView } from "./key-view.ts";
 
 export interface PlannedEvent {

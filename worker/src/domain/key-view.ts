@@ -1,4 +1,4 @@
-import type { ParsedPublicKey } from "./public-keys.ts";
+import type { ParsedPublicKey } from "../protocol/public-keys.ts";
 
 /** A stored public key on the wire: the fields every key record shares (SPEC §2). */
 export function publicKeyView(key: ParsedPublicKey & { id: string }) {

@@ -1,4 +1,5 @@
-import { decodeBase64Strict, toBase64 } from "../lib/encoding.ts";
+import { toBase64 } from "../lib/encoding.ts";
+import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
 
 /** workerd caps PBKDF2 at 100,000 iterations; OWASP's SHA-256 figure is higher, so we use the cap. */
 export const PBKDF2_ITERATIONS = 100_000;

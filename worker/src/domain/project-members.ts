@@ -2,7 +2,7 @@ import { and, asc, desc, eq } from "drizzle-orm";
 import { accounts, apiKeys, projectMembers, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../schemas/text.ts";
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../protocol/terminal-text.ts";
 
 export const MAX_PROJECT_NAME_LENGTH = 100;
 

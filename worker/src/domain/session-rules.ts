@@ -1,4 +1,5 @@
-import type { SessionKind, SessionRow, SessionStatus } from "../db/sessions.ts";
+import type { SessionRow } from "../db/sessions.ts";
+import type { SessionKind, SessionStatus } from "../protocol/messages.ts";
 
 /** The answer of a session transition: the new state, or why it was refused. */
 export type Outcome<T> =

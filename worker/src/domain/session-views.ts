@@ -6,15 +6,14 @@ import {
   connectionKeys,
   connections,
   type SessionKeyRow,
-  type SessionKind,
   type SessionRow,
-  type SessionStatus,
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
 import { webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { notFound } from "../lib/errors.ts";
+import type { SessionKind, SessionStatus } from "../protocol/messages.ts";
 import type { CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
 import type {
   CollectSession,

@@ -1,6 +1,8 @@
-import type { SessionKeyRow, SessionKind, SessionRow } from "../db/sessions.ts";
+import type { SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newConnectionIdentifier, newId } from "../lib/ids.ts";
+import type { SessionKind } from "../protocol/messages.ts";
+import { PublicKeyError, parsePublicKey } from "../protocol/public-keys.ts";
 import type { ProblemError } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
 import type { ConfiguredKeyInput } from "../schemas/public-keys.ts";
@@ -8,7 +10,6 @@ import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import type { SessionPatch } from "../session-object/session-object.ts";
 import type { ProjectContext } from "./context.ts";
-import { PublicKeyError, parsePublicKey } from "./public-keys.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
 import { newWebhookRow } from "./webhooks.ts";
 
@@ -49,14 +50,14 @@ export function resolveExpiry(input: SessionOptionsInput, now: Date): string | u
 }
 
 /** Parses every configured key, reporting each bad or repeated one at its own location. */
-async function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[], now: string) {
+function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[], now: string) {
   const errors: ProblemError[] = [];
   const rows: SessionKeyRow[] = [];
   const seen = new Map<string, number>();
   for (const [position, input] of inputs.entries()) {
     const location = `body.keys[${position}].public_key`;
     try {
-      const key = await parsePublicKey(input.public_key);
+      const key = parsePublicKey(input.public_key);
       const first = seen.get(key.publicKeySha256);
       if (first !== undefined) {
         errors.push({ location, message: `Duplicate of keys[${first}]`, value: input.public_key });
@@ -96,7 +97,7 @@ export async function createSession(
     resolveExpiry(input, ctx.now) ??
     new Date(ctx.now.getTime() + LIMITS.defaultTimeoutSeconds * 1000).toISOString();
   const id = newId(kind === "collect" ? "cs" : "vs", ctx.now.getTime());
-  const keys = kind === "verify" ? await configuredKeyRows(id, input.keys ?? [], now) : [];
+  const keys = kind === "verify" ? configuredKeyRows(id, input.keys ?? [], now) : [];
   const session: SessionRow = {
     id,
     projectId: ctx.projectId,

@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import { bridgeNonces } from "../db/sessions.ts";
 import { ApiError } from "../lib/errors.ts";
-import { SIGNATURE_WINDOW_SECONDS, verifySignedRequest } from "./request-signing.ts";
+import { SIGNATURE_WINDOW_SECONDS, verifySignedRequest } from "../protocol/request-signing.ts";
 
 const unauthorized = () => new ApiError(401, "A valid bridge signature is required");
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { validate } from "../api/validate.ts";
+import { validate } from "../api/router.ts";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import {
@@ -8,7 +8,7 @@ import {
   finishConnection,
   openConnection,
 } from "../domain/connections.ts";
-import { finishConnectionRequest, openConnectionRequest } from "../schemas/internal.ts";
+import { finishConnectionRequest, openConnectionRequest } from "../protocol/messages.ts";
 import { requireBridgeSignature } from "./require-signature.ts";
 
 const bridgeContext = (env: AppEnv["Bindings"]): BridgeContext => ({ db: database(env.DB), env });

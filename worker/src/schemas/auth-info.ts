@@ -3,13 +3,13 @@ import { timestamp } from "./common.ts";
 
 export const authInfo = z
   .object({
-    id: z.string().describe("The API key's id"),
-    name: z.string(),
-    project_id: z.string(),
+    id: z.string().describe("The API key's id, `key_...`"),
+    name: z.string().describe("The API key's name"),
+    project_id: z.string().describe("The project the key belongs to, `prj_...`"),
     project_name: z.string(),
     created_at: timestamp,
-    expired_at: timestamp.nullable(),
+    expired_at: timestamp.nullable().describe("When the key stops working; null if never"),
   })
-  .meta({ id: "AuthInfo" });
+  .meta({ id: "AuthInfo", description: "The calling API key and its project" });
 
 export type AuthInfo = z.infer<typeof authInfo>;

@@ -18,29 +18,31 @@ export const listQuery = z.object({
 
 export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
-    items: z.array(item),
+    items: z.array(item).describe("This page, newest first"),
     total: z.int().describe("Items matching the filters"),
-    offset: z.int(),
-    limit: z.int(),
-    has_more: z.boolean(),
+    offset: z.int().describe("Items skipped"),
+    limit: z.int().describe("The page size used (requests above 100 are capped)"),
+    has_more: z.boolean().describe("Whether another page follows"),
   });
 }
 
 export const problemError = z.object({
-  location: z.string().describe("Where the problem is, e.g. `body.keys[0].public_key`"),
-  message: z.string(),
-  value: z.unknown().optional(),
+  location: z
+    .string()
+    .describe("Where the problem is: `body.keys[0].public_key`, `query.limit`, `path.session_id`"),
+  message: z.string().describe("What is wrong there"),
+  value: z.unknown().optional().describe("The value given, when it is short enough to repeat"),
 });
 
 export const problem = z
   .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.int(),
-    detail: z.string(),
-    instance: z.string(),
-    request_id: z.string(),
-    errors: z.array(problemError).optional(),
+    type: z.string().describe("`/docs#problem-<kind>`: where this kind of problem is described"),
+    title: z.string().describe("The HTTP status text"),
+    status: z.int().describe("The HTTP status"),
+    detail: z.string().describe("What went wrong, in a sentence"),
+    instance: z.string().describe("The request path"),
+    request_id: z.string().describe("Quote it when asking about this request"),
+    errors: z.array(problemError).optional().describe("Each field that can be named"),
   })
   .meta({ id: "Problem", description: "RFC 9457 problem details (application/problem+json)" });
 

@@ -1,3 +1,5 @@
+import { MAX_KEYS_PER_CONNECTION } from "../protocol/messages.ts";
+
 /** Every limit a reader might ask about, in one place (the README lists them). */
 export const LIMITS = {
   /** Largest request body accepted, in bytes. */
@@ -10,7 +12,7 @@ export const LIMITS = {
   /** Lifetime of a session created with neither `timeout` nor `expired_at`. */
   defaultTimeoutSeconds: 60 * 60,
   maxKeysPerVerifySession: 50,
-  maxKeysPerConnection: 32,
+  maxKeysPerConnection: MAX_KEYS_PER_CONNECTION,
   maxAttempts: 1000,
   maxWebhooksPerSession: 10,
 } as const;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONNECTION_OUTCOMES } from "../db/sessions.ts";
 import { listQuery, timestamp } from "./common.ts";
 import { LIMITS } from "./limits.ts";
 import { collectedKey, configuredKey, configuredKeyInput } from "./public-keys.ts";
@@ -21,7 +22,9 @@ const optionalText = (max: number) => displayText(max).nullable().optional();
 
 /** Options both kinds share; no defaults here so PATCH can tell "absent" from "false". */
 const sharedOptions = {
-  external_id: optionalText(LIMITS.maxExternalIdLength).describe("Your reference for the user"),
+  external_id: optionalText(LIMITS.maxExternalIdLength).describe(
+    "Your own reference for this user or request (up to 255 characters, no control characters); returned as is and usable as a list filter",
+  ),
   multi_key: z.boolean().optional().describe("Collect or check more than one key (default false)"),
   multi_connection: z
     .boolean()
@@ -31,8 +34,12 @@ const sharedOptions = {
     .boolean()
     .optional()
     .describe("The user must press `y` before anything is kept (default false)"),
-  ssh_banner: optionalText(LIMITS.maxSshLineLength).describe("Shown before authentication"),
-  ssh_message: optionalText(LIMITS.maxSshLineLength).describe("Shown after the result"),
+  ssh_banner: optionalText(LIMITS.maxSshLineLength).describe(
+    "Text the user's SSH client shows before authentication (up to 2048 characters; newlines and tabs allowed, other control characters refused)",
+  ),
+  ssh_message: optionalText(LIMITS.maxSshLineLength).describe(
+    "Text shown on the user's terminal after the result (up to 2048 characters; newlines and tabs allowed, other control characters refused)",
+  ),
   timeout: z
     .int()
     .min(LIMITS.minTimeoutSeconds)
@@ -72,12 +79,19 @@ function oneExpiry(value: { timeout?: number; expired_at?: string }, ctx: z.Refi
 export const collectSessionCreate = z
   .strictObject({ ...sharedOptions, webhooks: sessionWebhooks })
   .superRefine(oneExpiry)
-  .meta({ id: "CollectSessionCreate" });
+  .meta({
+    id: "CollectSessionCreate",
+    example: {
+      external_id: "user-42",
+      ssh_banner: "Acme asks you to prove your SSH key.",
+      ssh_message: "Thanks, you can close this window.",
+    },
+  });
 
 export const collectSessionPatch = z
   .strictObject(sharedOptions)
   .superRefine(oneExpiry)
-  .meta({ id: "CollectSessionPatch" });
+  .meta({ id: "CollectSessionPatch", example: { timeout: 900, must_confirm: true } });
 
 export const verifySessionCreate = z
   .strictObject({
@@ -88,81 +102,127 @@ export const verifySessionCreate = z
       .array(configuredKeyInput)
       .min(1)
       .max(LIMITS.maxKeysPerVerifySession)
-      .describe(`The keys to prove, 1 to ${LIMITS.maxKeysPerVerifySession}`),
+      .describe(
+        `The keys the user must prove they hold, 1 to ${LIMITS.maxKeysPerVerifySession}; each at most once`,
+      ),
   })
   .superRefine(oneExpiry)
-  .meta({ id: "VerifySessionCreate" });
+  .meta({
+    id: "VerifySessionCreate",
+    example: {
+      external_id: "user-42",
+      keys: [{ name: "laptop", public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI... you@laptop" }],
+      max_attempts: 3,
+    },
+  });
 
 export const verifySessionPatch = z
   .strictObject({ ...sharedOptions, ...verifyOptions })
   .superRefine(oneExpiry)
-  .meta({ id: "VerifySessionPatch" });
+  .meta({ id: "VerifySessionPatch", example: { max_attempts: 5 } });
 
-export const collectStatus = z.enum(["pending", "completed", "expired"]);
-export const verifyStatus = z.enum(["pending", "verified", "failed", "expired"]);
+export const collectStatus = z
+  .enum(["pending", "completed", "expired"])
+  .describe("`pending` while it accepts connections, then `completed` or `expired`");
+export const verifyStatus = z
+  .enum(["pending", "verified", "failed", "expired"])
+  .describe("`pending` while it accepts connections, then `verified`, `failed` or `expired`");
+
+const externalIdFilter = z
+  .string()
+  .max(LIMITS.maxExternalIdLength)
+  .optional()
+  .describe("Only sessions with exactly this `external_id`");
 
 export const collectSessionListQuery = listQuery.extend({
-  status: collectStatus.optional(),
-  external_id: z.string().max(LIMITS.maxExternalIdLength).optional(),
+  status: collectStatus.optional().describe("Only sessions in this status"),
+  external_id: externalIdFilter,
 });
 
 export const verifySessionListQuery = listQuery.extend({
-  status: verifyStatus.optional(),
-  external_id: z.string().max(LIMITS.maxExternalIdLength).optional(),
+  status: verifyStatus.optional().describe("Only sessions in this status"),
+  external_id: externalIdFilter,
 });
 
 export const connection = z
   .object({
-    id: z.string(),
-    ip_address: z.string(),
-    client_version: z.string().describe("e.g. `SSH-2.0-OpenSSH_9.6`"),
+    id: z.string().describe("`con_...`"),
+    ip_address: z
+      .string()
+      .describe("The client's address (a trusted load balancer's PROXY header when there is one)"),
+    client_version: z
+      .string()
+      .describe(
+        "The client's SSH identification, e.g. `SSH-2.0-OpenSSH_9.6`; anything but printable ASCII is escaped as `\\xNN`",
+      ),
     created_at: timestamp,
-    closed_at: timestamp.nullable(),
-    confirmed: z.boolean().nullable().describe("null unless the session has `must_confirm`"),
-    outcome: z.string(),
-    keys: z.array(collectedKey),
+    closed_at: timestamp.nullable().describe("null while the connection is in progress"),
+    confirmed: z
+      .boolean()
+      .nullable()
+      .describe("Whether the user pressed `y`; null unless the session had `must_confirm`"),
+    outcome: z
+      .enum(CONNECTION_OUTCOMES)
+      .describe(
+        "`in_progress`; `collected` or `verified`; `no_key` (nothing proven), `no_match` (no expected key), `declined`; `expired` or `closed` (the session closed meanwhile); `disconnected` (the bridge never reported back)",
+      ),
+    keys: z.array(collectedKey).describe("Keys this connection proved and the session kept"),
   })
   .meta({ id: "Connection" });
 
 const sessionFields = {
-  id: z.string(),
-  connection_identifier: z.string().describe("The SSH username"),
-  ssh_command: z.string().describe("The exact command to give the user"),
-  external_id: z.string().nullable(),
-  multi_key: z.boolean(),
-  multi_connection: z.boolean(),
-  must_confirm: z.boolean(),
-  ssh_banner: z.string().nullable(),
-  ssh_message: z.string().nullable(),
-  expired_at: timestamp,
+  id: z.string().describe("`cs_...` or `vs_...`"),
+  connection_identifier: z
+    .string()
+    .describe("The SSH username: 26 lowercase letters and digits, 130 random bits"),
+  ssh_command: z
+    .string()
+    .describe("The exact command to give the user, e.g. `ssh abc...@ssh.example.com`"),
+  external_id: z.string().nullable().describe("Your reference, as given"),
+  multi_key: z.boolean().describe("More than one key is collected or checked per connection"),
+  multi_connection: z.boolean().describe("Connections are accepted until completed or expired"),
+  must_confirm: z.boolean().describe("The user must press `y` before anything is kept"),
+  ssh_banner: z.string().nullable().describe("Shown before authentication"),
+  ssh_message: z.string().nullable().describe("Shown after the result"),
+  expired_at: timestamp.describe("When the session expires if still open"),
   created_at: timestamp,
-  updated_at: timestamp,
+  updated_at: timestamp.describe("Changed by every PATCH, connection and status change"),
   completed_at: timestamp.nullable().describe("When the session stopped accepting connections"),
 };
 
 export const collectSession = z
   .object({ ...sessionFields, status: collectStatus })
-  .meta({ id: "CollectSession" });
+  .meta({ id: "CollectSession", description: "A collection session" });
 
 export const verifySession = z
   .object({
     ...sessionFields,
     status: verifyStatus,
-    match_all_keys: z.boolean(),
-    max_attempts: z.int(),
-    failed_attempts: z.int(),
-    verified_at: timestamp.nullable(),
-    keys: z.array(configuredKey),
+    match_all_keys: z.boolean().describe("Every configured key must be proven"),
+    max_attempts: z.int().describe("Failed connections allowed before the session fails"),
+    failed_attempts: z.int().describe("Connections so far that proved no configured key"),
+    verified_at: timestamp.nullable().describe("When the session became `verified`"),
+    keys: z.array(configuredKey).describe("The keys to prove, in the order given"),
   })
-  .meta({ id: "VerifySession" });
+  .meta({ id: "VerifySession", description: "A verification session" });
+
+const detailFields = {
+  connections: z.array(connection).describe("Every connection so far, newest first"),
+  webhooks: z.array(sessionWebhook).describe("This session's own webhooks"),
+};
 
 export const collectSessionDetail = collectSession
-  .extend({ connections: z.array(connection), webhooks: z.array(sessionWebhook) })
-  .meta({ id: "CollectSessionDetail" });
+  .extend(detailFields)
+  .meta({ id: "CollectSessionDetail", description: "A collection session with its connections" });
 
-export const verifySessionDetail = verifySession
-  .extend({ connections: z.array(connection), webhooks: z.array(sessionWebhook) })
-  .meta({ id: "VerifySessionDetail" });
+export const verifySessionDetail = verifySession.extend(detailFields).meta({
+  id: "VerifySessionDetail",
+  description: "A verification session with its connections",
+});
+
+export const sessionIdParam = z.object({
+  session_id: z.string().max(64).describe("The session's `id`"),
+});
 
 export type SessionOptionsInput = z.infer<typeof verifySessionPatch>;
 export type CollectSession = z.infer<typeof collectSession>;

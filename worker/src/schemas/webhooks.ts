@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "../db/webhooks.ts";
+import {
+  EVENT_ENTITIES,
+  EVENT_TYPES,
+  INVOCATION_STATUSES,
+  WEBHOOK_METHODS,
+} from "../db/webhooks.ts";
 import { listQuery, timestamp } from "./common.ts";
 import { headerValue } from "./text.ts";
 
@@ -17,7 +22,11 @@ const RESERVED_HEADERS =
   /^(webhook-|content-type$|content-length$|host$|user-agent$|connection$|transfer-encoding$)/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export const eventType = z.enum(EVENT_TYPES);
+export const eventType = z
+  .enum(EVENT_TYPES)
+  .describe(
+    "`new_connection`, `key_collected`, `verified`, `failed_attempt`, `status_changed` or `ping`",
+  );
 
 const url = z
   .url({ protocol: /^https?$/, error: "Must be an http or https URL" })
@@ -41,7 +50,7 @@ const headers = z
 
 const webhookFields = {
   url,
-  method: z.enum(["post", "put", "patch"]).describe("HTTP method (default post)"),
+  method: z.enum(WEBHOOK_METHODS).describe("HTTP method (default post)"),
   headers,
   events: z
     .array(eventType)
@@ -89,52 +98,65 @@ export const webhookCreate = z
     ),
     enabled: webhookFields.enabled.default(WEBHOOK_DEFAULTS.enabled),
   })
-  .meta({ id: "WebhookCreate" });
+  .meta({
+    id: "WebhookCreate",
+    example: { url: "https://example.com/keyproof", events: ["verified", "status_changed"] },
+  });
 
-export const webhookPatch = z.strictObject(webhookFields).partial().meta({ id: "WebhookPatch" });
+export const webhookPatch = z
+  .strictObject(webhookFields)
+  .partial()
+  .meta({ id: "WebhookPatch", example: { enabled: false } });
 
 export const webhook = z
   .object({
-    id: z.string(),
-    session_id: z.string().nullable().describe("Null for a project webhook"),
-    url: z.string(),
-    method: z.enum(["post", "put", "patch"]),
-    headers: z.record(z.string(), z.string()),
-    events: z.array(eventType),
-    retries: z.int(),
-    initial_backoff: z.int(),
-    backoff_multiplier: z.number(),
-    enabled: z.boolean(),
+    id: z.string().describe("`wh_...`"),
+    session_id: z
+      .string()
+      .nullable()
+      .describe("The session it belongs to; null for a project webhook (every session's events)"),
+    url: z.string().describe("Where deliveries go"),
+    method: z.enum(WEBHOOK_METHODS).describe("HTTP method of each delivery"),
+    headers: z.record(z.string(), z.string()).describe("Extra headers sent with each delivery"),
+    events: z.array(eventType).describe("Event types it receives; empty means all"),
+    retries: z.int().describe("Retries after the first attempt"),
+    initial_backoff: z.int().describe("Seconds before the first retry"),
+    backoff_multiplier: z.number().describe("Each retry waits this many times longer"),
+    enabled: z.boolean().describe("Deliveries are made only while enabled; 410 Gone disables it"),
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: "Webhook" });
+  .meta({ id: "Webhook", description: "A webhook (its secret is shown only when created)" });
 
 export const webhookWithSecret = webhook
   .extend({ secret: z.string().describe("`whsec_...`: verifies the Standard Webhooks signature") })
-  .meta({ id: "WebhookWithSecret" });
+  .meta({ id: "WebhookWithSecret", description: "A new webhook, with its signing secret" });
 
-export const webhookSecret = z.object({ secret: z.string() }).meta({ id: "WebhookSecret" });
+export const webhookSecret = z
+  .object({ secret: z.string().describe("`whsec_...`") })
+  .meta({ id: "WebhookSecret", description: "A webhook's signing secret" });
 
 export const deliveryAttempt = z
   .object({
-    attempt: z.int(),
+    attempt: z.int().describe("1 for the first attempt"),
     request_time: timestamp,
-    duration_ms: z.int(),
-    status_code: z.int().nullable(),
+    duration_ms: z.int().describe("Time to the receiver's answer (or the error)"),
+    status_code: z.int().nullable().describe("The receiver's HTTP status; null if none came"),
     response_body: z.string().nullable().describe("The first KiB of the response"),
-    error: z.string().nullable(),
+    error: z.string().nullable().describe("Why the attempt did not succeed, if it did not"),
   })
-  .meta({ id: "DeliveryAttempt" });
+  .meta({ id: "DeliveryAttempt", description: "One attempt of a delivery" });
 
 export const delivery = z
   .object({
-    id: z.string().describe("The invocation id, sent as `webhook-id` on every attempt"),
+    id: z.string().describe("The invocation id (`whi_...`), sent as `webhook-id` on every attempt"),
     webhook_id: z.string(),
-    event_id: z.string(),
+    event_id: z.string().describe("The event delivered (`evt_...`)"),
     event: eventType,
-    status: z.enum(["pending", "retrying", "succeeded", "failed", "cancelled"]),
-    attempts: z.array(deliveryAttempt),
+    status: z
+      .enum(INVOCATION_STATUSES)
+      .describe("`pending`, `retrying`, `succeeded`, `failed` or `cancelled` (webhook disabled)"),
+    attempts: z.array(deliveryAttempt).describe("Every attempt, oldest first"),
     next_attempt_at: timestamp
       .nullable()
       .describe("When the next attempt is due; null once the delivery succeeded or failed"),
@@ -145,26 +167,34 @@ export const delivery = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: "Delivery" });
+  .meta({ id: "Delivery", description: "One event for one webhook, with every attempt" });
 
 export const event = z
   .object({
-    id: z.string(),
+    id: z.string().describe("`evt_...`; sorts by time"),
     type: eventType,
-    entity: z.enum(["collect_session", "verify_session", "webhook"]),
-    session_id: z.string().nullable(),
-    payload: z.record(z.string(), z.unknown()),
+    entity: z
+      .enum(EVENT_ENTITIES)
+      .describe("`collect_session`, `verify_session`, or `webhook` for a test ping"),
+    session_id: z.string().nullable().describe("The session it is about; null for a ping"),
+    payload: z
+      .record(z.string(), z.unknown())
+      .describe("The event's payload, as webhooks deliver it (docs/webhooks.md)"),
     created_at: timestamp,
   })
-  .meta({ id: "Event" });
+  .meta({ id: "Event", description: "An entry of the project's event log" });
 
 export const eventListQuery = listQuery.extend({
-  session_id: z.string().max(64).optional(),
-  type: eventType.optional(),
+  session_id: z.string().max(64).optional().describe("Only this session's events"),
+  type: eventType.optional().describe("Only events of this type"),
 });
 
 export const deliveryListQuery = listQuery.extend({
-  status: z.enum(["pending", "retrying", "succeeded", "failed", "cancelled"]).optional(),
+  status: z.enum(INVOCATION_STATUSES).optional().describe("Only deliveries in this status"),
+});
+
+export const webhookIdParam = z.object({
+  webhook_id: z.string().max(64).describe("The webhook's `id`"),
 });
 
 export type WebhookCreateInput = z.infer<typeof webhookCreate>;

@@ -17,10 +17,8 @@ import {
   decideFinish,
   finishEvents,
   newConnectionEvent,
-  REFUSAL_MESSAGES,
 } from "../domain/connection-rules.ts";
 import { type PlannedEvent, statusChanged, subscribersOfSession } from "../domain/events.ts";
-import { type ParsedPublicKey, parsePublicKeyBlob } from "../domain/public-keys.ts";
 import {
   completionStatus,
   expiryStatus,
@@ -32,13 +30,14 @@ import {
   type SessionScope,
 } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
-import { decodeBase64Strict } from "../lib/encoding.ts";
 import { newId } from "../lib/ids.ts";
 import type {
   ConnectionStatusResponse,
   FinishConnectionResponse,
   OpenConnectionResponse,
-} from "../schemas/internal.ts";
+} from "../protocol/messages.ts";
+import { type ParsedPublicKey, parsePublicKeyBlob } from "../protocol/public-keys.ts";
+import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
 import { sessionOutbox } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases } from "./connection-leases.ts";
@@ -178,15 +177,14 @@ export class SessionObject extends DurableObject<Env> {
     return this.#serialized(async () => {
       const snapshot = await this.#snapshot(sessionId);
       const { session } = snapshot;
-      if (!session)
-        return { accepted: false, reason: "unknown", message: REFUSAL_MESSAGES.unknown };
+      if (!session) return { accepted: false, reason: "unknown" };
       const now = new Date();
       const { active, lapsed } = this.#leases.sweep(now.getTime());
       const closeLapsed = this.#closeConnections(lapsed, "disconnected", now.toISOString());
       const refusal = connectionRefusal(session, active.length);
       if (refusal) {
         if (closeLapsed.length > 0) await this.#db.batch(closeLapsed as [BatchItem<"sqlite">]);
-        return { accepted: false, reason: refusal, message: REFUSAL_MESSAGES[refusal] };
+        return { accepted: false, reason: refusal };
       }
       const connection: ConnectionRow = {
         id: newId("con", now.getTime()),
@@ -243,7 +241,7 @@ export class SessionObject extends DurableObject<Env> {
         mustConfirm: rules.mustConfirm,
         configured,
         collected,
-        proven: await parseBlobs(report.keys),
+        proven: parseBlobs(report.keys),
         offered: report.keysOffered,
         confirmed: report.confirmed,
         now,
@@ -283,7 +281,6 @@ export class SessionObject extends DurableObject<Env> {
         outcome: decision.outcome,
         session_status: decision.sessionChanges.status ?? session.status,
         keys: decision.keys,
-        message: null,
         failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
         max_attempts: session.maxAttempts,
         remaining_keys: decision.remainingKeys,
@@ -311,12 +308,10 @@ export class SessionObject extends DurableObject<Env> {
         .set({ outcome, closedAt: now })
         .where(eq(connections.id, connection.id));
     }
-    const reason = expired ? "expired" : (session.status as keyof typeof REFUSAL_MESSAGES);
     return {
       outcome,
       session_status: session.status,
       keys: [],
-      message: REFUSAL_MESSAGES[reason] ?? REFUSAL_MESSAGES.completed,
       failed_attempts: session.failedAttempts,
       max_attempts: session.maxAttempts,
       remaining_keys: 0,
@@ -407,13 +402,13 @@ export class SessionObject extends DurableObject<Env> {
 
 const notFound = () => refused(404, "Session not found", "path.session_id");
 
-async function parseBlobs(blobs: string[]): Promise<ParsedPublicKey[]> {
+function parseBlobs(blobs: string[]): ParsedPublicKey[] {
   const keys: ParsedPublicKey[] = [];
   for (const text of blobs) {
     const blob = decodeBase64Strict(text);
     if (!blob) continue;
     try {
-      keys.push(await parsePublicKeyBlob(blob));
+      keys.push(parsePublicKeyBlob(blob));
     } catch {
       // The bridge only sends keys it parsed and verified; anything else is dropped, not trusted.
     }

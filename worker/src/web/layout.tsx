@@ -8,7 +8,13 @@ export interface PageContext {
   flash?: { error?: string | undefined; notice?: string | undefined };
 }
 
-export function Layout(props: { title: string; page?: PageContext; children: Child }) {
+export function Layout(props: {
+  title: string;
+  page?: PageContext;
+  /** Use the whole width (the API reference, with its contents column). */
+  wide?: boolean;
+  children: Child;
+}) {
   const { page } = props;
   return (
     <html lang="en">
@@ -43,7 +49,7 @@ export function Layout(props: { title: string; page?: PageContext; children: Chi
             </form>
           ) : null}
         </header>
-        <main>
+        <main class={props.wide ? "wide" : undefined}>
           {page?.flash?.error ? <p class="flash error">{page.flash.error}</p> : null}
           {page?.flash?.notice ? <p class="flash notice">{page.flash.notice}</p> : null}
           {props.children}

@@ -35,6 +35,24 @@ button.danger { background: var(--bad); }
 .copy-row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .secret { padding: .5rem; border: 1px dashed var(--accent); border-radius: 6px; }
 .filters { display: flex; gap: .5rem; flex-wrap: wrap; align-items: end; }
+main.wide { max-width: 90rem; }
+.reference { display: grid; grid-template-columns: 16rem minmax(0, 1fr); gap: 2rem; }
+.toc { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; display: grid; gap: .15rem; font-size: .85rem; padding: .5rem 0; }
+.toc strong { margin-top: .75rem; }
+.toc a { text-decoration: none; }
+.operation { border-top: 1px solid var(--line); padding-top: .5rem; margin-top: 1.5rem; }
+.operation h3 { font-size: 1.05rem; margin: .5rem 0; }
+.operation h4 { font-size: .95rem; margin: 1rem 0 .25rem; }
+.method { font: 600 12px ui-monospace, monospace; padding: .1rem .35rem; border-radius: 4px; color: white; background: var(--muted); }
+.method-get { background: #0f766e; } .method-post { background: var(--accent); } .method-patch, .method-put { background: #b45309; } .method-delete { background: var(--bad); }
+table.fields td:first-child { white-space: nowrap; }
+.type { color: var(--muted); }
+.required { margin-left: .4rem; font-size: .75rem; color: var(--bad); }
+.rules { display: block; font-size: .8rem; color: var(--muted); }
+.badge { margin-left: .5rem; font-size: .75rem; padding: .05rem .4rem; border: 1px solid var(--ok); color: var(--ok); border-radius: 999px; }
+ul.errors { font-size: .9rem; }
+details > summary { cursor: pointer; }
+@media (max-width: 60rem) { .reference { grid-template-columns: 1fr; } .toc { position: static; max-height: none; } }
 @media (max-width: 40rem) { td, th { padding: .3rem; } main { padding: .6rem; } }
 `;
 

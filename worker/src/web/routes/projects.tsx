@@ -20,7 +20,7 @@ import {
 import { createProject } from "../../domain/projects.ts";
 import { listWebhooks } from "../../domain/webhooks.ts";
 import { badRequest } from "../../lib/errors.ts";
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../../schemas/text.ts";
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../../protocol/terminal-text.ts";
 import {
   errorMessage,
   memberContext,

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
-import type { SessionKind, SessionStatus } from "../../db/sessions.ts";
 import { listEvents } from "../../domain/event-log.ts";
 import { listSessionRows, loadSessionDetail } from "../../domain/session-views.ts";
 import { completeSession, createSession, deleteSession } from "../../domain/sessions.ts";
 import { deliveriesForSession } from "../../domain/webhooks.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
+import type { SessionKind, SessionStatus } from "../../protocol/messages.ts";
 import { collectSessionCreate, verifySessionCreate } from "../../schemas/sessions.ts";
 import {
   checked,

@@ -1,7 +1,18 @@
 import { z } from "zod";
-import { LIMITS } from "./limits.ts";
 
-/** Wire format between the bridge and the Worker's /internal/v1 endpoints (never in OpenAPI). */
+/**
+ * The wire format between the bridge and the Worker's /internal/v1 endpoints (never in OpenAPI).
+ * The Worker answers with codes; every sentence the SSH user reads is the bridge's to write.
+ */
+
+/** Keys a connection may offer, and so the most it can prove and record. */
+export const MAX_KEYS_PER_CONNECTION = 32;
+
+export const SESSION_KINDS = ["collect", "verify"] as const;
+export const SESSION_STATUSES = ["pending", "completed", "verified", "failed", "expired"] as const;
+export type SessionKind = (typeof SESSION_KINDS)[number];
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
 export const openConnectionRequest = z.strictObject({
   connection_identifier: z.string().max(64),
   /** The client's address: the socket's, or the one a trusted load balancer's PROXY header gave. */
@@ -28,7 +39,7 @@ export const openConnectionResponse = z.discriminatedUnion("accepted", [
     accepted: z.literal(true),
     session_id: z.string(),
     connection_id: z.string(),
-    kind: z.enum(["collect", "verify"]),
+    kind: z.enum(SESSION_KINDS),
     multi_key: z.boolean(),
     must_confirm: z.boolean(),
     ssh_banner: z.string().nullable(),
@@ -37,13 +48,13 @@ export const openConnectionResponse = z.discriminatedUnion("accepted", [
     /** SHA-256 fingerprints of the configured keys (verification only), so the bridge can answer "key OK". */
     expected_fingerprints: z.array(z.string()),
   }),
-  z.object({ accepted: z.literal(false), reason: z.enum(REFUSAL_REASONS), message: z.string() }),
+  z.object({ accepted: z.literal(false), reason: z.enum(REFUSAL_REASONS) }),
 ]);
 
 export const finishConnectionRequest = z.strictObject({
   session_id: z.string().max(64),
   /** Wire-format public key blobs (base64) whose possession the bridge verified. */
-  keys: z.array(z.string().max(4096)).max(LIMITS.maxKeysPerConnection),
+  keys: z.array(z.string().max(4096)).max(MAX_KEYS_PER_CONNECTION),
   /** Distinct keys the client offered, proven or not (tells "no key" from "no match"). */
   keys_offered: z.int().min(0).max(1000),
   /** The user's answer when the session has must_confirm; null otherwise. */
@@ -63,13 +74,11 @@ export type ConnectionResult = (typeof CONNECTION_RESULTS)[number];
 
 export const finishConnectionResponse = z.object({
   outcome: z.enum(CONNECTION_RESULTS),
-  session_status: z.string(),
+  session_status: z.enum(SESSION_STATUSES),
   /** The keys this connection counted: collected, or configured keys it matched. */
   keys: z.array(
     z.object({ sha256: z.string(), algorithm: z.string(), bits: z.int(), new: z.boolean() }),
   ),
-  /** For a closed session: why nothing was kept. */
-  message: z.string().nullable(),
   failed_attempts: z.int(),
   max_attempts: z.int(),
   remaining_keys: z.int().describe("Configured keys still to prove (match_all_keys)"),
@@ -77,7 +86,7 @@ export const finishConnectionResponse = z.object({
 
 export const connectionStatusResponse = z.object({
   open: z.boolean(),
-  status: z.string(),
+  status: z.enum(SESSION_STATUSES),
   expired_at: z.string(),
 });
 

@@ -1,0 +1,57 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env.ts";
+import { API_KEY_HEADER } from "./middleware.ts";
+
+const TAGS = [
+  { name: "Auth", description: "Every request carries an API key in `x-api-key`." },
+  {
+    name: "Collection sessions",
+    description: "Record the keys a user proves they hold, whatever they are.",
+  },
+  {
+    name: "Verification sessions",
+    description: "Check that a user holds one (or all) of the keys you give in advance.",
+  },
+  { name: "Session webhooks", description: "Webhooks that hear one session's events only." },
+  { name: "Webhooks", description: "Project webhooks, deliveries and retries." },
+  { name: "Events", description: "The event log, for reconciliation." },
+];
+
+export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
+
+/**
+ * The OpenAPI 3.1 document, generated from the routes themselves: an operation exists in the
+ * document exactly when it is served. Paths get their canonical trailing slash back (route
+ * merging drops it from the collection paths).
+ */
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenApiDocument {
+  const document = app.getOpenAPI31Document({
+    openapi: "3.1.0",
+    info: {
+      title: "keyproof API",
+      version: "1.0.0",
+      description:
+        "Prove that a person controls an SSH private key. Every request carries `x-api-key`; bodies are JSON; errors are application/problem+json; a trailing slash is canonical and may be left out.",
+    },
+    servers: [{ url: origin }],
+    security: [{ apiKey: [] }],
+    tags: TAGS,
+  });
+  document.paths = Object.fromEntries(
+    Object.entries(document.paths ?? {}).map(([path, item]) => [
+      path.endsWith("/") ? path : `${path}/`,
+      item,
+    ]),
+  );
+  return document;
+}
+
+/** Once per app: how requests authenticate, referenced by the document's `security`. */
+export function registerApiKeyScheme(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "apiKey",
+    in: "header",
+    name: API_KEY_HEADER,
+    description: "An API key from the project's settings in the web app (`kp_live_...`).",
+  });
+}

@@ -1,0 +1,208 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { z } from "zod";
+import {
+  collectSessionDetailView,
+  collectSessionView,
+  keysOfSessions,
+  listSessionRows,
+  loadSessionDetail,
+  type SessionDetail,
+  verifySessionDetailView,
+  verifySessionView,
+} from "../domain/session-views.ts";
+import {
+  type CreateSessionInput,
+  completeSession,
+  createSession,
+  deleteSession,
+  updateSession,
+} from "../domain/sessions.ts";
+import { webhookView } from "../domain/webhooks.ts";
+import type { Env } from "../env.ts";
+import type { SessionKind } from "../protocol/messages.ts";
+import { listEnvelope } from "../schemas/common.ts";
+import {
+  collectSession,
+  collectSessionCreate,
+  collectSessionDetail,
+  collectSessionListQuery,
+  collectSessionPatch,
+  type SessionOptionsInput,
+  sessionIdParam,
+  verifySession,
+  verifySessionCreate,
+  verifySessionDetail,
+  verifySessionListQuery,
+  verifySessionPatch,
+} from "../schemas/sessions.ts";
+import { ALWAYS, jsonBody, jsonResponse, problems, WITH_BODY } from "./responses.ts";
+import { apiRouter } from "./router.ts";
+
+type SessionRow = SessionDetail["session"];
+
+/** What differs between collection and verification sessions; the operations are the same. */
+interface SessionApi<Summary extends z.ZodType, Detail extends z.ZodType> {
+  kind: SessionKind;
+  noun: string;
+  tag: string;
+  create: z.ZodType<CreateSessionInput>;
+  patch: z.ZodType<SessionOptionsInput>;
+  listQuery: typeof collectSessionListQuery | typeof verifySessionListQuery;
+  summary: Summary;
+  detail: Detail;
+  summaryView: (env: Env, session: SessionRow, keys: SessionDetail["keys"]) => z.infer<Summary>;
+  detailView: (env: Env, detail: SessionDetail) => z.infer<Detail>;
+}
+
+function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
+  spec: SessionApi<Summary, Detail>,
+) {
+  const { kind, noun, tag } = spec;
+  const one = jsonResponse(spec.detail, `The ${noun}, with its connections`);
+  return apiRouter()
+    .openapi(
+      createRoute({
+        method: "post",
+        path: "/",
+        tags: [tag],
+        summary: `Create a ${noun}`,
+        description: `Answers with the \`ssh_command\` to give the user. ${
+          kind === "verify"
+            ? "`keys` are the public keys the user must prove they hold."
+            : "Every option may be left out; an empty body makes a single-key, single-connection session that lives an hour."
+        }`,
+        request: jsonBody(spec.create, kind === "verify"),
+        responses: { 201: jsonResponse(spec.detail, `The new ${noun}`), ...problems(...WITH_BODY) },
+      }),
+      async (c) => {
+        const input = c.req.valid("json");
+        const { session, keys, webhooks } = await createSession(c.var.project, kind, input);
+        const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
+        const detail = { session, keys, connections: [], webhooks: withSecrets };
+        return c.json(spec.detailView(c.env, detail), 201);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "get",
+        path: "/",
+        tags: [tag],
+        summary: `List ${noun}s, newest first`,
+        request: { query: spec.listQuery },
+        responses: {
+          200: jsonResponse(listEnvelope(spec.summary), `A page of ${noun}s`),
+          ...problems(400, ...ALWAYS),
+        },
+      }),
+      async (c) => {
+        const ctx = c.var.project;
+        const { rows, page } = await listSessionRows(ctx, kind, c.req.valid("query"));
+        const keys =
+          kind === "verify"
+            ? await keysOfSessions(
+                ctx.db,
+                rows.map((row) => row.id),
+              )
+            : [];
+        const items = rows.map((session) => spec.summaryView(c.env, session, keys));
+        return c.json({ items, ...page }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "get",
+        path: "/{session_id}",
+        tags: [tag],
+        summary: `Get a ${noun} with its connections and keys`,
+        request: { params: sessionIdParam },
+        responses: { 200: one, ...problems(404, ...ALWAYS) },
+      }),
+      async (c) => {
+        const detail = await loadSessionDetail(
+          c.var.project,
+          kind,
+          c.req.valid("param").session_id,
+        );
+        return c.json(spec.detailView(c.env, detail), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "patch",
+        path: "/{session_id}",
+        tags: [tag],
+        summary: `Change the options of an open ${noun}`,
+        description:
+          "Only the fields given change; `null` clears a text field. A connection already in progress keeps the rules it opened with.",
+        request: { params: sessionIdParam, ...jsonBody(spec.patch) },
+        responses: { 200: one, ...problems(...WITH_BODY, 404, 409) },
+      }),
+      async (c) => {
+        const ctx = c.var.project;
+        const sessionId = c.req.valid("param").session_id;
+        await updateSession(ctx, kind, sessionId, c.req.valid("json"));
+        return c.json(spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "post",
+        path: "/{session_id}/complete",
+        tags: [tag],
+        summary: `Close a multi-connection ${noun}`,
+        description:
+          kind === "collect"
+            ? "The session becomes `completed` and accepts no more connections. 409 for a single-connection session (it completes by itself) or one already closed."
+            : "The session stops accepting connections: `verified` if it was, otherwise `failed`. 409 for a single-connection session or one already closed.",
+        request: { params: sessionIdParam },
+        responses: { 200: one, ...problems(404, 409, ...ALWAYS) },
+      }),
+      async (c) => {
+        const ctx = c.var.project;
+        const sessionId = c.req.valid("param").session_id;
+        await completeSession(ctx, kind, sessionId);
+        return c.json(spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "delete",
+        path: "/{session_id}",
+        tags: [tag],
+        summary: `Delete a ${noun} with its connections and keys`,
+        description: "Its events stay in the event log, for reconciliation.",
+        request: { params: sessionIdParam },
+        responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
+      }),
+      async (c) => {
+        await deleteSession(c.var.project, kind, c.req.valid("param").session_id);
+        return c.body(null, 204);
+      },
+    );
+}
+
+export const collectSessionRoutes = sessionRoutes({
+  kind: "collect",
+  noun: "collection session",
+  tag: "Collection sessions",
+  create: collectSessionCreate,
+  patch: collectSessionPatch,
+  listQuery: collectSessionListQuery,
+  summary: collectSession,
+  detail: collectSessionDetail,
+  summaryView: (env, session) => collectSessionView(env, session),
+  detailView: collectSessionDetailView,
+});
+
+export const verifySessionRoutes = sessionRoutes({
+  kind: "verify",
+  noun: "verification session",
+  tag: "Verification sessions",
+  create: verifySessionCreate,
+  patch: verifySessionPatch,
+  listQuery: verifySessionListQuery,
+  summary: verifySession,
+  detail: verifySessionDetail,
+  summaryView: verifySessionView,
+  detailView: verifySessionDetailView,
+});

@@ -1,0 +1,284 @@
+import type { OpenApiDocument } from "../../api/openapi-document.ts";
+import { STATUS_TITLES } from "../../lib/errors.ts";
+import { Layout } from "../layout.tsx";
+import { curlExample } from "./curl-example.ts";
+import { Prose } from "./prose.tsx";
+import { componentName, type FieldRow, fieldRows, type JsonSchema } from "./schema-fields.ts";
+import { WebhooksReference } from "./webhooks-reference.tsx";
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: JsonSchema;
+}
+
+interface Operation {
+  method: string;
+  path: string;
+  id: string;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, { schema?: JsonSchema }> }
+  >;
+  security?: unknown[];
+}
+
+/** Every kind of problem, with the anchor its `type` points at (`/docs#problem-conflict`). */
+export const PROBLEM_KINDS: [string, number, string][] = [
+  [
+    "invalid-request",
+    400,
+    "Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each field.",
+  ],
+  [
+    "unauthorized",
+    401,
+    "Missing, unknown, revoked or expired API key (the answer does not say which).",
+  ],
+  ["forbidden", 403, "The signed-in account may not do this (web app: owner-only actions)."],
+  ["not-found", 404, "Unknown path, or a resource outside the key's project."],
+  ["method-not-allowed", 405, "Known path, wrong method; the Allow header lists the right ones."],
+  ["conflict", 409, "The action conflicts with the session's state."],
+  ["body-too-large", 413, "The body is over 64 KiB."],
+  ["unsupported-media-type", 415, "The body is not application/json."],
+  ["rate-limited", 429, "The project's rate limit is exceeded; wait for Retry-After seconds."],
+  ["internal-error", 500, "A fault on our side; quote the request_id."],
+];
+
+function operationsOf(document: OpenApiDocument): Operation[] {
+  return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operation = (item as Record<string, Omit<Operation, "method" | "path" | "id">>)[method];
+      if (!operation) return [];
+      const slug = path
+        .replace(/[{}]/g, "")
+        .replace(/[^a-z0-9]+/gi, "-")
+        .replace(/^-|-$/g, "");
+      const id = `${method}-${slug}`;
+      return [{ ...operation, method, path, id }];
+    }),
+  );
+}
+
+function Fields(props: { rows: FieldRow[] }) {
+  if (props.rows.length === 0) return <p class="muted">No fields.</p>;
+  return (
+    <div class="table-wrap">
+      <table class="fields">
+        <thead>
+          <tr>
+            <th>Field</th>
+            <th>Type</th>
+            <th>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr>
+              <td>
+                <code>{row.name}</code>
+                {row.required ? <span class="required">required</span> : null}
+              </td>
+              <td class="mono type">{row.type}</td>
+              <td>
+                <Prose text={row.description} />
+                {row.rules.length > 0 ? <span class="rules">{row.rules.join("; ")}</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OperationSection(props: {
+  operation: Operation;
+  origin: string;
+  components: Record<string, JsonSchema>;
+}) {
+  const { operation, components } = props;
+  const body = operation.requestBody?.content?.["application/json"]?.schema ?? null;
+  const parameters: FieldRow[] = (operation.parameters ?? []).map((parameter) => ({
+    name: parameter.name,
+    type: `${parameter.in} · ${parameter.schema?.type ?? "string"}`,
+    required: parameter.required ?? false,
+    description: parameter.description ?? parameter.schema?.description ?? "",
+    rules: [
+      ...(parameter.schema?.minimum !== undefined ? [`≥ ${parameter.schema.minimum}`] : []),
+      ...(parameter.schema?.default !== undefined
+        ? [`default ${JSON.stringify(parameter.schema.default)}`]
+        : []),
+      ...(parameter.schema?.enum ? [`one of ${parameter.schema.enum.join(", ")}`] : []),
+    ],
+  }));
+  const responses = Object.entries(operation.responses ?? {});
+  const success = responses.filter(([status]) => status.startsWith("2"));
+  const failures = responses.filter(([status]) => !status.startsWith("2"));
+  const open = Array.isArray(operation.security) && operation.security.length === 0;
+  return (
+    <section class="operation" id={operation.id}>
+      <h3>
+        <span class={`method method-${operation.method}`}>{operation.method.toUpperCase()}</span>{" "}
+        <code class="path">{operation.path}</code>
+      </h3>
+      <p class="summary">
+        <Prose text={operation.summary} />
+        {open ? <span class="badge">no API key</span> : null}
+      </p>
+      {operation.description ? (
+        <p>
+          <Prose text={operation.description} />
+        </p>
+      ) : null}
+      {parameters.length > 0 ? (
+        <>
+          <h4>Parameters</h4>
+          <Fields rows={parameters} />
+        </>
+      ) : null}
+      {body ? (
+        <>
+          <h4>
+            Request body{" "}
+            <span class="muted">
+              application/json{operation.requestBody?.required ? "" : ", may be left out"}
+            </span>
+          </h4>
+          <Fields rows={fieldRows(body, components)} />
+        </>
+      ) : null}
+      <h4>Example</h4>
+      <pre>
+        <code>
+          {curlExample({
+            origin: props.origin,
+            method: operation.method,
+            path: operation.path,
+            body,
+            components,
+          })}
+        </code>
+      </pre>
+      <h4>Responses</h4>
+      {success.map(([status, response]) => {
+        const schema = response.content?.["application/json"]?.schema;
+        return (
+          <details>
+            <summary>
+              <strong>{status}</strong> <Prose text={response.description} />
+              {schema && componentName(schema) ? (
+                <span class="muted"> · {componentName(schema)}</span>
+              ) : null}
+            </summary>
+            {schema ? <Fields rows={fieldRows(schema, components)} /> : null}
+          </details>
+        );
+      })}
+      <ul class="errors">
+        {failures.map(([status, response]) => (
+          <li>
+            <a href={`#problem-${PROBLEM_KINDS.find(([, code]) => String(code) === status)?.[0]}`}>
+              {status}
+            </a>{" "}
+            <Prose text={response.description} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** `/docs`: the API reference, rendered on the server from the document the routes generate. */
+export function referencePage(document: OpenApiDocument) {
+  const origin = document.servers?.[0]?.url ?? "";
+  const components = (document.components?.schemas ?? {}) as Record<string, JsonSchema>;
+  const operations = operationsOf(document);
+  const tags = (document.tags ?? []).map((tag) => ({
+    ...tag,
+    operations: operations.filter((operation) => operation.tags?.[0] === tag.name),
+  }));
+  return (
+    <Layout title="API reference" wide>
+      <div class="reference">
+        <nav class="toc" aria-label="Contents">
+          <a href="#introduction">Introduction</a>
+          <a href="#errors">Errors</a>
+          {tags.map((tag) => (
+            <>
+              <strong>{tag.name}</strong>
+              {tag.operations.map((operation) => (
+                <a href={`#${operation.id}`}>
+                  <span class={`method method-${operation.method}`}>
+                    {operation.method.toUpperCase()}
+                  </span>{" "}
+                  <Prose text={operation.summary} />
+                </a>
+              ))}
+            </>
+          ))}
+          <strong>Webhooks</strong>
+          <a href="#webhook-events">Events</a>
+          <a href="#webhook-deliveries">Deliveries and verification</a>
+        </nav>
+        <div class="reference-body">
+          <h1 id="introduction">keyproof API reference</h1>
+          <p>
+            <Prose text={document.info.description} />
+          </p>
+          <p>
+            Base URL <code>{origin}/api/v1</code>. Every request carries an API key in{" "}
+            <code>x-api-key</code> (create one in your project's settings); a missing, unknown,
+            revoked or expired key gets the same 401. Bodies are JSON, at most 64 KiB. Lists take{" "}
+            <code>offset</code> and <code>limit</code> (default and maximum 100) and answer{" "}
+            <code>{"{items, total, offset, limit, has_more}"}</code>, newest first. The
+            machine-readable document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>{" "}
+            (OpenAPI 3.1).
+          </p>
+          <h2 id="errors">Errors</h2>
+          <p>
+            Every error is <code>application/problem+json</code> (RFC 9457):
+          </p>
+          <Fields rows={fieldRows(components.Problem ?? {}, components)} />
+          <div class="table-wrap">
+            <table>
+              <tbody>
+                {PROBLEM_KINDS.map(([slug, status, text]) => (
+                  <tr id={`problem-${slug}`}>
+                    <td>{status}</td>
+                    <td>{STATUS_TITLES[status as keyof typeof STATUS_TITLES]}</td>
+                    <td>
+                      <code>/docs#problem-{slug}</code>
+                    </td>
+                    <td>{text}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {tags.map((tag) => (
+            <>
+              <h2 id={`tag-${tag.name.toLowerCase().replace(/\W+/g, "-")}`}>{tag.name}</h2>
+              <p>
+                <Prose text={tag.description} />
+              </p>
+              {tag.operations.map((operation) => (
+                <OperationSection operation={operation} origin={origin} components={components} />
+              ))}
+            </>
+          ))}
+          <WebhooksReference />
+        </div>
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,30 @@
+/** The parts of the generated OpenAPI document the tests read. */
+export interface OpenApiTestDocument {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        requestBody?: { content: Record<string, { schema: unknown }> };
+        parameters?: { name: string; in: string }[];
+        security?: unknown[];
+      }
+    >
+  >;
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    securitySchemes?: Record<string, unknown>;
+  };
+}
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+
+/** Every operation the document describes, as `{ method, path, operation }`. */
+export function documentedOperations(doc: OpenApiTestDocument) {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ method, path, operation })),
+  );
+}
