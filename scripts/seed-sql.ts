@@ -1,5 +1,6 @@
+import { newAccountRow } from "../worker/src/domain/accounts.ts";
 import { newApiKeyRow } from "../worker/src/domain/api-keys.ts";
-import { newAccountRow, newProjectRows } from "../worker/src/domain/projects.ts";
+import { newProjectRows } from "../worker/src/domain/projects.ts";
 
 export function sqlString(value: string | null): string {
   return value === null ? "NULL" : `'${value.replaceAll("'", "''")}'`;

@@ -1,6 +1,7 @@
 import type { AccountRow } from "./db/accounts.ts";
 import type { AuthenticatedKey } from "./domain/api-keys.ts";
 import type { ProjectContext } from "./domain/context.ts";
+import type { MemberRole } from "./domain/projects.ts";
 import type { Env } from "./env.ts";
 
 /** Hono's view of the Worker: its bindings and what middleware leaves for handlers. */
@@ -14,6 +15,8 @@ export interface AppEnv {
     project: ProjectContext;
     /** The signed-in web account (web app only). */
     account: AccountRow;
+    /** The project of a web page under `/projects/:project_id`, and the account's role in it. */
+    member: { project: { id: string; name: string }; role: MemberRole };
     /** This browser's CSRF token, echoed in every form. */
     csrf: string;
   };

@@ -1,8 +1,10 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { apiKeys } from "../src/db/accounts.ts";
 import { database } from "../src/db/client.ts";
-import { createApiKey } from "../src/domain/api-keys.ts";
-import { createAccount, createProject } from "../src/domain/projects.ts";
+import { createAccount } from "../src/domain/accounts.ts";
+import { newApiKeyRow } from "../src/domain/api-keys.ts";
+import { createProject } from "../src/domain/projects.ts";
 import { randomBase32 } from "../src/lib/ids.ts";
 
 export const db = () => database(env.DB);
@@ -23,12 +25,14 @@ export async function newProject(options: { keyExpiredAt?: string } = {}): Promi
     now,
   );
   const project = await createProject(db(), account.id, "Test project", now);
-  const { row, plaintext } = await createApiKey(db(), {
+  const { row, plaintext } = await newApiKeyRow({
     projectId: project.id,
     name: "test key",
     expiredAt: options.keyExpiredAt ?? null,
     now: now.toISOString(),
   });
+  // Written directly: an already-expired key is a case the API refuses to create.
+  await db().insert(apiKeys).values(row);
   return { projectId: project.id, apiKey: plaintext, keyId: row.id };
 }
 

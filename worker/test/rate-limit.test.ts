@@ -9,11 +9,10 @@ describe("project rate limit", () => {
     const project = await newProject();
     const { createApiKey } = await import("../src/domain/api-keys.ts");
     const { db } = await import("./helpers.ts");
-    const second = await createApiKey(db(), {
-      projectId: project.projectId,
-      name: "second",
-      now: new Date().toISOString(),
-    });
+    const second = await createApiKey(
+      { db: db(), projectId: project.projectId, now: new Date() },
+      { name: "second" },
+    );
     const keys = [project.apiKey, second.plaintext];
     for (let i = 0; i < limit; i += 50) {
       const batch = await Promise.all(

@@ -139,11 +139,10 @@ describe.each(OPERATIONS.map((op) => [`${op.method.toUpperCase()} ${op.path}`, o
 it("keeps a working key working after another key of the project is revoked", async () => {
   const project = await newProject();
   const { createApiKey } = await import("../src/domain/api-keys.ts");
-  const second = await createApiKey(db(), {
-    projectId: project.projectId,
-    name: "second",
-    now: new Date().toISOString(),
-  });
+  const second = await createApiKey(
+    { db: db(), projectId: project.projectId, now: new Date() },
+    { name: "second" },
+  );
   await revokeApiKey(db(), project.projectId, second.row.id, new Date());
   await callJson("/api/v1/auth/info/", 200, { key: project.apiKey });
   await expectProblem(await call("/api/v1/auth/info/", { key: second.plaintext }), 401);

@@ -3,9 +3,8 @@ import { type AccountRow, accounts, webSessions } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { badRequest } from "../lib/errors.ts";
-import { randomBase32 } from "../lib/ids.ts";
+import { newId, randomBase32 } from "../lib/ids.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
-import { newAccountRow } from "./projects.ts";
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const WEB_SESSION_DAYS = 30;
@@ -15,6 +14,26 @@ let decoyHash: Promise<string> | null = null;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** The row for a new account; the password is stored only as its PBKDF2 hash. */
+export async function newAccountRow(
+  email: string,
+  password: string,
+  now: string,
+): Promise<AccountRow> {
+  return {
+    id: newId("acc"),
+    email: normalizeEmail(email),
+    passwordHash: await hashPassword(password),
+    createdAt: now,
+  };
+}
+
+export async function createAccount(db: Database, email: string, password: string, now: Date) {
+  const account = await newAccountRow(email, password, now.toISOString());
+  await db.insert(accounts).values(account);
+  return account;
 }
 
 export async function signUp(
@@ -43,9 +62,7 @@ export async function signUp(
       "body.email",
       "No account can be created with this email. If you already have one, sign in.",
     );
-  const account = await newAccountRow(normalized, password, now.toISOString());
-  await db.insert(accounts).values(account);
-  return account;
+  return createAccount(db, normalized, password, now);
 }
 
 /** The account for these credentials, or null; the caller shows one generic message either way. */

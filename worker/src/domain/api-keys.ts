@@ -1,8 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { apiKeys, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/encoding.ts";
+import { badRequest } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";
+import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../protocol/terminal-text.ts";
 
 export const API_KEY_PREFIX = "kp_live_";
 /** 32 base32 characters: 160 bits of randomness after the recognisable prefix. */
@@ -45,9 +47,26 @@ export async function newApiKeyRow(input: {
   return { row, plaintext };
 }
 
-export async function createApiKey(db: Database, input: Parameters<typeof newApiKeyRow>[0]) {
-  const created = await newApiKeyRow(input);
-  await db.insert(apiKeys).values(created.row);
+const API_KEY_NAME_MAX = 100;
+
+/** A new key for the project, named and optionally expiring; the plaintext is returned once. */
+export async function createApiKey(
+  ctx: { db: Database; projectId: string; now: Date },
+  input: { name: string; expiredAt?: Date | null },
+) {
+  const name = input.name.trim();
+  if (!name || name.length > API_KEY_NAME_MAX)
+    throw badRequest("body.name", `A key name is 1 to ${API_KEY_NAME_MAX} characters`);
+  if (hasControlCharacters(name)) throw badRequest("body.name", CONTROL_CHARACTER_MESSAGE);
+  if (input.expiredAt && input.expiredAt <= ctx.now)
+    throw badRequest("body.expires_on", "The expiry date must be in the future");
+  const created = await newApiKeyRow({
+    projectId: ctx.projectId,
+    name,
+    expiredAt: input.expiredAt?.toISOString() ?? null,
+    now: ctx.now.toISOString(),
+  });
+  await ctx.db.insert(apiKeys).values(created.row);
   return created;
 }
 
@@ -84,4 +103,12 @@ export async function revokeApiKey(db: Database, projectId: string, keyId: strin
     .update(apiKeys)
     .set({ revokedAt: now.toISOString() })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.projectId, projectId)));
+}
+
+export function apiKeysOf(db: Database, projectId: string) {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.projectId, projectId))
+    .orderBy(desc(apiKeys.id));
 }

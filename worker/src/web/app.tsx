@@ -3,27 +3,37 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { LIMITS } from "../schemas/limits.ts";
-import { requireAccount, verifyCsrf, webSession } from "./auth.ts";
+import { requireAccount, requireMember, requireOwner, verifyCsrf, webSession } from "./auth.ts";
 import { Layout } from "./layout.tsx";
 import { authRoutes } from "./routes/auth.tsx";
 import { invitationRoutes } from "./routes/invitations.tsx";
-import { projectRoutes } from "./routes/projects.tsx";
+import {
+  invitationAdminRoutes,
+  projectListRoutes,
+  projectSettingsRoutes,
+} from "./routes/projects.tsx";
 import { sessionRoutes } from "./routes/sessions.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
 import { COPY_SCRIPT, STYLESHEET } from "./style.ts";
 
-const WEB_PATHS = [
-  "/",
-  "/signin",
-  "/signup",
-  "/signout",
-  "/projects",
-  "/projects/*",
-  "/invitations/*",
-];
-const SIGNED_IN_PATHS = ["/projects", "/projects/*", "/invitations/*"];
+/** The pages at the site's root; everything else of the web app sits under a guarded mount. */
+const ROOT_PAGES = ["/", "/signin", "/signup", "/signout"];
 
-/** The server-rendered web app: plain forms, no client-side JavaScript needed. */
+/** A form is read only once its size is known to be sane: anyone can post to /signin. */
+const formLimit = bodyLimit({
+  maxSize: LIMITS.maxBodyBytes,
+  onError: (c) => c.text(`The form is larger than ${LIMITS.maxBodyBytes / 1024} KiB.`, 413),
+});
+
+/**
+ * The server-rendered web app: plain forms, no client-side JavaScript needed. Who may see a page
+ * is decided by where it is mounted, so a new page under a mount is guarded without anyone
+ * remembering to add a check:
+ *   /projects/*                    signed in
+ *   /projects/:project_id/*        a member of that project
+ *   /projects/:project_id/invitations/*   an owner
+ *   /invitations/*                 signed in
+ */
 export function buildWebApp() {
   const web = new Hono<AppEnv>({ strict: false });
   web.get("/app.css", (c) =>
@@ -38,22 +48,29 @@ export function buildWebApp() {
       "cache-control": "public, max-age=3600",
     }),
   );
-  // Only the web app's own paths: the API and the internal endpoints have their own auth.
-  // A form is read only after its size is known to be sane: anyone can post to /signin.
-  const formLimit = bodyLimit({
-    maxSize: LIMITS.maxBodyBytes,
-    onError: (c) => c.text(`The form is larger than ${LIMITS.maxBodyBytes / 1024} KiB.`, 413),
-  });
-  for (const path of WEB_PATHS) web.use(path, formLimit, webSession, verifyCsrf);
-  for (const path of SIGNED_IN_PATHS) web.use(path, requireAccount);
+  for (const path of ROOT_PAGES) web.use(path, formLimit, webSession, verifyCsrf);
   web.route("/", authRoutes);
-  web.route("/", invitationRoutes);
-  web.route("/", projectRoutes);
-  web.route("/", webhookRoutes);
-  web.route("/", sessionRoutes);
+
+  const owners = new Hono<AppEnv>().use(requireOwner).route("/", invitationAdminRoutes);
+  const project = new Hono<AppEnv>()
+    .use(requireMember)
+    .route("/invitations", owners)
+    .route("/", projectSettingsRoutes)
+    .route("/", sessionRoutes)
+    .route("/", webhookRoutes);
+  const projects = new Hono<AppEnv>()
+    .use(formLimit, webSession, verifyCsrf, requireAccount)
+    .route("/", projectListRoutes)
+    .route("/:project_id", project);
+  const invitations = new Hono<AppEnv>()
+    .use(formLimit, webSession, verifyCsrf, requireAccount)
+    .route("/", invitationRoutes);
+  web.route("/projects", projects);
+  web.route("/invitations", invitations);
+
   web.onError((error, c) => {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    const page = { csrf: c.get("csrf") ?? "", account: c.get("account") };
+    const page = { csrf: c.var.csrf ?? "", account: c.var.account };
     return c.html(
       <Layout title={error.detail} page={page}>
         <h1>{error.status === 404 ? "Not found" : "That did not work"}</h1>

@@ -5,6 +5,7 @@ import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import { accountForWebSession, WEB_SESSION_DAYS } from "../domain/accounts.ts";
 import { timingSafeEqual } from "../domain/passwords.ts";
+import { assertOwner, projectForMember } from "../domain/projects.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { randomBase32 } from "../lib/ids.ts";
 
@@ -104,3 +105,25 @@ export function safeNext(next: string | undefined, origin: string): string {
     return DEFAULT_NEXT;
   }
 }
+
+/**
+ * Who may see a project's pages is decided where they are mounted: the signed-in account must
+ * be a member (anyone else gets the same 404 as for no project). Pages read `c.var.member`.
+ */
+export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
+  const db = database(c.env.DB);
+  const { project, role } = await projectForMember(
+    db,
+    c.var.account.id,
+    c.req.param("project_id") ?? "",
+  );
+  c.set("member", { project: { id: project.id, name: project.name }, role });
+  c.set("project", { db, env: c.env, projectId: project.id, now: new Date() });
+  await next();
+});
+
+/** Owner-only pages and actions, mounted under this: everyone else gets 403. */
+export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
+  assertOwner(c.var.member.role, "do this");
+  await next();
+});

@@ -1,8 +1,5 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
-import { database } from "../db/client.ts";
-import type { ProjectContext } from "../domain/context.ts";
-import { projectForMember } from "../domain/project-members.ts";
 import { ApiError } from "../lib/errors.ts";
 import type { PageContext } from "./layout.tsx";
 
@@ -67,14 +64,12 @@ export function redirectWith(
   return c.redirect(url.pathname + url.search, 303);
 }
 
-export function pageContext(
-  c: Context<AppEnv>,
-  project?: { id: string; name: string },
-): PageContext {
+/** What every page's layout needs: the CSRF token, who is signed in, the project, a banner. */
+export function pageContext(c: Context<AppEnv>): PageContext {
   return {
-    csrf: c.get("csrf"),
-    account: c.get("account"),
-    project,
+    csrf: c.var.csrf,
+    account: c.var.account,
+    project: c.var.member?.project,
     flash: { error: c.req.query("error"), notice: c.req.query("notice") },
   };
 }
@@ -82,16 +77,4 @@ export function pageContext(
 /** The client's address: Cloudflare's CF-Connecting-IP in production, "local" elsewhere. */
 export function clientAddress(c: Context<AppEnv>): string {
   return c.req.header("cf-connecting-ip") ?? "local";
-}
-
-/** The signed-in member's view of the project in the path, or a 404 for anyone else. */
-export async function memberContext(c: Context<AppEnv>) {
-  const db = database(c.env.DB);
-  const { project, role } = await projectForMember(
-    db,
-    c.get("account").id,
-    c.req.param("project_id") ?? "",
-  );
-  const ctx: ProjectContext = { db, env: c.env, projectId: project.id, now: new Date() };
-  return { ctx, project, role, page: pageContext(c, project) };
 }

@@ -7,7 +7,7 @@ import { InvitationPage } from "../pages/project-pages.tsx";
 
 /** `/invitations/<token>`: whoever opens the link signed in may join the project it names. */
 export const invitationRoutes = new Hono<AppEnv>()
-  .get("/invitations/:token", async (c) => {
+  .get("/:token", async (c) => {
     const { projectName } = await invitationFor(
       database(c.env.DB),
       c.req.param("token"),
@@ -21,11 +21,11 @@ export const invitationRoutes = new Hono<AppEnv>()
       />,
     );
   })
-  .post("/invitations/:token", async (c) => {
+  .post("/:token", async (c) => {
     const projectId = await acceptInvitation(
       database(c.env.DB),
       c.req.param("token"),
-      c.get("account").id,
+      c.var.account.id,
       new Date(),
     );
     return redirectWith(c, `/projects/${projectId}/sessions`, {

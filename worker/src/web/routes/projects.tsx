@@ -1,7 +1,7 @@
-import { Hono } from "hono";
+import { Hono, type Context as HonoContext } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { database } from "../../db/client.ts";
-import { createApiKey, revokeApiKey } from "../../domain/api-keys.ts";
+import { apiKeysOf, createApiKey, revokeApiKey } from "../../domain/api-keys.ts";
 import {
   createInvitation,
   invitationPath,
@@ -9,29 +9,18 @@ import {
   revokeInvitation,
 } from "../../domain/invitations.ts";
 import {
-  apiKeysOf,
-  assertOwner,
+  createProject,
   membersOf,
   projectsOf,
   removeMember,
   renameProject,
-  validProjectName,
-} from "../../domain/project-members.ts";
-import { createProject } from "../../domain/projects.ts";
+} from "../../domain/projects.ts";
 import { listWebhooks } from "../../domain/webhooks.ts";
 import { badRequest } from "../../lib/errors.ts";
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../../protocol/terminal-text.ts";
-import {
-  errorMessage,
-  memberContext,
-  optionalText,
-  pageContext,
-  redirectWith,
-  text,
-} from "../forms.ts";
+import { errorMessage, optionalText, pageContext, redirectWith, text } from "../forms.ts";
 import { ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
 
-const API_KEY_NAME_MAX = 100;
+type Context = HonoContext<AppEnv>;
 
 /** What the settings page shows once, on the response that made it. */
 interface ShownOnce {
@@ -39,8 +28,9 @@ interface ShownOnce {
   invitationLink?: string;
 }
 
-async function settingsPage(c: Parameters<typeof memberContext>[0], shown: ShownOnce = {}) {
-  const { ctx, project, page, role } = await memberContext(c);
+async function settingsPage(c: Context, shown: ShownOnce = {}) {
+  const ctx = c.var.project;
+  const { project, role } = c.var.member;
   const [members, keys, hooks, invitations] = await Promise.all([
     membersOf(ctx.db, project.id),
     apiKeysOf(ctx.db, project.id),
@@ -49,7 +39,7 @@ async function settingsPage(c: Parameters<typeof memberContext>[0], shown: Shown
   ]);
   return c.html(
     <SettingsPage
-      page={page}
+      page={pageContext(c)}
       project={project}
       role={role}
       members={members}
@@ -61,100 +51,88 @@ async function settingsPage(c: Parameters<typeof memberContext>[0], shown: Shown
   );
 }
 
-export const projectRoutes = new Hono<AppEnv>()
-  .get("/projects", async (c) => {
-    const projects = await projectsOf(database(c.env.DB), c.get("account").id);
+const settingsPath = (c: Context) => `/projects/${c.var.member.project.id}/settings`;
+
+/** `/projects`: the signed-in account's projects, and a new one. */
+export const projectListRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const projects = await projectsOf(database(c.env.DB), c.var.account.id);
     return c.html(<ProjectsPage page={pageContext(c)} projects={projects} />);
   })
-  .post("/projects", async (c) => {
+  .post("/", async (c) => {
     const form = await c.req.parseBody();
     try {
       const db = database(c.env.DB);
-      const project = await createProject(
-        db,
-        c.get("account").id,
-        validProjectName(text(form, "name")),
-        new Date(),
-      );
+      const project = await createProject(db, c.var.account.id, text(form, "name"), new Date());
       return redirectWith(c, `/projects/${project.id}/settings`, {
         notice: "Project created. Create an API key to use the API.",
       });
     } catch (error) {
       return redirectWith(c, "/projects", { error: errorMessage(error) });
     }
-  })
-  .get("/projects/:project_id", (c) =>
-    c.redirect(`/projects/${encodeURIComponent(c.req.param("project_id"))}/sessions`, 303),
-  )
-  .get("/projects/:project_id/settings", (c) => settingsPage(c))
-  .post("/projects/:project_id/rename", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  });
+
+/** A project's settings, under the members-only mount. */
+export const projectSettingsRoutes = new Hono<AppEnv>()
+  .get("/", (c) => c.redirect(`/projects/${c.var.member.project.id}/sessions`, 303))
+  .get("/settings", (c) => settingsPage(c))
+  .post("/rename", async (c) => {
+    const ctx = c.var.project;
     const form = await c.req.parseBody();
-    const back = `/projects/${project.id}/settings`;
     try {
-      await renameProject(ctx.db, project.id, text(form, "name"));
-      return redirectWith(c, back, { notice: "Renamed." });
+      await renameProject(ctx.db, ctx.projectId, text(form, "name"));
+      return redirectWith(c, settingsPath(c), { notice: "Renamed." });
     } catch (error) {
-      return redirectWith(c, back, { error: errorMessage(error) });
+      return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
     }
   })
-  .post("/projects/:project_id/api-keys", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/api-keys", async (c) => {
+    const ctx = c.var.project;
     const form = await c.req.parseBody();
     try {
-      const name = text(form, "name").trim();
-      if (!name || name.length > API_KEY_NAME_MAX)
-        throw badRequest("body.name", `A key name is 1 to ${API_KEY_NAME_MAX} characters`);
-      if (hasControlCharacters(name)) throw badRequest("body.name", CONTROL_CHARACTER_MESSAGE);
       const expiresOn = optionalText(form, "expires_on");
+      // The key works until the end of the day chosen, in UTC.
       const expiredAt = expiresOn ? new Date(`${expiresOn}T23:59:59.999Z`) : null;
-      if (expiredAt && (Number.isNaN(expiredAt.getTime()) || expiredAt <= ctx.now)) {
-        throw badRequest("body.expires_on", "The expiry date must be in the future");
-      }
-      const { plaintext } = await createApiKey(ctx.db, {
-        projectId: project.id,
-        name,
-        expiredAt: expiredAt?.toISOString() ?? null,
-        now: ctx.now.toISOString(),
-      });
+      if (expiredAt && Number.isNaN(expiredAt.getTime()))
+        throw badRequest("body.expires_on", "Enter the expiry date as YYYY-MM-DD");
+      const { row, plaintext } = await createApiKey(ctx, { name: text(form, "name"), expiredAt });
       // Shown on this response only: never stored, never in a URL.
-      return settingsPage(c, { newKey: { name, plaintext } });
+      return settingsPage(c, { newKey: { name: row.name, plaintext } });
     } catch (error) {
-      return redirectWith(c, `/projects/${project.id}/settings`, { error: errorMessage(error) });
+      return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
     }
   })
-  .post("/projects/:project_id/api-keys/:key_id/revoke", async (c) => {
-    const { ctx, project } = await memberContext(c);
-    await revokeApiKey(ctx.db, project.id, c.req.param("key_id"), ctx.now);
-    return redirectWith(c, `/projects/${project.id}/settings`, { notice: "API key revoked." });
+  .post("/api-keys/:key_id/revoke", async (c) => {
+    const ctx = c.var.project;
+    await revokeApiKey(ctx.db, ctx.projectId, c.req.param("key_id"), ctx.now);
+    return redirectWith(c, settingsPath(c), { notice: "API key revoked." });
   })
-  .post("/projects/:project_id/invitations", async (c) => {
-    const { ctx, project, role } = await memberContext(c);
-    assertOwner(role, "invite members");
-    const { token } = await createInvitation(ctx.db, project.id, c.get("account").id, ctx.now);
+  .post("/members/:account_id/remove", async (c) => {
+    const ctx = c.var.project;
+    const accountId = c.req.param("account_id");
+    try {
+      await removeMember(ctx.db, ctx.projectId, accountId, {
+        accountId: c.var.account.id,
+        role: c.var.member.role,
+      });
+      if (accountId === c.var.account.id)
+        return redirectWith(c, "/projects", { notice: "You left the project." });
+      return redirectWith(c, settingsPath(c), { notice: "Member removed." });
+    } catch (error) {
+      return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
+    }
+  });
+
+/** `/projects/:project_id/invitations`, under the owners-only mount. */
+export const invitationAdminRoutes = new Hono<AppEnv>()
+  .post("/", async (c) => {
+    const ctx = c.var.project;
+    const { token } = await createInvitation(ctx.db, ctx.projectId, c.var.account.id, ctx.now);
     // Shown on this response only: the link is the credential, and only its hash is stored.
     return settingsPage(c, { invitationLink: new URL(invitationPath(token), c.req.url).href });
   })
-  .post("/projects/:project_id/invitations/:invitation_id/revoke", async (c) => {
-    const { ctx, project, role } = await memberContext(c);
-    assertOwner(role, "revoke invitations");
-    await revokeInvitation(ctx.db, project.id, c.req.param("invitation_id"), ctx.now);
-    return redirectWith(c, `/projects/${project.id}/settings`, {
-      notice: "Invitation revoked.",
-    });
-  })
-  .post("/projects/:project_id/members/:account_id/remove", async (c) => {
-    const { ctx, project, role } = await memberContext(c);
-    const back = `/projects/${project.id}/settings`;
-    try {
-      await removeMember(ctx.db, project.id, c.req.param("account_id"), {
-        accountId: c.get("account").id,
-        role,
-      });
-      if (c.req.param("account_id") === c.get("account").id)
-        return redirectWith(c, "/projects", { notice: "You left the project." });
-      return redirectWith(c, back, { notice: "Member removed." });
-    } catch (error) {
-      return redirectWith(c, back, { error: errorMessage(error) });
-    }
+  .post("/:invitation_id/revoke", async (c) => {
+    const ctx = c.var.project;
+    await revokeInvitation(ctx.db, ctx.projectId, c.req.param("invitation_id"), ctx.now);
+    return redirectWith(c, settingsPath(c), { notice: "Invitation revoked." });
   });

@@ -11,9 +11,9 @@ import { collectSessionCreate, verifySessionCreate } from "../../schemas/session
 import {
   checked,
   errorMessage,
-  memberContext,
   optionalNumber,
   optionalText,
+  pageContext,
   redirectWith,
   text,
 } from "../forms.ts";
@@ -80,8 +80,10 @@ function sessionInput(kind: SessionKind, form: Form) {
 }
 
 export const sessionRoutes = new Hono<AppEnv>()
-  .get("/projects/:project_id/sessions", async (c) => {
-    const { ctx, project, page } = await memberContext(c);
+  .get("/sessions", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
+    const page = pageContext(c);
     const kind = kindOf(c.req.query("kind"));
     const status = c.req.query("status") || undefined;
     const offset = Math.max(0, Number.parseInt(c.req.query("offset") ?? "0", 10) || 0);
@@ -103,14 +105,16 @@ export const sessionRoutes = new Hono<AppEnv>()
       />,
     );
   })
-  .get("/projects/:project_id/sessions/new", async (c) => {
-    const { project, page } = await memberContext(c);
+  .get("/sessions/new", async (c) => {
+    const { project } = c.var.member;
+    const page = pageContext(c);
     return c.html(
       <NewSessionPage page={page} project={project} kind={kindOf(c.req.query("kind"))} />,
     );
   })
-  .post("/projects/:project_id/sessions", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/sessions", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     const form = await c.req.parseBody();
     const kind = kindOf(text(form, "kind"));
     try {
@@ -124,8 +128,10 @@ export const sessionRoutes = new Hono<AppEnv>()
       });
     }
   })
-  .get("/projects/:project_id/sessions/:session_id", async (c) => {
-    const { ctx, project, page } = await memberContext(c);
+  .get("/sessions/:session_id", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
+    const page = pageContext(c);
     const sessionId = c.req.param("session_id");
     const detail = await loadSessionDetail(ctx, kindOfSession(sessionId), sessionId);
     const [events, deliveries] = await Promise.all([
@@ -143,8 +149,9 @@ export const sessionRoutes = new Hono<AppEnv>()
       />,
     );
   })
-  .post("/projects/:project_id/sessions/:session_id/complete", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/sessions/:session_id/complete", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     const sessionId = c.req.param("session_id");
     const back = `/projects/${project.id}/sessions/${sessionId}`;
     try {
@@ -154,8 +161,9 @@ export const sessionRoutes = new Hono<AppEnv>()
       return redirectWith(c, back, { error: errorMessage(error) });
     }
   })
-  .post("/projects/:project_id/sessions/:session_id/delete", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/sessions/:session_id/delete", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     const sessionId = c.req.param("session_id");
     await deleteSession(ctx, kindOfSession(sessionId), sessionId);
     return redirectWith(c, `/projects/${project.id}/sessions`, { notice: "Session deleted." });

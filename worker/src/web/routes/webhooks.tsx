@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
 import {
@@ -17,8 +17,8 @@ import {
   allValues,
   checked,
   errorMessage,
-  memberContext,
   optionalNumber,
+  pageContext,
   redirectWith,
   text,
 } from "../forms.ts";
@@ -52,8 +52,10 @@ function webhookInput(form: Form) {
   return parsed.data;
 }
 
-async function webhookPage(c: Parameters<typeof memberContext>[0], secret?: string) {
-  const { ctx, project, page } = await memberContext(c);
+async function webhookPage(c: Context<AppEnv>, secret?: string) {
+  const ctx = c.var.project;
+  const { project } = c.var.member;
+  const page = pageContext(c);
   const webhook = await getWebhook(ctx, { kind: "any" }, c.req.param("webhook_id") ?? "");
   const deliveries = await listDeliveries(ctx, webhook.id, { offset: 0, limit: 50 });
   return c.html(
@@ -68,12 +70,14 @@ async function webhookPage(c: Parameters<typeof memberContext>[0], secret?: stri
 }
 
 export const webhookRoutes = new Hono<AppEnv>()
-  .get("/projects/:project_id/webhooks/new", async (c) => {
-    const { project, page } = await memberContext(c);
+  .get("/webhooks/new", async (c) => {
+    const { project } = c.var.member;
+    const page = pageContext(c);
     return c.html(<WebhookPage page={page} project={project} />);
   })
-  .post("/projects/:project_id/webhooks", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/webhooks", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     try {
       const row = await createWebhook(
         ctx,
@@ -89,9 +93,10 @@ export const webhookRoutes = new Hono<AppEnv>()
       });
     }
   })
-  .get("/projects/:project_id/webhooks/:webhook_id", (c) => webhookPage(c))
-  .post("/projects/:project_id/webhooks/:webhook_id", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .get("/webhooks/:webhook_id", (c) => webhookPage(c))
+  .post("/webhooks/:webhook_id", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     const back = `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`;
     try {
       await updateWebhook(
@@ -105,27 +110,30 @@ export const webhookRoutes = new Hono<AppEnv>()
       return redirectWith(c, back, { error: errorMessage(error) });
     }
   })
-  .post("/projects/:project_id/webhooks/:webhook_id/secret", async (c) => {
-    const { ctx } = await memberContext(c);
+  .post("/webhooks/:webhook_id/secret", async (c) => {
+    const ctx = c.var.project;
     const webhook = await getWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"));
     return webhookPage(c, webhook.secret);
   })
-  .post("/projects/:project_id/webhooks/:webhook_id/test", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/webhooks/:webhook_id/test", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     await sendTestEvent(ctx, c.req.param("webhook_id"));
     return redirectWith(c, `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`, {
       notice: "Test event sent.",
     });
   })
-  .post("/projects/:project_id/webhooks/:webhook_id/deliveries/:invocation_id/retry", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/webhooks/:webhook_id/deliveries/:invocation_id/retry", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     await retryDelivery(ctx, c.req.param("webhook_id"), c.req.param("invocation_id"));
     return redirectWith(c, `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`, {
       notice: "Delivery queued again.",
     });
   })
-  .post("/projects/:project_id/webhooks/:webhook_id/delete", async (c) => {
-    const { ctx, project } = await memberContext(c);
+  .post("/webhooks/:webhook_id/delete", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
     await deleteWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"));
     return redirectWith(c, `/projects/${project.id}/settings`, { notice: "Webhook deleted." });
   });
