@@ -5,8 +5,9 @@ import { accounts } from "../src/db/accounts.ts";
 import { createApiKey } from "../src/domain/api-keys.ts";
 import { createInvitation, invitationPath } from "../src/domain/invitations.ts";
 import { createSession } from "../src/domain/sessions.ts";
-import { createWebhook, sendTestEvent } from "../src/domain/webhooks.ts";
 import { buildWebApp } from "../src/web/app.tsx";
+import { createWebhook } from "../src/webhooks/definitions.ts";
+import { sendTestEvent } from "../src/webhooks/deliveries.ts";
 import { db } from "./helpers.ts";
 import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
 

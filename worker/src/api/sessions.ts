@@ -17,7 +17,7 @@ import {
   deleteSession,
   updateSession,
 } from "../domain/sessions.ts";
-import { webhookView } from "../domain/webhooks.ts";
+import { webhookView } from "../domain/webhook-view.ts";
 import type { Env } from "../env.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { listEnvelope } from "../schemas/common.ts";
@@ -35,6 +35,7 @@ import {
   verifySessionListQuery,
   verifySessionPatch,
 } from "../schemas/sessions.ts";
+import { newWebhookRow } from "../webhooks/definitions.ts";
 import { ALWAYS, jsonBody, jsonResponse, problems, WITH_BODY } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
@@ -75,8 +76,12 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         responses: { 201: jsonResponse(spec.detail, `The new ${noun}`), ...problems(...WITH_BODY) },
       }),
       async (c) => {
+        const ctx = c.var.project;
         const input = c.req.valid("json");
-        const { session, keys, webhooks } = await createSession(c.var.project, kind, input);
+        const hooks = (input.webhooks ?? []).map((hook, i) =>
+          newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
+        );
+        const { session, keys, webhooks } = await createSession(ctx, kind, input, hooks);
         const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
         const detail = { session, keys, connections: [], webhooks: withSecrets };
         return c.json(spec.detailView(c.env, detail), 201);

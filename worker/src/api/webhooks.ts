@@ -1,19 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { ProjectContext } from "../domain/context.ts";
-import {
-  assertSessionInProject,
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listDeliveries,
-  listWebhooks,
-  retryDelivery,
-  sendTestEvent,
-  updateWebhook,
-  type WebhookScope,
-  webhookView,
-} from "../domain/webhooks.ts";
+import { webhookView } from "../domain/webhook-view.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { listEnvelope, listQuery } from "../schemas/common.ts";
 import { sessionIdParam } from "../schemas/sessions.ts";
@@ -27,6 +15,16 @@ import {
   webhookSecret,
   webhookWithSecret,
 } from "../schemas/webhooks.ts";
+import {
+  assertSessionInProject,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  updateWebhook,
+  type WebhookScope,
+} from "../webhooks/definitions.ts";
+import { listDeliveries, retryDelivery, sendTestEvent } from "../webhooks/deliveries.ts";
 import { ALWAYS, jsonBody, jsonResponse, problems, WITH_BODY } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 

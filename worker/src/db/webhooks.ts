@@ -27,8 +27,8 @@ export const events = sqliteTable(
     sessionId: text("session_id"),
     entity: text({ enum: EVENT_ENTITIES }).notNull(),
     type: text({ enum: EVENT_TYPES }).notNull(),
-    /** JSON text of the event's payload. */
-    payload: text().notNull(),
+    /** The event's payload, as webhooks deliver it and the event log shows it. */
+    payload: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: text("created_at").notNull(),
   },
   (t) => [
@@ -51,10 +51,10 @@ export const webhooks = sqliteTable(
     sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
     url: text().notNull(),
     method: text({ enum: WEBHOOK_METHODS }).notNull(),
-    /** JSON object of extra request headers. */
-    headers: text().notNull(),
-    /** JSON array of event types; empty means all. */
-    events: text().notNull(),
+    /** Extra request headers. */
+    headers: text({ mode: "json" }).$type<Record<string, string>>().notNull(),
+    /** Event types it receives; empty means all. */
+    events: text({ mode: "json" }).$type<EventType[]>().notNull(),
     retries: integer().notNull(),
     initialBackoff: integer("initial_backoff").notNull(),
     backoffMultiplier: real("backoff_multiplier").notNull(),

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { paginate } from "../db/paginate.ts";
 import {
   type ConnectionKeyRow,
   type ConnectionRow,
@@ -24,8 +25,7 @@ import type {
 } from "../schemas/sessions.ts";
 import type { ProjectContext } from "./context.ts";
 import { publicKeyView } from "./key-view.ts";
-import { listEnvelope } from "./paging.ts";
-import { webhookView } from "./webhooks.ts";
+import { webhookView } from "./webhook-view.ts";
 
 export function configuredKeyView(key: SessionKeyRow): ConfiguredKey {
   return {
@@ -115,17 +115,12 @@ export async function listSessionRows(
   if (filter.external_id !== undefined)
     conditions.push(eq(sessions.externalId, filter.external_id));
   const where = and(...conditions);
-  const [rows, [totals]] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(sessions)
-      .where(where)
-      .orderBy(desc(sessions.id))
-      .limit(filter.limit)
-      .offset(filter.offset),
-    ctx.db.select({ total: count() }).from(sessions).where(where),
-  ]);
-  const { items: _, ...page } = listEnvelope(rows, totals, filter);
+  const { items: rows, ...page } = await paginate(
+    ctx.db,
+    ctx.db.select().from(sessions).where(where).$dynamic(),
+    { table: sessions, where, id: sessions.id },
+    filter,
+  );
   return { rows, page };
 }
 

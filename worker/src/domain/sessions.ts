@@ -1,4 +1,5 @@
 import type { SessionKeyRow, SessionRow } from "../db/sessions.ts";
+import type { WebhookRow } from "../db/webhooks.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newConnectionIdentifier, newId } from "../lib/ids.ts";
 import type { SessionKind } from "../protocol/messages.ts";
@@ -11,7 +12,6 @@ import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import type { SessionPatch } from "../session-object/session-object.ts";
 import type { ProjectContext } from "./context.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
-import { newWebhookRow } from "./webhooks.ts";
 
 export interface CreateSessionInput extends SessionOptionsInput {
   keys?: ConfiguredKeyInput[];
@@ -87,10 +87,12 @@ function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[], now:
   return rows;
 }
 
+/** A new session with its configured keys and its own webhooks (built, not yet tied to it). */
 export async function createSession(
   ctx: ProjectContext,
   kind: SessionKind,
   input: CreateSessionInput,
+  webhooks: WebhookRow[] = [],
 ) {
   const now = ctx.now.toISOString();
   const expiredAt =
@@ -119,9 +121,7 @@ export async function createSession(
     completedAt: null,
     verifiedAt: null,
   };
-  const hooks = (input.webhooks ?? []).map((hook, i) =>
-    newWebhookRow(ctx, id, hook, `body.webhooks[${i}]`),
-  );
+  const hooks = webhooks.map((hook) => ({ ...hook, sessionId: id }));
   const created = await sessionObject(ctx, id).create(session, keys, hooks);
   return { session: created, keys, webhooks: hooks };
 }

@@ -18,7 +18,7 @@ import {
   finishEvents,
   newConnectionEvent,
 } from "../domain/connection-rules.ts";
-import { type PlannedEvent, statusChanged, subscribersOfSession } from "../domain/events.ts";
+import { type PlannedEvent, statusChanged } from "../domain/events.ts";
 import {
   completionStatus,
   expiryStatus,
@@ -38,7 +38,7 @@ import type {
 } from "../protocol/messages.ts";
 import { type ParsedPublicKey, parsePublicKeyBlob } from "../protocol/public-keys.ts";
 import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
-import { sessionOutbox } from "../webhooks/outbox.ts";
+import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases } from "./connection-leases.ts";
 

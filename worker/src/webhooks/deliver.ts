@@ -32,7 +32,7 @@ export function envelope(
     trigger_time: event.createdAt,
     request_time: now.toISOString(),
     attempt,
-    payload: JSON.parse(event.payload) as Record<string, unknown>,
+    payload: event.payload,
   };
 }
 
@@ -82,7 +82,7 @@ export async function sendAttempt(
     const response = await fetch(webhook.url, {
       method: webhook.method.toUpperCase(),
       headers: {
-        ...(JSON.parse(webhook.headers) as Record<string, string>),
+        ...webhook.headers,
         ...signed,
         "content-type": "application/json",
         "user-agent": "keyproof-webhooks/1",

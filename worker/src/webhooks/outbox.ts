@@ -1,7 +1,17 @@
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
 import { type Database, insertInChunks } from "../db/client.ts";
-import type { SessionRow } from "../db/sessions.ts";
-import { events, type InvocationRow, type WebhookRow, webhookInvocations } from "../db/webhooks.ts";
-import { outboxRows, type PlannedEvent, subscribers } from "../domain/events.ts";
+import { type SessionRow, sessions } from "../db/sessions.ts";
+import {
+  type EventRow,
+  type EventType,
+  events,
+  type InvocationRow,
+  type WebhookRow,
+  webhookInvocations,
+  webhooks,
+} from "../db/webhooks.ts";
+import type { PlannedEvent } from "../domain/events.ts";
+import { newId } from "../lib/ids.ts";
 import type { WebhookMessage } from "./queue.ts";
 
 /**
@@ -42,4 +52,78 @@ export function outboxStatements(
 /** The queue messages for invocations that have not been attempted yet. */
 export function firstAttempts(invocations: InvocationRow[]): WebhookMessage[] {
   return invocations.map((row) => ({ invocation_id: row.id, attempt: 1 }));
+}
+
+/** Enabled webhooks that hear about this session: the project's and the session's own. */
+export function subscribers(db: Database, projectId: string, sessionId: string | null) {
+  const scope =
+    sessionId === null
+      ? isNull(webhooks.sessionId)
+      : or(isNull(webhooks.sessionId), eq(webhooks.sessionId, sessionId));
+  return db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.projectId, projectId), eq(webhooks.enabled, true), scope));
+}
+
+/** The same, found from the session id alone, so it can share a batch with the session's own read. */
+export function subscribersOfSession(db: Database, sessionId: string) {
+  const projectOfSession = db
+    .select({ projectId: sessions.projectId })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return db
+    .select()
+    .from(webhooks)
+    .where(
+      and(
+        inArray(webhooks.projectId, projectOfSession),
+        eq(webhooks.enabled, true),
+        or(isNull(webhooks.sessionId), eq(webhooks.sessionId, sessionId)),
+      ),
+    );
+}
+
+export function wantsEvent(webhook: WebhookRow, type: EventType): boolean {
+  return webhook.events.length === 0 || webhook.events.includes(type);
+}
+
+/** Event rows and one invocation per (event, interested webhook), to write in one batch. */
+export function outboxRows(
+  context: { projectId: string; sessionId: string | null; entity: EventRow["entity"] },
+  planned: PlannedEvent[],
+  listeners: WebhookRow[],
+  now: Date,
+): { events: EventRow[]; invocations: InvocationRow[] } {
+  const at = now.toISOString();
+  const eventRows: EventRow[] = [];
+  const invocations: InvocationRow[] = [];
+  for (const event of planned) {
+    const row: EventRow = {
+      id: newId("evt", now.getTime()),
+      projectId: context.projectId,
+      sessionId: context.sessionId,
+      entity: context.entity,
+      type: event.type,
+      payload: event.payload,
+      createdAt: at,
+    };
+    eventRows.push(row);
+    for (const webhook of listeners.filter((listener) => wantsEvent(listener, event.type))) {
+      invocations.push({
+        id: newId("whi", now.getTime()),
+        webhookId: webhook.id,
+        eventId: row.id,
+        status: "pending",
+        attempts: 0,
+        // Due at once: the queue send follows the commit, and the sweeper covers a lost one.
+        nextAttemptAt: at,
+        leaseUntil: null,
+        failureReason: null,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+  }
+  return { events: eventRows, invocations };
 }

@@ -15,8 +15,8 @@ import {
   removeMember,
   renameProject,
 } from "../../domain/projects.ts";
-import { listWebhooks } from "../../domain/webhooks.ts";
 import { badRequest } from "../../lib/errors.ts";
+import { listWebhooks } from "../../webhooks/definitions.ts";
 import { errorMessage, optionalText, pageContext, redirectWith, text } from "../forms.ts";
 import { ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
 

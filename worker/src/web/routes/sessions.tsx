@@ -4,10 +4,10 @@ import type { AppEnv } from "../../app-env.ts";
 import { listEvents } from "../../domain/event-log.ts";
 import { listSessionRows, loadSessionDetail } from "../../domain/session-views.ts";
 import { completeSession, createSession, deleteSession } from "../../domain/sessions.ts";
-import { deliveriesForSession } from "../../domain/webhooks.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../../protocol/messages.ts";
 import { collectSessionCreate, verifySessionCreate } from "../../schemas/sessions.ts";
+import { deliveriesForSession } from "../../webhooks/deliveries.ts";
 import {
   checked,
   errorMessage,

@@ -1,18 +1,16 @@
 import { type Context, Hono } from "hono";
 import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
+import { webhookView } from "../../domain/webhook-view.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { webhookCreate } from "../../schemas/webhooks.ts";
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
-  listDeliveries,
-  retryDelivery,
-  sendTestEvent,
   updateWebhook,
-  webhookView,
-} from "../../domain/webhooks.ts";
-import { ApiError } from "../../lib/errors.ts";
-import { webhookCreate } from "../../schemas/webhooks.ts";
+} from "../../webhooks/definitions.ts";
+import { listDeliveries, retryDelivery, sendTestEvent } from "../../webhooks/deliveries.ts";
 import {
   allValues,
   checked,

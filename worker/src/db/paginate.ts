@@ -1,0 +1,44 @@
+import { count, desc, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Database } from "./client.ts";
+
+/** A select made with `.$dynamic()`, filtered but not yet ordered or paged. */
+interface DynamicSelect<Row> {
+  _: { result: Row[] };
+  orderBy(order: SQL): { limit(limit: number): { offset(offset: number): BatchItem<"sqlite"> } };
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** The list envelope every list endpoint answers with (docs/decisions.md), newest first. */
+export function listEnvelope<T>(items: T[], totals: { total: number } | undefined, page: Page) {
+  const total = totals?.total ?? 0;
+  return {
+    items,
+    total,
+    offset: page.offset,
+    limit: page.limit,
+    has_more: page.offset + items.length < total,
+  };
+}
+
+/**
+ * One page of `query` (a dynamic select, filtered but not ordered), newest first by `id` (ids
+ * sort by creation time), and the number of `table` rows `where` matches: one D1 round trip.
+ */
+export async function paginate<Row>(
+  db: Database,
+  query: DynamicSelect<Row>,
+  counted: { table: SQLiteTable; where: SQL | undefined; id: SQLiteColumn },
+  page: Page,
+) {
+  const [rows, [totals]] = await db.batch([
+    query.orderBy(desc(counted.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(counted.table).where(counted.where),
+  ]);
+  return listEnvelope(rows as Row[], totals, page);
+}

@@ -1,0 +1,134 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { paginate } from "../db/paginate.ts";
+import {
+  type EventType,
+  events,
+  type InvocationRow,
+  webhookAttempts,
+  webhookInvocations,
+} from "../db/webhooks.ts";
+import type { ProjectContext } from "../domain/context.ts";
+import { ApiError, notFound } from "../lib/errors.ts";
+import type { Delivery } from "../schemas/webhooks.ts";
+import { getWebhook } from "./definitions.ts";
+import { firstAttempts, outboxRows, outboxStatements } from "./outbox.ts";
+import { enqueueQuietly } from "./queue.ts";
+
+/** `POST /webhooks/{id}/test/`: a `ping` event for this webhook alone. */
+export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
+  const webhook = await getWebhook(ctx, { kind: "any" }, webhookId);
+  const rows = outboxRows(
+    { projectId: ctx.projectId, sessionId: null, entity: "webhook" },
+    [{ type: "ping", payload: { webhook_id: webhook.id, message: "Test event from keyproof" } }],
+    [{ ...webhook, events: [] }],
+    ctx.now,
+  );
+  await ctx.db.batch(
+    outboxStatements(ctx.db, rows) as [ReturnType<typeof outboxStatements>[number]],
+  );
+  await enqueueQuietly(ctx.env, firstAttempts(rows.invocations));
+  const [invocation] = rows.invocations;
+  if (!invocation) throw new ApiError(500, "No invocation was created for the test event");
+  return deliveryView(invocation, "ping", []);
+}
+
+function deliveryView(
+  invocation: InvocationRow,
+  event: EventType,
+  attempts: (typeof webhookAttempts.$inferSelect)[],
+): Delivery {
+  return {
+    id: invocation.id,
+    webhook_id: invocation.webhookId,
+    event_id: invocation.eventId,
+    event,
+    status: invocation.status,
+    attempts: attempts
+      .filter((attempt) => attempt.invocationId === invocation.id)
+      .map((attempt) => ({
+        attempt: attempt.attempt,
+        request_time: attempt.requestTime,
+        duration_ms: attempt.durationMs,
+        status_code: attempt.statusCode,
+        response_body: attempt.responseBody,
+        error: attempt.error,
+      })),
+    next_attempt_at: invocation.nextAttemptAt,
+    failure_reason: invocation.failureReason,
+    created_at: invocation.createdAt,
+    updated_at: invocation.updatedAt,
+  };
+}
+
+export async function listDeliveries(
+  ctx: ProjectContext,
+  webhookId: string,
+  query: { offset: number; limit: number; status?: InvocationRow["status"] | undefined },
+) {
+  await getWebhook(ctx, { kind: "any" }, webhookId);
+  const conditions = [eq(webhookInvocations.webhookId, webhookId)];
+  if (query.status) conditions.push(eq(webhookInvocations.status, query.status));
+  const where = and(...conditions);
+  const list = await paginate(
+    ctx.db,
+    ctx.db
+      .select({ invocation: webhookInvocations, event: events.type })
+      .from(webhookInvocations)
+      .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+      .where(where)
+      .$dynamic(),
+    { table: webhookInvocations, where, id: webhookInvocations.id },
+    query,
+  );
+  return { ...list, items: await withAttempts(ctx.db, list.items) };
+}
+
+/** Delivers an invocation again (same `webhook-id`), whatever became of it. */
+export async function retryDelivery(ctx: ProjectContext, webhookId: string, invocationId: string) {
+  await getWebhook(ctx, { kind: "any" }, webhookId);
+  const [row] = await ctx.db
+    .update(webhookInvocations)
+    .set({
+      status: "pending",
+      nextAttemptAt: ctx.now.toISOString(),
+      failureReason: null,
+      updatedAt: ctx.now.toISOString(),
+    })
+    .where(
+      and(eq(webhookInvocations.id, invocationId), eq(webhookInvocations.webhookId, webhookId)),
+    )
+    .returning();
+  if (!row) throw notFound("Delivery", "path.invocation_id", invocationId);
+  await enqueueQuietly(ctx.env, [{ invocation_id: row.id, attempt: row.attempts + 1 }]);
+  const [event] = await ctx.db
+    .select({ type: events.type })
+    .from(events)
+    .where(eq(events.id, row.eventId));
+  return deliveryView(row, event?.type ?? "ping", []);
+}
+
+/** Deliveries of one session's events, to any webhook, newest first (for the session page). */
+export async function deliveriesForSession(ctx: ProjectContext, sessionId: string, limit = 100) {
+  const rows = await ctx.db
+    .select({ invocation: webhookInvocations, event: events.type })
+    .from(webhookInvocations)
+    .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+    .where(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId)))
+    .orderBy(desc(webhookInvocations.id))
+    .limit(limit);
+  return withAttempts(ctx.db, rows);
+}
+
+/** Delivery views for invocations, each with its attempts, read in one query for all of them. */
+async function withAttempts(db: Database, rows: { invocation: InvocationRow; event: EventType }[]) {
+  const ids = rows.map((row) => row.invocation.id);
+  const attempts = ids.length
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(inArray(webhookAttempts.invocationId, ids))
+        .orderBy(webhookAttempts.attempt)
+    : [];
+  return rows.map((row) => deliveryView(row.invocation, row.event, attempts));
+}
