@@ -1,24 +1,25 @@
-import { createHash } from "node:crypto";
-import ssh2, {
-  type AuthContext,
-  type AuthenticationType,
-  type Connection,
-  type ServerChannel,
-  type Session,
-} from "ssh2";
+import type { AuthContext, AuthenticationType, Connection, ServerChannel, Session } from "ssh2";
 import type {
   FinishConnectionResponse,
   OpenConnectionResponse,
 } from "../../worker/src/protocol/messages.ts";
 import {
-  type ParsedPublicKey,
+  fingerprints,
   PublicKeyError,
   parsePublicKeyBlob,
 } from "../../worker/src/protocol/public-keys.ts";
+import { readConfirmation } from "./confirmation.ts";
+import {
+  answerKeyRequest,
+  enoughKeysProven,
+  judgeKey,
+  type KeyRules,
+  type Parsed,
+} from "./key-decisions.ts";
+import { signatureVerifies } from "./signatures.ts";
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
-  type KeyRefusalCode,
   type OfferedKey,
   type ProvenKeyView,
   REFUSALS,
@@ -28,7 +29,7 @@ import {
   UNAVAILABLE_MESSAGE,
 } from "./terminal.ts";
 import { sendUserauthBanner } from "./userauth-banner.ts";
-import { type WorkerClient, WorkerUnavailableError } from "./worker-client.ts";
+import { type WorkerApi, WorkerUnavailableError } from "./worker-client.ts";
 
 export interface ConnectionLimits {
   authDeadlineMs: number;
@@ -60,12 +61,20 @@ type OpenedSession = Extract<OpenConnectionResponse, { accepted: true }>;
 const IDENTIFIER_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 /** How long a client may keep the connection after its channel closed. */
 const CLIENT_HANGUP_GRACE_MS = 2_000;
+/** Checked a little after the session's expiry, so the Worker's alarm has run. */
+const EXPIRY_CHECK_MARGIN_MS = 500;
+/** Node timers cap at ~24.8 days; a later expiry is simply checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const AUTH_METHODS: AuthenticationType[] = ["publickey", "keyboard-interactive"];
-const refusal = (
-  sha256: string,
-  code: KeyRefusalCode,
-  detail: string | null = null,
-): OfferedKey => ({ sha256, fate: "refused", refusal: code, detail });
+
+function parse(blob: Buffer): Parsed {
+  try {
+    return { key: parsePublicKeyBlob(blob) };
+  } catch (error) {
+    if (error instanceof PublicKeyError) return { refusal: error.code, detail: error.detail };
+    return { refusal: "malformed", detail: null };
+  }
+}
 
 /**
  * One SSH connection from accept to close: learns the session from the username, counts only
@@ -73,7 +82,7 @@ const refusal = (
  */
 export class BridgeConnection {
   readonly #client: Connection;
-  readonly #worker: WorkerClient;
+  readonly #worker: WorkerApi;
   readonly #limits: ConnectionLimits;
   readonly #log: (line: ConnectionLog) => void;
   readonly #remoteAddress: string;
@@ -81,6 +90,7 @@ export class BridgeConnection {
   readonly #startedAt = Date.now();
   #identifier: string | null = null;
   #session: OpenedSession | null = null;
+  #rules: KeyRules | null = null;
   #opening: Promise<void> | null = null;
   #refusal: string | null = null;
   /** Every distinct key the client offered, by fingerprint, with what became of it. */
@@ -94,13 +104,18 @@ export class BridgeConnection {
   #finish: Promise<FinishConnectionResponse | null> | null = null;
   #outcome = "disconnected";
   #channel: ServerChannel | null = null;
-  readonly #timers: NodeJS.Timeout[] = [];
+  /** Ends a connection that has not authenticated in time. */
+  readonly #authDeadline: NodeJS.Timeout;
+  /** Asks the Worker, once the session's expiry has passed, whether it has really ended. */
+  #expiryCheck: NodeJS.Timeout | null = null;
+  /** Hangs up on a client that lingers after its channel closed. */
+  #hangUp: NodeJS.Timeout | null = null;
 
   constructor(options: {
     client: Connection;
     remoteAddress: string;
     clientVersion: string;
-    worker: WorkerClient;
+    worker: WorkerApi;
     limits: ConnectionLimits;
     log: (line: ConnectionLog) => void;
   }) {
@@ -110,12 +125,10 @@ export class BridgeConnection {
     this.#log = options.log;
     this.#remoteAddress = options.remoteAddress;
     this.#clientVersion = options.clientVersion;
-    this.#timers.push(
-      setTimeout(() => {
-        this.#outcome = "auth_timeout";
-        this.#client.end();
-      }, this.#limits.authDeadlineMs),
-    );
+    this.#authDeadline = setTimeout(() => {
+      this.#outcome = "auth_timeout";
+      this.#client.end();
+    }, this.#limits.authDeadlineMs);
     this.#client.on("authentication", (ctx) => {
       this.#authenticate(ctx).catch((error: Error) => {
         // Reported in this connection's log line; the client only sees the connection end.
@@ -124,7 +137,7 @@ export class BridgeConnection {
       });
     });
     this.#client.on("ready", () => {
-      clearTimeout(this.#timers[0]);
+      clearTimeout(this.#authDeadline);
       this.#client.on("session", (accept) => this.#onSession(accept()));
     });
     this.#client.on("error", () => undefined);
@@ -146,20 +159,23 @@ export class BridgeConnection {
       this.#channel.exit(0);
       this.#channel.end();
     }
-    const hangUp = setTimeout(() => this.#client.end(), this.#channel ? CLIENT_HANGUP_GRACE_MS : 0);
-    this.#timers.push(hangUp);
+    this.#hangUp ??= setTimeout(
+      () => this.#client.end(),
+      this.#channel ? CLIENT_HANGUP_GRACE_MS : 0,
+    );
   }
 
   async #authenticate(ctx: AuthContext) {
     if (++this.#authRequests > this.#limits.maxAuthRequests)
       return this.#cutOff(ctx, "too_many_auth_requests");
     await this.#openSession(ctx.username);
-    if (this.#refusal !== null || !this.#session) return ctx.reject([]);
+    const rules = this.#rules;
+    if (this.#refusal !== null || !rules) return ctx.reject([]);
     if (ctx.method === "keyboard-interactive") return ctx.accept();
     if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
 
     const blob = ctx.key.data;
-    const sha256 = fingerprintOf(blob);
+    const sha256 = fingerprints(blob).publicKeySha256;
     // ssh2 reports rsa-sha2-256/512 as key algo "ssh-rsa" with a hashAlgo; none means SHA-1.
     const sha1 = ctx.key.algo === "ssh-rsa" && !ctx.hashAlgo;
     let offered = this.#offered.get(sha256);
@@ -167,41 +183,31 @@ export class BridgeConnection {
       // Past the cap, new keys are turned away; the signed request for an offered one still counts.
       if (!offered && this.#offered.size >= this.#limits.maxKeyOffers)
         return ctx.reject(["keyboard-interactive"]);
-      offered = sha1 ? refusal(sha256, "sha1") : this.#judge(blob, sha256);
+      const parsed: Parsed = sha1 ? { refusal: "sha1", detail: null } : parse(blob);
+      offered = judgeKey(rules, sha256, parsed);
       this.#offered.set(sha256, offered);
     }
-    if (offered.fate !== "unproven" || sha1) return ctx.reject(AUTH_METHODS);
-    // The unsigned query gets "key OK"; only a signed request counts as proof of possession.
-    if (!ctx.signature || !ctx.blob) return ctx.accept();
-    if (this.#signaturesChecked >= this.#limits.maxSignatureChecks)
-      return this.#cutOff(ctx, "too_many_signatures");
+    const signed = ctx.signature !== undefined && ctx.blob !== undefined;
+    const answer = answerKeyRequest(
+      offered,
+      { signed, sha1 },
+      { checked: this.#signaturesChecked, max: this.#limits.maxSignatureChecks },
+    );
+    // (The second test only narrows the type: "reject" is the answer for every other fate.)
+    if (answer === "reject" || offered.fate !== "unproven") return ctx.reject(AUTH_METHODS);
+    if (answer === "key_ok") return ctx.accept();
+    if (answer === "cut_off") return this.#cutOff(ctx, "too_many_signatures");
     this.#signaturesChecked++;
-    const publicKey = ssh2.utils.parseKey(blob);
     if (
-      publicKey instanceof Error ||
-      publicKey.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true
-    ) {
+      !ctx.signature ||
+      !ctx.blob ||
+      !signatureVerifies(blob, ctx.blob, ctx.signature, ctx.hashAlgo)
+    )
       return ctx.reject(AUTH_METHODS);
-    }
     this.#offered.set(sha256, { ...offered, fate: "proven" });
     this.#proven.set(sha256, blob);
-    if (this.#enoughKeys()) return ctx.accept();
+    if (enoughKeysProven(rules, new Set(this.#proven.keys()))) return ctx.accept();
     return ctx.reject(AUTH_METHODS);
-  }
-
-  /** A newly offered key: refused (and why), not one this session expects, or awaiting proof. */
-  #judge(blob: Buffer, sha256: string): OfferedKey {
-    let key: ParsedPublicKey;
-    try {
-      key = parsePublicKeyBlob(blob);
-    } catch (error) {
-      if (error instanceof PublicKeyError) return refusal(sha256, error.code, error.detail);
-      return refusal(sha256, "malformed");
-    }
-    const view = { sha256, algorithm: key.publicKeyAlgorithm, bits: key.publicKeyBits };
-    const session = this.#session;
-    const expected = session?.kind === "collect" || session?.expected_fingerprints.includes(sha256);
-    return { sha256, fate: expected ? "unproven" : "unexpected", key: view };
   }
 
   /** A client that keeps asking is cut off: the auth request is refused and the connection ends. */
@@ -210,16 +216,6 @@ export class BridgeConnection {
     this.#cutOffAs = outcome;
     ctx.reject([]);
     this.#client.end();
-  }
-
-  #enoughKeys(): boolean {
-    const session = this.#session;
-    if (!session?.multi_key) return true;
-    if (this.#proven.size >= this.#limits.maxKeyOffers) return true;
-    return (
-      session.kind === "verify" &&
-      session.expected_fingerprints.every((fingerprint) => this.#proven.has(fingerprint))
-    );
   }
 
   /** On the first auth request: the username names the session; ask the Worker once. */
@@ -242,6 +238,12 @@ export class BridgeConnection {
       }
       if (!opened.accepted) return this.#refuseConnection(opened.reason, REFUSALS[opened.reason]);
       this.#session = opened;
+      this.#rules = {
+        kind: opened.kind,
+        expected: opened.expected_fingerprints,
+        multiKey: opened.multi_key,
+        maxKeys: this.#limits.maxKeyOffers,
+      };
       if (opened.ssh_banner) sendUserauthBanner(this.#client, opened.ssh_banner);
       this.#scheduleExpiryCheck(opened.expired_at);
     })();
@@ -255,9 +257,8 @@ export class BridgeConnection {
   }
 
   #scheduleExpiryCheck(expiredAt: string) {
-    const delay = Math.max(0, Date.parse(expiredAt) - Date.now()) + 500;
-    // Timers cap at ~24.8 days; a later expiry is simply checked again then.
-    this.#timers.push(setTimeout(() => this.#checkExpiry(), Math.min(delay, 2 ** 31 - 1)));
+    const delay = Math.max(0, Date.parse(expiredAt) - Date.now()) + EXPIRY_CHECK_MARGIN_MS;
+    this.#expiryCheck = setTimeout(() => this.#checkExpiry(), Math.min(delay, MAX_TIMER_MS));
   }
 
   async #checkExpiry() {
@@ -299,12 +300,8 @@ export class BridgeConnection {
     write(refusedKeyLines(offered));
     let confirmed: boolean | null = null;
     if (session.must_confirm && this.#proven.size > 0) {
-      channel.write(
-        render(confirmPromptLines(session.kind, this.#provenViews(), pty), pty).replace(
-          /\r?\n$/,
-          "",
-        ),
-      );
+      const prompt = confirmPromptLines(session.kind, this.#provenViews(), pty);
+      channel.write(render(prompt, pty).replace(/\r?\n$/, ""));
       confirmed = await readConfirmation(channel, pty, this.#limits.confirmDeadlineMs);
       channel.write(pty ? "\r\n" : "\n");
     }
@@ -345,7 +342,9 @@ export class BridgeConnection {
   }
 
   #onClose() {
-    for (const timer of this.#timers) clearTimeout(timer);
+    clearTimeout(this.#authDeadline);
+    if (this.#expiryCheck) clearTimeout(this.#expiryCheck);
+    if (this.#hangUp) clearTimeout(this.#hangUp);
     // A client that leaves early still counts: proven keys are kept unless confirmation was required.
     const finished = this.#finishOnce(false);
     finished.finally(() =>
@@ -365,36 +364,4 @@ export class BridgeConnection {
       }),
     );
   }
-}
-
-function fingerprintOf(blob: Buffer): string {
-  return `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
-}
-
-/** With a pty, one key press; without, one line. Anything but `y`, or silence, declines. */
-function readConfirmation(
-  channel: ServerChannel,
-  pty: boolean,
-  deadlineMs: number,
-): Promise<boolean> {
-  return new Promise((resolve) => {
-    let buffered = "";
-    const done = (answer: boolean) => {
-      clearTimeout(timer);
-      channel.off("data", onData);
-      channel.off("close", onClose);
-      resolve(answer);
-    };
-    const timer = setTimeout(() => done(false), deadlineMs);
-    const onClose = () => done(false);
-    const onData = (data: Buffer) => {
-      buffered += data.toString("utf8");
-      if (pty) return done(buffered[0]?.toLowerCase() === "y");
-      const newline = buffered.search(/\r?\n/);
-      if (newline >= 0) done(buffered.slice(0, newline).trim().toLowerCase() === "y");
-    };
-    channel.on("data", onData);
-    channel.on("close", onClose);
-    channel.on("end", onClose);
-  });
 }

@@ -5,11 +5,11 @@ import { BridgeConnection, type ConnectionLimits, type ConnectionLog } from "./c
 import { AddressRateLimiter } from "./limits.ts";
 import { readProxyHeader, sendsProxyHeader } from "./proxy-protocol.ts";
 import { RESTARTING_MESSAGE } from "./terminal.ts";
-import type { WorkerClient } from "./worker-client.ts";
+import type { WorkerApi } from "./worker-client.ts";
 
 export interface BridgeServerOptions extends ConnectionLimits {
   hostKeys: string[];
-  worker: WorkerClient;
+  worker: WorkerApi;
   maxConnections: number;
   connectionsPerAddressPerMinute: number;
   /** The load balancers whose PROXY headers are believed; null when the PROXY protocol is off. */
