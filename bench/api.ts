@@ -6,7 +6,16 @@
 import { join } from "node:path";
 import { ROOT } from "../scripts/local-dev.ts";
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
-import { loop, machine, median, percentile, summary, table, writeSection } from "./lib.ts";
+import {
+  loop,
+  machine,
+  median,
+  percentile,
+  scriptArgs,
+  summary,
+  table,
+  writeSection,
+} from "./lib.ts";
 
 type Result = { perSecond: number; p50: number; p99: number };
 
@@ -118,9 +127,5 @@ Machine: ${machine()}.`;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [total, concurrency, runs] = process.argv.slice(2).map(Number);
-  console.log(
-    (await runApiBench(total || undefined, concurrency || undefined, runs || undefined)).markdown,
-  );
-}
+const args = scriptArgs(import.meta.url);
+if (args) console.log((await runApiBench(...args)).markdown);

@@ -3,20 +3,27 @@
  * prompt), and what happens at the connection cap.
  *   node bench/bridge-memory.ts [connections] [runs]
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ssh2 from "ssh2";
-import { ROOT } from "../scripts/local-dev.ts";
 import {
   freePort,
   removeState,
   seedProject,
   startLocalWorker,
 } from "../test-support/local-worker.ts";
-import { machine, rssMegabytes, summary, table, writeSection } from "./lib.ts";
+import {
+  machine,
+  rssMegabytes,
+  scriptArgs,
+  spawnBridge,
+  summary,
+  table,
+  writeSection,
+} from "./lib.ts";
 
 /** Opens one authenticated connection that stays at the confirmation prompt. */
 function idleClient(port: number, username: string, privateKey: string): Promise<ssh2.Client> {
@@ -70,18 +77,10 @@ export async function runBridgeMemoryBench(connections = 1000, runs = 3, write =
   try {
     for (let run = 0; run < runs; run++) {
       const port = await freePort();
-      const bridge = spawn(process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
-        env: {
-          ...process.env,
-          WORKER_URL: worker.url,
-          BRIDGE_SECRET: worker.secret,
-          SSH_PORT: String(port),
-          SSH_LISTEN_HOST: "127.0.0.1",
-          HOST_KEY_DIR: join(dir, "bridge-keys"),
-          MAX_CONNECTIONS: String(connections),
-          CONNECTIONS_PER_ADDRESS_PER_MINUTE: "1000000",
-        },
-        stdio: ["ignore", "ignore", "inherit"],
+      const bridge = spawnBridge(worker, {
+        port,
+        hostKeyDir: join(dir, "bridge-keys"),
+        env: { MAX_CONNECTIONS: String(connections) },
       });
       const session = (await (
         await fetch(`${worker.url}/api/v1/ssh/collect/sessions/`, {
@@ -131,7 +130,5 @@ Machine: ${machine()}.`;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [connections, runs] = process.argv.slice(2).map(Number);
-  console.log((await runBridgeMemoryBench(connections || undefined, runs || undefined)).markdown);
-}
+const args = scriptArgs(import.meta.url);
+if (args) console.log((await runBridgeMemoryBench(...args)).markdown);

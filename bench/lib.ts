@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -95,4 +95,36 @@ export function table(header: string[], rows: (string | number)[][]): string {
     `|${header.map(() => "---").join("|")}|`,
     ...rows.map((row) => `| ${row.join(" | ")} |`),
   ].join("\n");
+}
+
+/** A real bridge process (`ssh-bridge/src/main.ts`) talking to `worker`, with `env` on top. */
+export function spawnBridge(
+  worker: { url: string; secret: string },
+  options: { port: number; hostKeyDir: string; env?: Record<string, string> },
+): ChildProcess {
+  return spawn(process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
+    env: {
+      ...process.env,
+      WORKER_URL: worker.url,
+      BRIDGE_SECRET: worker.secret,
+      SSH_PORT: String(options.port),
+      SSH_LISTEN_HOST: "127.0.0.1",
+      HOST_KEY_DIR: options.hostKeyDir,
+      // The load generator is one address: it must not meet the per-address limit.
+      CONNECTIONS_PER_ADDRESS_PER_MINUTE: "1000000",
+      ...options.env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/**
+ * When the module is run as a script (`node bench/x.ts 200 8 3`): its numeric arguments, each
+ * undefined when left out; null when it was imported.
+ */
+export function scriptArgs(moduleUrl: string): (number | undefined)[] | null {
+  if (moduleUrl !== `file://${process.argv[1]}`) return null;
+  return process.argv
+    .slice(2)
+    .map((arg) => (Number.isFinite(Number(arg)) ? Number(arg) : undefined));
 }

@@ -7,7 +7,7 @@ import { executeLocalSql } from "../scripts/local-dev.ts";
 import { sqlString } from "../scripts/seed-sql.ts";
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
 import { newConnectionIdentifier, newId } from "../worker/src/lib/ids.ts";
-import { machine, percentile, summary, table, writeSection } from "./lib.ts";
+import { machine, percentile, scriptArgs, summary, table, writeSection } from "./lib.ts";
 
 // D1 refuses statements over 100 KB.
 const ROWS_PER_STATEMENT = 100;
@@ -99,7 +99,5 @@ Machine: ${machine()}.`;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [sessions, samples] = process.argv.slice(2).map(Number);
-  console.log((await runListBench(sessions || undefined, samples || undefined)).markdown);
-}
+const args = scriptArgs(import.meta.url);
+if (args) console.log((await runListBench(...args)).markdown);

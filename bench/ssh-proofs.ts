@@ -9,7 +9,6 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ssh2 from "ssh2";
-import { ROOT } from "../scripts/local-dev.ts";
 import {
   freePort,
   removeState,
@@ -22,6 +21,8 @@ import {
   machine,
   percentile,
   pidsMatching,
+  scriptArgs,
+  spawnBridge,
   summary,
   table,
   writeSection,
@@ -119,18 +120,7 @@ export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, 
   const worker = await startLocalWorker();
   const { apiKey } = await seedProject(worker);
   const bridgePort = await freePort();
-  const bridge = spawn(process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
-    env: {
-      ...process.env,
-      WORKER_URL: worker.url,
-      BRIDGE_SECRET: worker.secret,
-      SSH_PORT: String(bridgePort),
-      SSH_LISTEN_HOST: "127.0.0.1",
-      HOST_KEY_DIR: join(dir, "bridge-keys"),
-      CONNECTIONS_PER_ADDRESS_PER_MINUTE: "1000000",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const bridge = spawnBridge(worker, { port: bridgePort, hostKeyDir: join(dir, "bridge-keys") });
   const sshdPort = await freePort();
   const sshd = startSshd(dir, sshdPort, publicKey);
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -240,12 +230,5 @@ Machine: ${machine()}.`;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [total, concurrency, runs] = process.argv.slice(2).map(Number);
-  const { markdown } = await runSshProofBench(
-    total || undefined,
-    concurrency || undefined,
-    runs || undefined,
-  );
-  console.log(markdown);
-}
+const args = scriptArgs(import.meta.url);
+if (args) console.log((await runSshProofBench(...args)).markdown);

@@ -7,7 +7,7 @@
  */
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
-import { machine, summary, table, writeSection } from "./lib.ts";
+import { machine, scriptArgs, summary, table, writeSection } from "./lib.ts";
 
 /** The retry's backoff: long enough for the restart to happen while it waits. */
 const BACKOFF_SECONDS = 10;
@@ -93,9 +93,5 @@ Machine: ${machine()}.`;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [runs, grace, cron] = process.argv.slice(2).map(Number);
-  const given = (value: number | undefined) =>
-    value !== undefined && Number.isFinite(value) ? value : undefined;
-  console.log((await runWebhookRecoveryBench(given(runs), given(grace), given(cron))).markdown);
-}
+const args = scriptArgs(import.meta.url);
+if (args) console.log((await runWebhookRecoveryBench(...args)).markdown);

@@ -5,7 +5,7 @@
  */
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
-import { machine, percentile, summary, table, writeSection } from "./lib.ts";
+import { machine, percentile, scriptArgs, summary, table, writeSection } from "./lib.ts";
 
 export async function runWebhookBench(events = 200, runs = 3, write = true) {
   const worker = await startLocalWorker();
@@ -84,7 +84,5 @@ Machine: ${machine()}.`;
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [events, runs] = process.argv.slice(2).map(Number);
-  console.log((await runWebhookBench(events || undefined, runs || undefined)).markdown);
-}
+const args = scriptArgs(import.meta.url);
+if (args) console.log((await runWebhookBench(...args)).markdown);

@@ -2,22 +2,9 @@ import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startBridge } from "./helpers/bridge.ts";
 import { useBridge } from "./helpers/context.ts";
-import { makeKey, runSsh } from "./helpers/ssh.ts";
+import { greets, makeKey, runSsh } from "./helpers/ssh.ts";
 
 const ctx = useBridge();
-
-/** Whether the bridge greets a raw TCP connection with its SSH identification. */
-function greets(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("data", (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith("SSH-2.0-"));
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
-}
 
 describe("connection limits", () => {
   it("refuses connections from one address past its rate per minute", async () => {

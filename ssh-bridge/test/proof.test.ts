@@ -65,6 +65,15 @@ function connectWithAgent(port: number, username: string, agent: ssh2.BaseAgent)
   });
 }
 
+/** Once the connection's log line is written: the session kept nothing. Returns the log line. */
+async function expectNothingRecorded(sessionId: string) {
+  await expect.poll(() => ctx.bridge.logs.some((line) => line.session_id === sessionId)).toBe(true);
+  const after = await ctx.api.getSession("collect", sessionId);
+  expect(after.status).toBe("pending");
+  expect(after.connections[0]?.keys).toEqual([]);
+  return ctx.bridge.logs.find((line) => line.session_id === sessionId);
+}
+
 describe("proof of possession", () => {
   it.each(["refuse", "garbage"] as const)(
     "never records a key the client cannot sign for (%s)",
@@ -74,13 +83,7 @@ describe("proof of possession", () => {
       const agent = new UnprovingAgent(readFileSync(`${key.path}.pub`, "utf8"), mode);
       const output = await connectWithAgent(ctx.bridge.port, session.connection_identifier, agent);
       expect(output).not.toContain("Collected");
-      await expect
-        .poll(() => ctx.bridge.logs.some((line) => line.session_id === session.id))
-        .toBe(true);
-      const after = await ctx.api.getSession("collect", session.id);
-      expect(after.status).toBe("pending");
-      expect(after.connections[0]?.keys).toEqual([]);
-      const log = ctx.bridge.logs.find((line) => line.session_id === session.id);
+      const log = await expectNothingRecorded(session.id);
       expect(log).toMatchObject({ keys_offered: 1, keys_proven: 0 });
     },
   );
@@ -114,13 +117,7 @@ describe("degenerate keys", () => {
     expect(output).toContain(`Refused ${fingerprint(blob)}: `);
     expect(output).toContain(reason);
     expect(output).not.toContain("No SSH key was offered");
-    await expect
-      .poll(() => ctx.bridge.logs.some((line) => line.session_id === session.id))
-      .toBe(true);
-    const after = await ctx.api.getSession("collect", session.id);
-    expect(after.status).toBe("pending");
-    expect(after.connections[0]?.keys).toEqual([]);
-    expect(ctx.bridge.logs.find((line) => line.session_id === session.id)).toMatchObject({
+    expect(await expectNothingRecorded(session.id)).toMatchObject({
       keys_refused: 1,
       signatures_checked: 0,
     });

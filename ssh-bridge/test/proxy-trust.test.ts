@@ -6,7 +6,7 @@ import { ROOT } from "../../scripts/local-dev.ts";
 import { parseTrustedProxies } from "../src/proxy-protocol.ts";
 import { startBridge } from "./helpers/bridge.ts";
 import { useBridge } from "./helpers/context.ts";
-import { makeKey, runSsh } from "./helpers/ssh.ts";
+import { greets, makeKey, runSsh } from "./helpers/ssh.ts";
 
 const ctx = useBridge();
 const servers: Server[] = [];
@@ -40,19 +40,6 @@ function v2(source: string): Buffer {
   const ports = [0x15, 0xb3, 0x08, 0xae];
   const addresses = Buffer.from([...source.split(".").map(Number), 127, 0, 0, 1, ...ports]);
   return Buffer.concat([signature, Buffer.from([0x21, 0x11, 0x00, addresses.length]), addresses]);
-}
-
-/** Whether the bridge greets a TCP connection (through `port`) with its SSH identification. */
-function greets(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("data", (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith("SSH-2.0-"));
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
 }
 
 async function collectThrough(port: number) {

@@ -14,6 +14,12 @@ async function create(key: string, body: Record<string, unknown> = {}) {
   return callJson<Session>(BASE, 201, { method: "POST", key, body });
 }
 
+/** A closed session refuses every change with 409. */
+async function expectPatchRefused(apiKey: string, sessionId: string) {
+  const patch = { method: "PATCH", key: apiKey, body: { multi_key: true } };
+  await expectProblem(await call(`${BASE}${sessionId}/`, patch), 409);
+}
+
 describe("collection sessions: happy path", () => {
   it("creates a session with defaults, an identifier and the ssh command", async () => {
     const { apiKey } = await newProject();
@@ -150,14 +156,7 @@ describe("collection sessions: completing", () => {
       await call(`${BASE}${session.id}/complete/`, { method: "POST", key: apiKey }),
       409,
     );
-    await expectProblem(
-      await call(`${BASE}${session.id}/`, {
-        method: "PATCH",
-        key: apiKey,
-        body: { multi_key: true },
-      }),
-      409,
-    );
+    await expectPatchRefused(apiKey, session.id);
   });
 
   it("lets exactly one of ten concurrent completes succeed", async () => {
@@ -186,14 +185,7 @@ describe("collection sessions: expiry and deletion", () => {
     const expired = await callJson<Session>(`${BASE}${session.id}/`, 200, { key: apiKey });
     expect(expired.status).toBe("expired");
     expect(expired.completed_at).not.toBeNull();
-    await expectProblem(
-      await call(`${BASE}${session.id}/`, {
-        method: "PATCH",
-        key: apiKey,
-        body: { multi_key: true },
-      }),
-      409,
-    );
+    await expectPatchRefused(apiKey, session.id);
   });
 
   it("does not expire early when the expiry was moved later", async () => {

@@ -1,22 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { internal } from "./bridge-calls.ts";
-import { call, callJson, newProject } from "./helpers.ts";
+import { call, callJson, createSession, newProject } from "./helpers.ts";
 
 const ED25519_BLOB =
   env.TEST_KEYS.accepted.find((key) => key.label === "ed25519")?.openssh.split(" ")[1] ?? "";
 
 async function openedConnection(body: Record<string, unknown>) {
   const { apiKey } = await newProject();
-  const session = await callJson<{ id: string; connection_identifier: string }>(
-    "/api/v1/ssh/collect/sessions/",
-    201,
-    {
-      method: "POST",
-      key: apiKey,
-      body,
-    },
-  );
+  const session = await createSession(apiKey, "collect", body);
   const opened = await internal<{ connection_id: string; session_id: string }>(
     "/internal/v1/connections",
     {

@@ -3,9 +3,6 @@ import type { KeyFixture } from "./setup/ssh-key-fixtures.ts";
 
 declare global {
   namespace Cloudflare {
-    interface GlobalProps {
-      mainModule: typeof import("../src/index.ts");
-    }
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
       /** Base URL of the test webhook receiver (test-support/webhook-receiver.ts). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, callJson, expectProblem, locations, newProject } from "./helpers.ts";
+import { call, callJson, expectProblem, locations, newProject, postRawJson } from "./helpers.ts";
 
 const COLLECT = "/api/v1/ssh/collect/sessions/";
 
@@ -98,15 +98,7 @@ describe("problem+json for bad input", () => {
   it("refuses a body over 64 KiB with 413", async () => {
     const { apiKey } = await newProject();
     const body = JSON.stringify({ external_id: "x".repeat(70 * 1024) });
-    await expectProblem(
-      await call(COLLECT, {
-        method: "POST",
-        key: apiKey,
-        rawBody: body,
-        headers: { "content-type": "application/json" },
-      }),
-      413,
-    );
+    await expectProblem(await postRawJson(COLLECT, body, apiKey), 413);
   });
 
   it("refuses a body over 64 KiB sent without a length (chunked) with 413", async () => {
@@ -118,15 +110,7 @@ describe("problem+json for bad input", () => {
         controller.close();
       },
     });
-    await expectProblem(
-      await call(COLLECT, {
-        method: "POST",
-        key: apiKey,
-        rawBody: stream,
-        headers: { "content-type": "application/json" },
-      }),
-      413,
-    );
+    await expectProblem(await postRawJson(COLLECT, stream, apiKey), 413);
   });
 
   it("refuses a non-JSON content type with 415", async () => {

@@ -4,7 +4,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/sessions.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call, callJson, db, expectProblem, locations, newProject } from "./helpers.ts";
+import {
+  call,
+  callJson,
+  createSession,
+  db,
+  expectProblem,
+  locations,
+  newProject,
+} from "./helpers.ts";
 
 type Event = {
   id: string;
@@ -25,15 +33,7 @@ async function events(apiKey: string, query = "") {
 describe("the event log", () => {
   it("records a collection in order: new_connection, key_collected, status_changed", async () => {
     const { apiKey } = await newProject();
-    const session = await callJson<{ id: string; connection_identifier: string }>(
-      "/api/v1/ssh/collect/sessions/",
-      201,
-      {
-        method: "POST",
-        key: apiKey,
-        body: { external_id: "user-1" },
-      },
-    );
+    const session = await createSession(apiKey, "collect", { external_id: "user-1" });
     const { connectionId } = await connectAndFinish(session.connection_identifier, {
       keys: [blobOf(key("ed25519"))],
     });

@@ -101,3 +101,22 @@ export async function expectProblem(response: Response, status: number): Promise
 export function locations(problem: ProblemBody): string[] {
   return (problem.errors ?? []).map((error) => error.location);
 }
+
+/** Creates a session through the API, as an integrator would. */
+export function createSession<T = { id: string; connection_identifier: string }>(
+  apiKey: string,
+  kind: "collect" | "verify",
+  body: Record<string, unknown> = {},
+): Promise<T> {
+  return callJson<T>(`/api/v1/ssh/${kind}/sessions/`, 201, { method: "POST", key: apiKey, body });
+}
+
+/** POSTs `rawBody` as it is, labelled JSON: for bodies too big, too deep or too odd to build. */
+export function postRawJson(path: string, rawBody: BodyInit, key: string | null = null) {
+  return call(path, {
+    method: "POST",
+    key,
+    rawBody,
+    headers: { "content-type": "application/json" },
+  });
+}

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGNATURE_HEADERS, signRequest } from "../src/protocol/request-signing.ts";
-import { call, callJson, expectProblem, newProject } from "./helpers.ts";
+import { call, callJson, expectProblem, newProject, postRawJson } from "./helpers.ts";
 
 const PATH = "/internal/v1/connections";
 
@@ -104,15 +104,7 @@ describe("internal endpoints", () => {
   it("never accept an API key instead of a signature", async () => {
     const { apiKey } = await newProject();
     const { body } = await signedOpen("0000000000000000000000000a");
-    await expectProblem(
-      await call(PATH, {
-        method: "POST",
-        key: apiKey,
-        rawBody: body,
-        headers: { "content-type": "application/json" },
-      }),
-      401,
-    );
+    await expectProblem(await postRawJson(PATH, body, apiKey), 401);
     expect(SIGNATURE_HEADERS.signature).toBe("x-keyproof-signature");
   });
 });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { internal } from "./bridge-calls.ts";
-import { call, callJson, expectProblem, locations, newProject } from "./helpers.ts";
+import { call, callJson, expectProblem, locations, newProject, postRawJson } from "./helpers.ts";
 
 const COLLECT = "/api/v1/ssh/collect/sessions/";
 const VERIFY = "/api/v1/ssh/verify/sessions/";
@@ -246,12 +246,7 @@ describe("crafted input never reaches a 500", () => {
   it("answers a 20,000-deep array in a field with a 400 that does not echo it", async () => {
     const { apiKey } = await newProject();
     const deep = `${"[".repeat(20_000)}${"]".repeat(20_000)}`;
-    const response = await call(COLLECT, {
-      method: "POST",
-      key: apiKey,
-      rawBody: `{"external_id":${deep}}`,
-      headers: { "content-type": "application/json" },
-    });
+    const response = await postRawJson(COLLECT, `{"external_id":${deep}}`, apiKey);
     const problem = await expectProblem(response, 400);
     expect(problem.errors).toEqual([{ location: "body.external_id", message: expect.any(String) }]);
   });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, callJson, expectProblem, locations, newProject } from "./helpers.ts";
+import { call, callJson, createSession, expectProblem, locations, newProject } from "./helpers.ts";
 
 const BASE = "/api/v1/ssh/verify/sessions/";
 const { accepted, refused } = env.TEST_KEYS;
@@ -68,20 +68,16 @@ describe("verification sessions: happy path", () => {
 
   it("defaults max_attempts to 1 and match_all_keys to false", async () => {
     const { apiKey } = await newProject();
-    const session = await callJson<Session>(BASE, 201, {
-      method: "POST",
-      key: apiKey,
-      body: { keys: [{ public_key: fixture("ed25519").openssh }] },
+    const session = await createSession<Session>(apiKey, "verify", {
+      keys: [{ public_key: fixture("ed25519").openssh }],
     });
     expect(session).toMatchObject({ max_attempts: 1, match_all_keys: false, multi_key: false });
   });
 
   it("changes max_attempts, but not below the failed attempts already made", async () => {
     const { apiKey } = await newProject();
-    const session = await callJson<Session>(BASE, 201, {
-      method: "POST",
-      key: apiKey,
-      body: { keys: [{ public_key: fixture("ed25519").openssh }] },
+    const session = await createSession<Session>(apiKey, "verify", {
+      keys: [{ public_key: fixture("ed25519").openssh }],
     });
     const patched = await callJson<Session>(`${BASE}${session.id}`, 200, {
       method: "PATCH",

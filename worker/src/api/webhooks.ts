@@ -34,88 +34,170 @@ const invocationParams = webhookIdParam.extend({
   invocation_id: z.string().max(64).describe("The delivery's `id` (`whi_...`), its `webhook-id`"),
 });
 
-/** `/api/v1/webhooks/`: project webhooks; `/{webhook_id}/...` reaches any webhook of the project. */
-export const projectWebhookRoutes = apiRouter()
-  .openapi(
-    createRoute({
-      method: "get",
-      path: "/",
-      tags: ["Webhooks"],
-      summary: "List project webhooks",
-      description: "Project webhooks receive the events of every session in the project.",
-      request: { query: listQuery },
-      responses: {
-        200: jsonResponse(listEnvelope(webhook), "A page of project webhooks"),
-        ...problems(400, ...ALWAYS),
+/** The path's own parameters (the session's id, for session webhooks). */
+type PathParams = Record<string, string | undefined>;
+type ScopeOf = (ctx: ProjectContext, params: PathParams) => Promise<WebhookScope>;
+
+/**
+ * The operations on a list of webhooks and on one of them, wherever they are addressed from:
+ * `/webhooks` (the project's webhooks; one webhook of any scope) or a session's `/webhooks`.
+ * `listScope` and `itemScope` say which webhooks the path reaches.
+ */
+function webhookRoutes(options: {
+  tag: string;
+  base: string;
+  params: z.ZodObject;
+  whose: string;
+  listScope: ScopeOf;
+  itemScope: ScopeOf;
+  /** Session webhooks can also be replaced whole (PUT). */
+  replaceable: boolean;
+}) {
+  const { tag, base, whose } = options;
+  const one = `${base}/{webhook_id}`;
+  const oneParams = options.params.extend(webhookIdParam.shape);
+  const target = async (ctx: ProjectContext, params: PathParams) => ({
+    scope: await options.itemScope(ctx, params),
+    id: params.webhook_id ?? "",
+  });
+  const app = apiRouter()
+    .openapi(
+      createRoute({
+        method: "get",
+        path: base || "/",
+        tags: [tag],
+        summary: `List ${whose} webhooks`,
+        request: { params: options.params, query: listQuery },
+        responses: {
+          200: jsonResponse(listEnvelope(webhook), `A page of ${whose} webhooks`),
+          ...problems(400, 404, ...ALWAYS),
+        },
+      }),
+      async (c) => {
+        const ctx = c.var.project;
+        const scope = await options.listScope(ctx, c.req.param());
+        return c.json(await listWebhooks(ctx, scope, c.req.valid("query")), 200);
       },
-    }),
-    async (c) => c.json(await listWebhooks(c.var.project, PROJECT, c.req.valid("query")), 200),
-  )
-  .openapi(
-    createRoute({
-      method: "post",
-      path: "/",
-      tags: ["Webhooks"],
-      summary: "Create a project webhook",
-      description: "The response is the only one that carries the signing `secret` unasked.",
-      request: jsonBody(webhookCreate),
-      responses: {
-        201: jsonResponse(webhookWithSecret, "The new webhook, with its secret"),
-        ...problems(...WITH_BODY),
+    )
+    .openapi(
+      createRoute({
+        method: "post",
+        path: base || "/",
+        tags: [tag],
+        summary: `Create one of ${whose} webhooks`,
+        description: "The response is the only one that carries the signing `secret` unasked.",
+        request: { params: options.params, ...jsonBody(webhookCreate) },
+        responses: {
+          201: jsonResponse(webhookWithSecret, "The new webhook, with its secret"),
+          ...problems(...WITH_BODY, 404),
+        },
+      }),
+      async (c) => {
+        const ctx = c.var.project;
+        const scope = await options.listScope(ctx, c.req.param());
+        const row = await createWebhook(ctx, scope, c.req.valid("json"));
+        return c.json({ ...webhookView(row), secret: row.secret }, 201);
       },
-    }),
-    async (c) => {
-      const row = await createWebhook(c.var.project, PROJECT, c.req.valid("json"));
-      return c.json({ ...webhookView(row), secret: row.secret }, 201);
-    },
-  )
-  .openapi(
+    )
+    .openapi(
+      createRoute({
+        method: "get",
+        path: one,
+        tags: [tag],
+        summary: "Get a webhook",
+        request: { params: oneParams },
+        responses: { 200: jsonResponse(webhook, "The webhook"), ...problems(404, ...ALWAYS) },
+      }),
+      async (c) => {
+        const { scope, id } = await target(c.var.project, c.req.param());
+        return c.json(webhookView(await getWebhook(c.var.project, scope, id)), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "get",
+        path: `${one}/secret`,
+        tags: [tag],
+        summary: "Reveal a webhook's signing secret",
+        request: { params: oneParams },
+        responses: {
+          200: jsonResponse(webhookSecret, "The `whsec_...` secret"),
+          ...problems(404, ...ALWAYS),
+        },
+      }),
+      async (c) => {
+        const { scope, id } = await target(c.var.project, c.req.param());
+        return c.json({ secret: (await getWebhook(c.var.project, scope, id)).secret }, 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "patch",
+        path: one,
+        tags: [tag],
+        summary: "Change some fields of a webhook",
+        request: { params: oneParams, ...jsonBody(webhookPatch) },
+        responses: {
+          200: jsonResponse(webhook, "The changed webhook"),
+          ...problems(...WITH_BODY, 404),
+        },
+      }),
+      async (c) => {
+        const { scope, id } = await target(c.var.project, c.req.param());
+        const row = await updateWebhook(c.var.project, scope, id, c.req.valid("json"));
+        return c.json(webhookView(row), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "delete",
+        path: one,
+        tags: [tag],
+        summary: "Delete a webhook and its delivery history",
+        request: { params: oneParams },
+        responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
+      }),
+      async (c) => {
+        const { scope, id } = await target(c.var.project, c.req.param());
+        await deleteWebhook(c.var.project, scope, id);
+        return c.body(null, 204);
+      },
+    );
+  if (!options.replaceable) return app;
+  return app.openapi(
     createRoute({
-      method: "get",
-      path: "/{webhook_id}",
-      tags: ["Webhooks"],
-      summary: "Get a webhook (project or session)",
-      request: { params: webhookIdParam },
-      responses: { 200: jsonResponse(webhook, "The webhook"), ...problems(404, ...ALWAYS) },
-    }),
-    async (c) =>
-      c.json(
-        webhookView(await getWebhook(c.var.project, ANY, c.req.valid("param").webhook_id)),
-        200,
-      ),
-  )
-  .openapi(
-    createRoute({
-      method: "patch",
-      path: "/{webhook_id}",
-      tags: ["Webhooks"],
-      summary: "Change some fields of a webhook",
-      request: { params: webhookIdParam, ...jsonBody(webhookPatch) },
+      method: "put",
+      path: one,
+      tags: [tag],
+      summary: "Replace a webhook's definition",
+      description: "Fields left out take their defaults, as when creating.",
+      request: { params: oneParams, ...jsonBody(webhookCreate) },
       responses: {
-        200: jsonResponse(webhook, "The changed webhook"),
+        200: jsonResponse(webhook, "The replaced webhook"),
         ...problems(...WITH_BODY, 404),
       },
     }),
     async (c) => {
-      const id = c.req.valid("param").webhook_id;
-      const row = await updateWebhook(c.var.project, ANY, id, c.req.valid("json"));
+      const { scope, id } = await target(c.var.project, c.req.param());
+      const row = await updateWebhook(c.var.project, scope, id, c.req.valid("json"));
       return c.json(webhookView(row), 200);
     },
-  )
-  .openapi(
-    createRoute({
-      method: "delete",
-      path: "/{webhook_id}",
-      tags: ["Webhooks"],
-      summary: "Delete a webhook and its delivery history",
-      request: { params: webhookIdParam },
-      responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
-    }),
-    async (c) => {
-      await deleteWebhook(c.var.project, ANY, c.req.valid("param").webhook_id);
-      return c.body(null, 204);
-    },
-  )
+  );
+}
+
+/**
+ * `/api/v1/webhooks/`: project webhooks, which hear every session's events; `/{webhook_id}/...`
+ * reaches any webhook of the project, its deliveries and its test ping.
+ */
+export const projectWebhookRoutes = webhookRoutes({
+  tag: "Webhooks",
+  base: "",
+  params: z.object({}),
+  whose: "the project's",
+  listScope: async () => PROJECT,
+  itemScope: async () => ANY,
+  replaceable: false,
+})
   .openapi(
     createRoute({
       method: "get",
@@ -187,155 +269,18 @@ export const projectWebhookRoutes = apiRouter()
 
 /** `/api/v1/ssh/{kind}/sessions/{session_id}/webhooks/`: the webhooks of one session. */
 export function sessionWebhookRoutes(kind: SessionKind) {
-  const tag = "Session webhooks";
-  const noun = kind === "collect" ? "a collection session" : "a verification session";
-  const scope = async (ctx: ProjectContext, sessionId: string): Promise<WebhookScope> => {
+  const scope = async (ctx: ProjectContext, params: PathParams) => {
+    const sessionId = params.session_id ?? "";
     await assertSessionInProject(ctx, kind, sessionId);
-    return { kind: "session", sessionId };
+    return { kind: "session", sessionId } as const;
   };
-  const oneParams = sessionIdParam.extend(webhookIdParam.shape);
-  return apiRouter()
-    .openapi(
-      createRoute({
-        method: "get",
-        path: "/{session_id}/webhooks",
-        tags: [tag],
-        summary: `List the webhooks of ${noun}`,
-        request: { params: sessionIdParam, query: listQuery },
-        responses: {
-          200: jsonResponse(listEnvelope(webhook), "A page of the session's webhooks"),
-          ...problems(400, 404, ...ALWAYS),
-        },
-      }),
-      async (c) => {
-        const ctx = c.var.project;
-        const webhooks = await scope(ctx, c.req.valid("param").session_id);
-        return c.json(await listWebhooks(ctx, webhooks, c.req.valid("query")), 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: "post",
-        path: "/{session_id}/webhooks",
-        tags: [tag],
-        summary: `Add a webhook to ${noun}`,
-        description: "It receives this session's events only, and is deleted with the session.",
-        request: { params: sessionIdParam, ...jsonBody(webhookCreate) },
-        responses: {
-          201: jsonResponse(webhookWithSecret, "The new webhook, with its secret"),
-          ...problems(...WITH_BODY, 404),
-        },
-      }),
-      async (c) => {
-        const ctx = c.var.project;
-        const webhooks = await scope(ctx, c.req.valid("param").session_id);
-        const row = await createWebhook(ctx, webhooks, c.req.valid("json"));
-        return c.json({ ...webhookView(row), secret: row.secret }, 201);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: "get",
-        path: "/{session_id}/webhooks/{webhook_id}",
-        tags: [tag],
-        summary: "Get a session webhook",
-        request: { params: oneParams },
-        responses: { 200: jsonResponse(webhook, "The webhook"), ...problems(404, ...ALWAYS) },
-      }),
-      async (c) => {
-        const { session_id, webhook_id } = c.req.valid("param");
-        const row = await getWebhook(
-          c.var.project,
-          await scope(c.var.project, session_id),
-          webhook_id,
-        );
-        return c.json(webhookView(row), 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: "get",
-        path: "/{session_id}/webhooks/{webhook_id}/secret",
-        tags: [tag],
-        summary: "Reveal a session webhook's signing secret",
-        request: { params: oneParams },
-        responses: {
-          200: jsonResponse(webhookSecret, "The `whsec_...` secret"),
-          ...problems(404, ...ALWAYS),
-        },
-      }),
-      async (c) => {
-        const { session_id, webhook_id } = c.req.valid("param");
-        const row = await getWebhook(
-          c.var.project,
-          await scope(c.var.project, session_id),
-          webhook_id,
-        );
-        return c.json({ secret: row.secret }, 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: "patch",
-        path: "/{session_id}/webhooks/{webhook_id}",
-        tags: [tag],
-        summary: "Change some fields of a session webhook",
-        request: { params: oneParams, ...jsonBody(webhookPatch) },
-        responses: {
-          200: jsonResponse(webhook, "The changed webhook"),
-          ...problems(...WITH_BODY, 404),
-        },
-      }),
-      async (c) => {
-        const { session_id, webhook_id } = c.req.valid("param");
-        const ctx = c.var.project;
-        const row = await updateWebhook(
-          ctx,
-          await scope(ctx, session_id),
-          webhook_id,
-          c.req.valid("json"),
-        );
-        return c.json(webhookView(row), 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: "put",
-        path: "/{session_id}/webhooks/{webhook_id}",
-        tags: [tag],
-        summary: "Replace a session webhook's definition",
-        description: "Fields left out take their defaults, as when creating.",
-        request: { params: oneParams, ...jsonBody(webhookCreate) },
-        responses: {
-          200: jsonResponse(webhook, "The replaced webhook"),
-          ...problems(...WITH_BODY, 404),
-        },
-      }),
-      async (c) => {
-        const { session_id, webhook_id } = c.req.valid("param");
-        const ctx = c.var.project;
-        const row = await updateWebhook(
-          ctx,
-          await scope(ctx, session_id),
-          webhook_id,
-          c.req.valid("json"),
-        );
-        return c.json(webhookView(row), 200);
-      },
-    )
-    .openapi(
-      createRoute({
-        method: "delete",
-        path: "/{session_id}/webhooks/{webhook_id}",
-        tags: [tag],
-        summary: "Delete a session webhook",
-        request: { params: oneParams },
-        responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
-      }),
-      async (c) => {
-        const { session_id, webhook_id } = c.req.valid("param");
-        await deleteWebhook(c.var.project, await scope(c.var.project, session_id), webhook_id);
-        return c.body(null, 204);
-      },
-    );
+  return webhookRoutes({
+    tag: "Session webhooks",
+    base: "/{session_id}/webhooks",
+    params: sessionIdParam,
+    whose: `a ${kind === "collect" ? "collection" : "verification"} session's`,
+    listScope: scope,
+    itemScope: scope,
+    replaceable: true,
+  });
 }

@@ -1,18 +1,15 @@
+import { and, eq } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { SESSION_KINDS, SESSION_STATUSES } from "../protocol/messages.ts";
+import {
+  CONNECTION_RESULTS,
+  SESSION_KINDS,
+  SESSION_STATUSES,
+  type SessionKind,
+} from "../protocol/messages.ts";
 import { projects } from "./accounts.ts";
 
-export const CONNECTION_OUTCOMES = [
-  "in_progress",
-  "collected",
-  "verified",
-  "no_match",
-  "no_key",
-  "declined",
-  "expired",
-  "closed",
-  "disconnected",
-] as const;
+/** A connection's outcome: in progress, then how it finished, or `disconnected` (never reported). */
+export const CONNECTION_OUTCOMES = ["in_progress", ...CONNECTION_RESULTS, "disconnected"] as const;
 
 export const sessions = sqliteTable(
   "sessions",
@@ -128,3 +125,7 @@ export const bridgeNonces = sqliteTable(
   },
   (t) => [index("bridge_nonces_expiry_idx").on(t.expiresAt)],
 );
+
+/** The session `id`, if it is of `kind` and the project's: any other does not exist for the caller. */
+export const sessionOfProject = (id: string, projectId: string, kind: SessionKind) =>
+  and(eq(sessions.id, id), eq(sessions.projectId, projectId), eq(sessions.kind, kind));

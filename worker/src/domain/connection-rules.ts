@@ -46,7 +46,7 @@ function uniqueByFingerprint(keys: ParsedPublicKey[]): ParsedPublicKey[] {
   return [...new Map(keys.map((key) => [key.publicKeySha256, key])).values()];
 }
 
-/** What a finished connection changes, per the transition table of SPEC §3. */
+/** What a finished connection changes, per the transition table in docs/sessions.md. */
 export function decideFinish(input: FinishInput): FinishDecision {
   const { session, now } = input;
   const proven = uniqueByFingerprint(input.proven);

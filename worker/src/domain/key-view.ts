@@ -1,6 +1,6 @@
 import type { ParsedPublicKey } from "../protocol/public-keys.ts";
 
-/** A stored public key on the wire: the fields every key record shares (SPEC §2). */
+/** A stored public key on the wire: the fields every key record shares (schemas/public-keys.ts describes each). */
 export function publicKeyView(key: ParsedPublicKey & { id: string }) {
   return {
     id: key.id,

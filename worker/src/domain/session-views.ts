@@ -9,6 +9,7 @@ import {
   type SessionKeyRow,
   type SessionRow,
   sessionKeys,
+  sessionOfProject,
   sessions,
 } from "../db/sessions.ts";
 import { webhooks } from "../db/webhooks.ts";
@@ -139,13 +140,7 @@ export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, 
     ctx.db
       .select()
       .from(sessions)
-      .where(
-        and(
-          eq(sessions.id, sessionId),
-          eq(sessions.projectId, ctx.projectId),
-          eq(sessions.kind, kind),
-        ),
-      )
+      .where(sessionOfProject(sessionId, ctx.projectId, kind))
       .limit(1),
     ctx.db
       .select()

@@ -1,5 +1,5 @@
 /**
- * Signed calls from the bridge to the Worker (SPEC §10). Shared by both sides, so it uses only
+ * Signed calls from the bridge to the Worker (docs/decisions.md, "Bridge ↔ Worker"). Shared by both sides, so it uses only
  * WebCrypto, which workerd and Node both provide.
  */
 export const SIGNATURE_HEADERS = {

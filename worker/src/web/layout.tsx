@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import { CSRF_FIELD } from "./auth.ts";
+import { Csrf } from "./components.tsx";
 
 export interface PageContext {
   csrf: string;
@@ -57,39 +57,5 @@ export function Layout(props: {
         <script src="/app.js" defer />
       </body>
     </html>
-  );
-}
-
-export function Csrf(props: { token: string }) {
-  return <input type="hidden" name={CSRF_FIELD} value={props.token} />;
-}
-
-export function CopyButton(props: { text: string; label?: string }) {
-  return (
-    <button type="button" class="secondary" data-copy={props.text}>
-      {props.label ?? "Copy"}
-    </button>
-  );
-}
-
-export function Status(props: { value: string }) {
-  return <span class={`status status-${props.value}`}>{props.value}</span>;
-}
-
-/** A button that posts to `action`: the way every change happens without JavaScript. */
-export function PostButton(props: {
-  action: string;
-  csrf: string;
-  label: string;
-  kind?: "danger" | "secondary";
-  confirm?: string;
-}) {
-  return (
-    <form class="inline" method="post" action={props.action}>
-      <Csrf token={props.csrf} />
-      <button type="submit" class={props.kind ?? ""}>
-        {props.label}
-      </button>
-    </form>
   );
 }

@@ -1,11 +1,12 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
-import { sessions } from "../db/sessions.ts";
+import { sessionOfProject, sessions } from "../db/sessions.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
 import { webhookView } from "../domain/webhook-view.ts";
 import { badRequest, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import type { SessionKind } from "../protocol/messages.ts";
 import type { WebhookCreateInput, WebhookPatchInput } from "../schemas/webhooks.ts";
 import { newWebhookSecret } from "./signing.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "./url-safety.ts";
@@ -58,19 +59,13 @@ function scopeCondition(ctx: ProjectContext, scope: WebhookScope): SQL | undefin
 /** The session a session-scoped route names must be the caller's and of the route's kind. */
 export async function assertSessionInProject(
   ctx: ProjectContext,
-  kind: "collect" | "verify",
+  kind: SessionKind,
   sessionId: string,
 ) {
   const [found] = await ctx.db
     .select({ id: sessions.id })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.id, sessionId),
-        eq(sessions.projectId, ctx.projectId),
-        eq(sessions.kind, kind),
-      ),
-    )
+    .where(sessionOfProject(sessionId, ctx.projectId, kind))
     .limit(1);
   if (!found) throw notFound("Session", "path.session_id", sessionId);
 }

@@ -14,7 +14,7 @@ export interface AttemptResult {
   retryAfter: string | null;
 }
 
-/** The JSON every delivery carries (SPEC §8). */
+/** The JSON every delivery carries (docs/webhooks.md, "Delivery"). */
 export function envelope(
   webhook: WebhookRow,
   invocation: InvocationRow,

@@ -1,4 +1,5 @@
-import { Csrf, Layout, type PageContext } from "../layout.tsx";
+import { Csrf } from "../components.tsx";
+import { Layout, type PageContext } from "../layout.tsx";
 
 export function AuthPage(props: {
   page: PageContext;

@@ -1,7 +1,8 @@
 import type { InvitationRow } from "../../db/accounts.ts";
 import type { ApiKeyRow } from "../../domain/api-keys.ts";
 import type { Webhook } from "../../schemas/webhooks.ts";
-import { CopyButton, Csrf, Layout, type PageContext, PostButton, Status } from "../layout.tsx";
+import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
+import { Layout, type PageContext } from "../layout.tsx";
 
 export function ProjectsPage(props: {
   page: PageContext;
@@ -72,43 +73,24 @@ export function SettingsPage(props: SettingsProps) {
           </p>
         </div>
       ) : null}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Key</th>
-              <th>Created</th>
-              <th>Expires</th>
-              <th>Last used</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {props.keys.map((key) => (
-              <tr>
-                <td>{key.name}</td>
-                <td class="mono">{key.prefix}…</td>
-                <td>{key.createdAt.slice(0, 16).replace("T", " ")}</td>
-                <td>{key.expiredAt ? key.expiredAt.slice(0, 10) : "never"}</td>
-                <td>{key.lastUsedAt ? key.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
-                <td>
-                  {key.revokedAt ? (
-                    <span class="muted">revoked</span>
-                  ) : (
-                    <PostButton
-                      action={`${base}/api-keys/${key.id}/revoke`}
-                      csrf={page.csrf}
-                      label="Revoke"
-                      kind="danger"
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table head={["Name", "Key", "Created", "Expires", "Last used", ""]}>
+        {props.keys.map((key) => (
+          <tr>
+            <td>{key.name}</td>
+            <td class="mono">{key.prefix}…</td>
+            <td>{key.createdAt.slice(0, 16).replace("T", " ")}</td>
+            <td>{key.expiredAt ? key.expiredAt.slice(0, 10) : "never"}</td>
+            <td>{key.lastUsedAt ? key.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
+            <td>
+              {key.revokedAt ? (
+                <span class="muted">revoked</span>
+              ) : (
+                <RevokeButton action={`${base}/api-keys/${key.id}/revoke`} csrf={page.csrf} />
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
       <form class="stack" method="post" action={`${base}/api-keys`}>
         <Csrf token={page.csrf} />
         <label>
@@ -123,23 +105,19 @@ export function SettingsPage(props: SettingsProps) {
       </form>
 
       <h2>Webhooks</h2>
-      <div class="table-wrap">
-        <table>
-          <tbody>
-            {props.webhooks.map((hook) => (
-              <tr>
-                <td class="mono">
-                  <a href={`${base}/webhooks/${hook.id}`}>{hook.url}</a>
-                </td>
-                <td>{hook.events.length === 0 ? "all events" : hook.events.join(", ")}</td>
-                <td>
-                  <Status value={hook.enabled ? "enabled" : "disabled"} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table>
+        {props.webhooks.map((hook) => (
+          <tr>
+            <td class="mono">
+              <a href={`${base}/webhooks/${hook.id}`}>{hook.url}</a>
+            </td>
+            <td>{hook.events.length === 0 ? "all events" : hook.events.join(", ")}</td>
+            <td>
+              <Status value={hook.enabled ? "enabled" : "disabled"} />
+            </td>
+          </tr>
+        ))}
+      </Table>
       <p>
         <a class="button" href={`${base}/webhooks/new`}>
           Add a webhook
@@ -189,33 +167,20 @@ function Invitations(props: SettingsProps & { base: string }) {
         </div>
       ) : null}
       {props.invitations.length > 0 ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Created</th>
-                <th>Expires</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {props.invitations.map((invitation) => (
-                <tr>
-                  <td>{invitation.createdAt.slice(0, 16).replace("T", " ")}</td>
-                  <td>{invitation.expiresAt.slice(0, 16).replace("T", " ")}</td>
-                  <td>
-                    <PostButton
-                      action={`${base}/invitations/${invitation.id}/revoke`}
-                      csrf={page.csrf}
-                      label="Revoke"
-                      kind="danger"
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table head={["Created", "Expires", ""]}>
+          {props.invitations.map((invitation) => (
+            <tr>
+              <td>{invitation.createdAt.slice(0, 16).replace("T", " ")}</td>
+              <td>{invitation.expiresAt.slice(0, 16).replace("T", " ")}</td>
+              <td>
+                <RevokeButton
+                  action={`${base}/invitations/${invitation.id}/revoke`}
+                  csrf={page.csrf}
+                />
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : null}
       <PostButton
         action={`${base}/invitations`}
@@ -240,4 +205,8 @@ export function InvitationPage(props: { page: PageContext; projectName: string; 
       </form>
     </Layout>
   );
+}
+
+function RevokeButton(props: { action: string; csrf: string }) {
+  return <PostButton action={props.action} csrf={props.csrf} label="Revoke" kind="danger" />;
 }

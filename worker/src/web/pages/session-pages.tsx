@@ -2,7 +2,8 @@ import type { SessionDetail } from "../../domain/session-views.ts";
 import { sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
 import type { Delivery, EventView } from "../../schemas/webhooks.ts";
-import { CopyButton, Csrf, Layout, type PageContext, PostButton, Status } from "../layout.tsx";
+import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
+import { Layout, type PageContext } from "../layout.tsx";
 import { DeliveriesTable } from "./webhook-pages.tsx";
 
 type Kind = "collect" | "verify";
@@ -65,32 +66,20 @@ export function SessionListPage(props: ListProps) {
           New {props.kind === "collect" ? "collection" : "verification"} session
         </a>
       </form>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Session</th>
-              <th>Status</th>
-              <th>External id</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.sessions.map((session) => (
-              <tr>
-                <td class="mono">
-                  <a href={`${base}/${session.id}`}>{session.id}</a>
-                </td>
-                <td>
-                  <Status value={session.status} />
-                </td>
-                <td>{session.externalId ?? ""}</td>
-                <td>{session.createdAt.slice(0, 19).replace("T", " ")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table head={["Session", "Status", "External id", "Created"]}>
+        {props.sessions.map((session) => (
+          <tr>
+            <td class="mono">
+              <a href={`${base}/${session.id}`}>{session.id}</a>
+            </td>
+            <td>
+              <Status value={session.status} />
+            </td>
+            <td>{session.externalId ?? ""}</td>
+            <td>{session.createdAt.slice(0, 19).replace("T", " ")}</td>
+          </tr>
+        ))}
+      </Table>
       <p class="muted">
         {props.total === 0
           ? "No sessions."
@@ -242,19 +231,15 @@ export function SessionPage(props: DetailProps) {
         </section>
       ))}
       <h2>Events</h2>
-      <div class="table-wrap">
-        <table>
-          <tbody>
-            {props.events.map((event) => (
-              <tr>
-                <td>{event.type}</td>
-                <td class="muted">{event.created_at.slice(0, 19).replace("T", " ")}</td>
-                <td class="mono">{event.id}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table>
+        {props.events.map((event) => (
+          <tr>
+            <td>{event.type}</td>
+            <td class="muted">{event.created_at.slice(0, 19).replace("T", " ")}</td>
+            <td class="mono">{event.id}</td>
+          </tr>
+        ))}
+      </Table>
       <h2>Webhook deliveries</h2>
       <DeliveriesTable deliveries={props.deliveries} page={props.page} />
     </Layout>

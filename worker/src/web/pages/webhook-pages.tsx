@@ -1,6 +1,7 @@
 import { EVENT_TYPES } from "../../db/webhooks.ts";
 import type { Delivery, Webhook } from "../../schemas/webhooks.ts";
-import { CopyButton, Csrf, Layout, type PageContext, PostButton, Status } from "../layout.tsx";
+import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
+import { Layout, type PageContext } from "../layout.tsx";
 
 interface WebhookFormProps {
   page: PageContext;
@@ -152,45 +153,32 @@ export function DeliveriesTable(props: {
 }) {
   if (props.deliveries.length === 0) return <p class="muted">No deliveries yet.</p>;
   return (
-    <div class="table-wrap">
-      <table class="deliveries">
-        <thead>
+    <Table head={["Event", "Status", "Attempts", "Last answer", ""]} class="deliveries">
+      {props.deliveries.map((delivery) => {
+        const last = delivery.attempts.at(-1);
+        return (
           <tr>
-            <th>Event</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>Last answer</th>
-            <th />
+            <td>
+              {delivery.event} <span class="muted mono">{delivery.id}</span>
+            </td>
+            <td>
+              <Status value={delivery.status} />
+            </td>
+            <td>{delivery.attempts.length}</td>
+            <td>{last ? (last.status_code ?? last.error ?? "") : ""}</td>
+            <td>
+              {props.retryBase ? (
+                <PostButton
+                  action={`${props.retryBase}/${delivery.id}/retry`}
+                  csrf={props.page.csrf}
+                  label="Retry"
+                  kind="secondary"
+                />
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.deliveries.map((delivery) => {
-            const last = delivery.attempts.at(-1);
-            return (
-              <tr>
-                <td>
-                  {delivery.event} <span class="muted mono">{delivery.id}</span>
-                </td>
-                <td>
-                  <Status value={delivery.status} />
-                </td>
-                <td>{delivery.attempts.length}</td>
-                <td>{last ? (last.status_code ?? last.error ?? "") : ""}</td>
-                <td>
-                  {props.retryBase ? (
-                    <PostButton
-                      action={`${props.retryBase}/${delivery.id}/retry`}
-                      csrf={props.page.csrf}
-                      label="Retry"
-                      kind="secondary"
-                    />
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </Table>
   );
 }

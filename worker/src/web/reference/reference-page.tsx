@@ -1,5 +1,6 @@
 import type { OpenApiDocument } from "../../api/openapi-document.ts";
 import { STATUS_TITLES } from "../../lib/errors.ts";
+import { Table } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 import { curlExample } from "./curl-example.ts";
 import { Prose } from "./prose.tsx";
@@ -72,32 +73,21 @@ function operationsOf(document: OpenApiDocument): Operation[] {
 function Fields(props: { rows: FieldRow[] }) {
   if (props.rows.length === 0) return <p class="muted">No fields.</p>;
   return (
-    <div class="table-wrap">
-      <table class="fields">
-        <thead>
-          <tr>
-            <th>Field</th>
-            <th>Type</th>
-            <th>Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr>
-              <td>
-                <code>{row.name}</code>
-                {row.required ? <span class="required">required</span> : null}
-              </td>
-              <td class="mono type">{row.type}</td>
-              <td>
-                <Prose text={row.description} />
-                {row.rules.length > 0 ? <span class="rules">{row.rules.join("; ")}</span> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table head={["Field", "Type", "Description"]} class="fields">
+      {props.rows.map((row) => (
+        <tr>
+          <td>
+            <code>{row.name}</code>
+            {row.required ? <span class="required">required</span> : null}
+          </td>
+          <td class="mono type">{row.type}</td>
+          <td>
+            <Prose text={row.description} />
+            {row.rules.length > 0 ? <span class="rules">{row.rules.join("; ")}</span> : null}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
@@ -249,22 +239,18 @@ export function referencePage(document: OpenApiDocument) {
             Every error is <code>application/problem+json</code> (RFC 9457):
           </p>
           <Fields rows={fieldRows(components.Problem ?? {}, components)} />
-          <div class="table-wrap">
-            <table>
-              <tbody>
-                {PROBLEM_KINDS.map(([slug, status, text]) => (
-                  <tr id={`problem-${slug}`}>
-                    <td>{status}</td>
-                    <td>{STATUS_TITLES[status as keyof typeof STATUS_TITLES]}</td>
-                    <td>
-                      <code>/docs#problem-{slug}</code>
-                    </td>
-                    <td>{text}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table>
+            {PROBLEM_KINDS.map(([slug, status, text]) => (
+              <tr id={`problem-${slug}`}>
+                <td>{status}</td>
+                <td>{STATUS_TITLES[status as keyof typeof STATUS_TITLES]}</td>
+                <td>
+                  <code>/docs#problem-{slug}</code>
+                </td>
+                <td>{text}</td>
+              </tr>
+            ))}
+          </Table>
           {tags.map((tag) => (
             <>
               <h2 id={`tag-${tag.name.toLowerCase().replace(/\W+/g, "-")}`}>{tag.name}</h2>

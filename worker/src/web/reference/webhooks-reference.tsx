@@ -1,3 +1,4 @@
+import { Table } from "../components.tsx";
 import { Prose } from "./prose.tsx";
 
 const EVENTS: [string, string, string][] = [
@@ -62,32 +63,21 @@ export function WebhooksReference() {
         is written with the change that caused it, so none is lost; <code>events</code> on a webhook
         filters them (empty: all).
       </p>
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>When</th>
-              <th>Payload beyond the session fields</th>
-            </tr>
-          </thead>
-          <tbody>
-            {EVENTS.map(([name, when, payload]) => (
-              <tr>
-                <td>
-                  <code>{name}</code>
-                </td>
-                <td>
-                  <Prose text={when} />
-                </td>
-                <td>
-                  <Prose text={payload} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table head={["Event", "When", "Payload beyond the session fields"]}>
+        {EVENTS.map(([name, when, payload]) => (
+          <tr>
+            <td>
+              <code>{name}</code>
+            </td>
+            <td>
+              <Prose text={when} />
+            </td>
+            <td>
+              <Prose text={payload} />
+            </td>
+          </tr>
+        ))}
+      </Table>
       <h2 id="webhook-deliveries">Deliveries and verification</h2>
       <p>
         Each delivery is a JSON request with the webhook's method and headers, signed per{" "}
@@ -99,28 +89,18 @@ export function WebhooksReference() {
         <code>Retry-After</code>. A delivery waiting for a retry survives restarts and lost queue
         messages. Delivery is at least once: deduplicate on <code>webhook-id</code>.
       </p>
-      <div class="table-wrap">
-        <table class="fields">
-          <thead>
-            <tr>
-              <th>Envelope field</th>
-              <th>Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ENVELOPE.map(([name, description]) => (
-              <tr>
-                <td>
-                  <code>{name}</code>
-                </td>
-                <td>
-                  <Prose text={description} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table head={["Envelope field", "Description"]} class="fields">
+        {ENVELOPE.map(([name, description]) => (
+          <tr>
+            <td>
+              <code>{name}</code>
+            </td>
+            <td>
+              <Prose text={description} />
+            </td>
+          </tr>
+        ))}
+      </Table>
       <p>Verify each request with the secret before trusting it:</p>
       <pre>
         <code>{VERIFY_SNIPPET}</code>
