@@ -3,8 +3,8 @@
  * back through the API) against OpenSSH's sshd accepting the same public-key logins.
  *   node bench/ssh-proofs.ts [total] [concurrency] [runs]
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import {
   seedProject,
   startLocalWorker,
 } from "../test-support/local-worker.ts";
+import { startSshd } from "../test-support/sshd.ts";
 import {
   cpuSeconds,
   loop,
@@ -27,8 +28,6 @@ import {
   table,
   writeSection,
 } from "./lib.ts";
-
-const SSHD = "/usr/sbin/sshd";
 
 interface Target {
   name: string;
@@ -85,33 +84,6 @@ async function measure(target: Target, total: number, concurrency: number, priva
   };
 }
 
-function startSshd(dir: string, port: number, publicKey: string): ChildProcess {
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "host_key")]);
-  writeFileSync(join(dir, "authorized_keys"), `${publicKey}\n`, { mode: 0o600 });
-  writeFileSync(
-    join(dir, "sshd_config"),
-    [
-      `Port ${port}`,
-      "ListenAddress 127.0.0.1",
-      `HostKey ${join(dir, "host_key")}`,
-      `PidFile ${join(dir, "sshd.pid")}`,
-      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "UsePAM no",
-      "PubkeyAuthentication yes",
-      "PermitRootLogin prohibit-password",
-      "StrictModes no",
-      "MaxStartups 2000",
-      "LogLevel ERROR",
-    ].join("\n"),
-  );
-  mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
-  return spawn(SSHD, ["-D", "-e", "-f", join(dir, "sshd_config")], {
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
 export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, write = true) {
   const dir = mkdtempSync(join(tmpdir(), "keyproof-bench-ssh-"));
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "user_key")]);
@@ -122,8 +94,7 @@ export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, 
   const bridgePort = await freePort();
   const bridge = spawnBridge(worker, { port: bridgePort, hostKeyDir: join(dir, "bridge-keys") });
   const sshdPort = await freePort();
-  const sshd = startSshd(dir, sshdPort, publicKey);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const sshd = await startSshd({ dir, port: sshdPort, authorizedKeys: [publicKey] });
   const api = (path: string, init?: RequestInit) =>
     fetch(`${worker.url}/api/v1${path}`, {
       ...init,
@@ -173,7 +144,7 @@ export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, 
           {
             name: "sshd",
             port: sshdPort,
-            pids: () => [sshd.pid ?? 0],
+            pids: () => [sshd.process.pid ?? 0],
             user: () => "root",
             run: (client, done) =>
               client.exec("true", (error, stream) =>
@@ -224,7 +195,7 @@ Machine: ${machine()}.`;
     return { results, markdown };
   } finally {
     bridge.kill("SIGTERM");
-    sshd.kill("SIGTERM");
+    sshd.stop();
     await worker.stop();
     removeState(worker);
   }

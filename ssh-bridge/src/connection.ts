@@ -1,22 +1,23 @@
 import type { AuthContext, AuthenticationType, Connection, ServerChannel, Session } from "ssh2";
-import type {
-  FinishConnectionResponse,
-  OpenConnectionResponse,
-} from "../../worker/src/protocol/messages.ts";
+import { fingerprints, PublicKeyError } from "../../worker/src/protocol/key-material.ts";
 import {
-  fingerprints,
-  PublicKeyError,
-  parsePublicKeyBlob,
-} from "../../worker/src/protocol/public-keys.ts";
+  type FinishConnectionResponse,
+  MAX_KEY_BLOB_BYTES,
+  type OpenConnectionResponse,
+} from "../../worker/src/protocol/messages.ts";
+import { type ParsedPublicKey, parsePublicKeyBlob } from "../../worker/src/protocol/public-keys.ts";
+import type { AuthenticatorData } from "../../worker/src/protocol/signatures.ts";
+import { SshReader } from "../../worker/src/protocol/ssh-wire.ts";
 import { readConfirmation } from "./confirmation.ts";
 import {
   answerKeyRequest,
   enoughKeysProven,
   judgeKey,
+  judgeProof,
   type KeyRules,
   type Parsed,
 } from "./key-decisions.ts";
-import { signatureVerifies } from "./signatures.ts";
+import { verifySignedRequest } from "./signatures.ts";
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
@@ -67,13 +68,34 @@ const EXPIRY_CHECK_MARGIN_MS = 500;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const AUTH_METHODS: AuthenticationType[] = ["publickey", "keyboard-interactive"];
 
+/** Request algorithms whose signatures are SHA-1 (ssh2 reports rsa-sha2-256/512 with a hashAlgo). */
+const SHA1_ALGORITHMS = new Set(["ssh-rsa", "ssh-rsa-cert-v01@openssh.com"]);
+
 function parse(blob: Buffer): Parsed {
+  if (blob.length > MAX_KEY_BLOB_BYTES) return { refusal: "malformed", detail: null };
   try {
     return { key: parsePublicKeyBlob(blob) };
   } catch (error) {
     if (error instanceof PublicKeyError) return { refusal: error.code, detail: error.detail };
     return { refusal: "malformed", detail: null };
   }
+}
+
+/** The type a key blob names: a key type, or a certificate type. */
+function blobType(blob: Buffer): string {
+  try {
+    return new SshReader(blob).text("key type");
+  } catch {
+    return "";
+  }
+}
+
+/** A key whose possession a verified signature proved. */
+interface ProvenKey {
+  /** As the client offered it: the key, or its certificate. */
+  blob: Buffer;
+  key: ParsedPublicKey;
+  authenticator: AuthenticatorData | null;
 }
 
 /**
@@ -93,10 +115,12 @@ export class BridgeConnection {
   #rules: KeyRules | null = null;
   #opening: Promise<void> | null = null;
   #refusal: string | null = null;
-  /** Every distinct key the client offered, by fingerprint, with what became of it. */
+  /** Every distinct key blob the client offered, by the blob's fingerprint, with what became of it. */
   readonly #offered = new Map<string, OfferedKey>();
-  /** Wire blobs of the keys whose possession a verified signature proved. */
-  readonly #proven = new Map<string, Buffer>();
+  /** The keys read from those blobs (a certificate's is the key it certifies). */
+  readonly #keys = new Map<string, ParsedPublicKey>();
+  /** Proven keys by their own fingerprint: a key and its certificate are one key. */
+  readonly #proven = new Map<string, ProvenKey>();
   /** Why the bridge cut this client off, which its log line keeps whatever the Worker answers. */
   #cutOffAs: string | null = null;
   #authRequests = 0;
@@ -175,17 +199,17 @@ export class BridgeConnection {
     if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
 
     const blob = ctx.key.data;
-    const sha256 = fingerprints(blob).publicKeySha256;
-    // ssh2 reports rsa-sha2-256/512 as key algo "ssh-rsa" with a hashAlgo; none means SHA-1.
-    const sha1 = ctx.key.algo === "ssh-rsa" && !ctx.hashAlgo;
-    let offered = this.#offered.get(sha256);
+    const offerId = fingerprints(blob).publicKeySha256;
+    const sha1 = SHA1_ALGORITHMS.has(ctx.key.algo) && !ctx.hashAlgo;
+    let offered = this.#offered.get(offerId);
     if (!offered || (offered.fate === "refused" && offered.refusal === "sha1" && !sha1)) {
       // Past the cap, new keys are turned away; the signed request for an offered one still counts.
       if (!offered && this.#offered.size >= this.#limits.maxKeyOffers)
         return ctx.reject(["keyboard-interactive"]);
       const parsed: Parsed = sha1 ? { refusal: "sha1", detail: null } : parse(blob);
-      offered = judgeKey(rules, sha256, parsed);
-      this.#offered.set(sha256, offered);
+      if ("key" in parsed) this.#keys.set(offerId, parsed.key);
+      offered = judgeKey(rules, offerId, parsed, new Date());
+      this.#offered.set(offerId, offered);
     }
     const signed = ctx.signature !== undefined && ctx.blob !== undefined;
     const answer = answerKeyRequest(
@@ -198,15 +222,27 @@ export class BridgeConnection {
     if (answer === "key_ok") return ctx.accept();
     if (answer === "cut_off") return this.#cutOff(ctx, "too_many_signatures");
     this.#signaturesChecked++;
-    if (
-      !ctx.signature ||
-      !ctx.blob ||
-      !signatureVerifies(blob, ctx.blob, ctx.signature, ctx.hashAlgo)
-    )
-      return ctx.reject(AUTH_METHODS);
-    this.#offered.set(sha256, { ...offered, fate: "proven" });
-    this.#proven.set(sha256, blob);
-    if (enoughKeysProven(rules, new Set(this.#proven.keys()))) return ctx.accept();
+    const key = this.#keys.get(offerId);
+    if (!ctx.signature || !ctx.blob || !key) return ctx.reject(AUTH_METHODS);
+    const proof = verifySignedRequest(
+      {
+        algorithm: ctx.key.algo,
+        hashAlgo: ctx.hashAlgo,
+        key: blob,
+        signature: ctx.signature,
+        data: ctx.blob,
+      },
+      blobType(blob),
+    );
+    if (!proof.verified) return ctx.reject(AUTH_METHODS);
+    const judged = judgeProof(rules, offered, key, proof.authenticator);
+    this.#offered.set(offerId, judged);
+    if (judged.fate !== "proven") return ctx.reject(AUTH_METHODS);
+    // A key proven both bare and in its certificate is recorded with the certificate.
+    if (!this.#proven.get(key.publicKeySha256)?.key.certificate || key.certificate)
+      this.#proven.set(key.publicKeySha256, { blob, key, authenticator: proof.authenticator });
+    const proven = [...this.#proven.values()].map((entry) => entry.key);
+    if (enoughKeysProven(rules, proven, new Date())) return ctx.accept();
     return ctx.reject(AUTH_METHODS);
   }
 
@@ -241,6 +277,10 @@ export class BridgeConnection {
       this.#rules = {
         kind: opened.kind,
         expected: opened.expected_fingerprints,
+        authorities: opened.authority_fingerprints,
+        principal: opened.principal,
+        requireSecurityKey: opened.require_security_key,
+        requireUserVerification: opened.require_user_verification,
         multiKey: opened.multi_key,
         maxKeys: this.#limits.maxKeyOffers,
       };
@@ -325,7 +365,10 @@ export class BridgeConnection {
     this.#finish ??= this.#worker
       .finishConnection(session.connection_id, {
         session_id: session.session_id,
-        keys: [...this.#proven.values()].map((blob) => blob.toString("base64")),
+        keys: [...this.#proven.values()].map(({ blob, authenticator }) => ({
+          key: blob.toString("base64"),
+          security_key: authenticator,
+        })),
         keys_offered: this.#offered.size,
         confirmed: session.must_confirm ? confirmed === true : null,
       })

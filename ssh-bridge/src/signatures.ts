@@ -1,15 +1,79 @@
 import ssh2 from "ssh2";
+import { CERTIFICATE_ALGORITHMS } from "../../worker/src/protocol/certificates.ts";
+import { blobSignatureVerifies } from "../../worker/src/protocol/public-keys.ts";
+import {
+  type AuthenticatorData,
+  parseSignatureBlob,
+  type SshSignature,
+} from "../../worker/src/protocol/signatures.ts";
+
+/** A signed publickey request as ssh2 hands it over. */
+export interface SignedRequest {
+  /** The algorithm the request names: ssh2 reports rsa-sha2-256/512 as ssh-rsa with `hashAlgo`. */
+  algorithm: string;
+  hashAlgo: string | undefined;
+  /** The key blob: a plain key or a certificate. */
+  key: Buffer;
+  /** The signature, as ssh2 left it (see signatureOf). */
+  signature: Buffer;
+  /** What the client signed: session id and request (RFC 4252 §7). */
+  data: Buffer;
+}
+
+/** A verified signature, and what a security key reported with it. */
+export type Proof =
+  | { verified: false }
+  | { verified: true; authenticator: AuthenticatorData | null };
+
+/** The flags byte and counter that follow a security key's signature. */
+const AUTHENTICATOR_BYTES = 5;
+
+/** RSA certificates are offered under the name of the signature's hash. */
+const RSA_CERTIFICATE_SIGNATURES: Record<string, string> = {
+  "rsa-sha2-256-cert-v01@openssh.com": "rsa-sha2-256",
+  "rsa-sha2-512-cert-v01@openssh.com": "rsa-sha2-512",
+};
 
 /**
- * Whether `signature` over `data` verifies with the public key `blob`. ssh2 verifies every type
- * the bridge accepts (RSA signatures name their hash: rsa-sha2-256/512).
+ * The signature as it was sent. ssh2 strips a signature's `string algorithm, string length`
+ * prefix when the algorithm is the request's, which for a security key leaves the signature
+ * followed by flags and counter; certificates (signed under their key's name) arrive whole.
  */
-export function signatureVerifies(
-  blob: Buffer,
-  data: Buffer,
-  signature: Buffer,
-  hashAlgo: string | undefined,
-): boolean {
-  const publicKey = ssh2.utils.parseKey(blob);
-  return !(publicKey instanceof Error) && publicKey.verify(data, signature, hashAlgo) === true;
+function signatureOf(request: SignedRequest, keyType: string): SshSignature | null {
+  if (keyType in CERTIFICATE_ALGORITHMS) {
+    const expected =
+      RSA_CERTIFICATE_SIGNATURES[request.algorithm] ??
+      (request.algorithm === keyType ? CERTIFICATE_ALGORITHMS[keyType] : undefined);
+    const signature = parseSignatureBlob(request.signature);
+    return signature && signature.algorithm === expected ? signature : null;
+  }
+  if (request.algorithm !== keyType || request.signature.length <= AUTHENTICATOR_BYTES) return null;
+  const end = request.signature.length - AUTHENTICATOR_BYTES;
+  return {
+    algorithm: keyType,
+    bytes: request.signature.subarray(0, end),
+    authenticator: {
+      flags: request.signature[end] ?? 0,
+      counter: request.signature.readUInt32BE(end + 1),
+    },
+  };
+}
+
+/**
+ * Whether the request's signature verifies with its key, as sshd would judge it. ssh2 verifies
+ * the plain key types; security keys and certificates, which it cannot read, are verified by the
+ * shared protocol code.
+ */
+export function verifySignedRequest(request: SignedRequest, keyType: string): Proof {
+  if (keyType.startsWith("sk-") || keyType in CERTIFICATE_ALGORITHMS) {
+    const signature = signatureOf(request, keyType);
+    if (!signature || !blobSignatureVerifies(request.key, signature, request.data))
+      return { verified: false };
+    return { verified: true, authenticator: signature.authenticator };
+  }
+  const publicKey = ssh2.utils.parseKey(request.key);
+  const verified =
+    !(publicKey instanceof Error) &&
+    publicKey.verify(request.data, request.signature, request.hashAlgo) === true;
+  return verified ? { verified, authenticator: null } : { verified: false };
 }

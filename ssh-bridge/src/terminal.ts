@@ -1,8 +1,9 @@
+import type { KeyRefusal } from "../../worker/src/protocol/key-material.ts";
 import type {
   FinishConnectionResponse,
   RefusalReason,
 } from "../../worker/src/protocol/messages.ts";
-import type { KeyRefusal } from "../../worker/src/protocol/public-keys.ts";
+import type { KeyMismatch, PresenceRefusal } from "../../worker/src/protocol/proof-rules.ts";
 import { stripControlCharacters } from "../../worker/src/protocol/terminal-text.ts";
 
 /** What the user reads on their terminal. Pure text builders, so they are easy to test and change. */
@@ -11,15 +12,39 @@ export interface ProvenKeyView {
   sha256: string;
   algorithm: string;
   bits: number;
+  /** Offered inside an OpenSSH certificate. */
+  certified: boolean;
 }
 
-/** Why the bridge refused a key: the key code's reasons, and signatures made with SHA-1. */
-export type KeyRefusalCode = KeyRefusal | "sha1";
+/**
+ * Why the bridge refused a key: the key code's reasons, signatures made with SHA-1, and the
+ * session's security-key rules.
+ */
+export type KeyRefusalCode = KeyRefusal | "sha1" | "security_key_required" | PresenceRefusal;
 
 /** What became of one key the client offered. */
 export type OfferedKey =
   | { sha256: string; fate: "refused"; refusal: KeyRefusalCode; detail: string | null }
-  | { sha256: string; fate: "proven" | "unexpected" | "unproven"; key: ProvenKeyView };
+  | { sha256: string; fate: "proven" | "unproven"; key: ProvenKeyView }
+  | {
+      sha256: string;
+      fate: "unexpected";
+      key: ProvenKeyView;
+      mismatch: KeyMismatch;
+      /** The date or principal the mismatch names. */
+      detail: string | null;
+    };
+
+/** Refusals that mean "this kind of key cannot be used here", which a new key would fix. */
+const UNUSABLE_KEY_TYPES = new Set<KeyRefusalCode>([
+  "malformed",
+  "unsupported",
+  "dsa",
+  "rsa_too_short",
+  "degenerate",
+  "invalid",
+  "sha1",
+]);
 
 const KEY_REFUSALS: Record<KeyRefusalCode, (detail: string | null) => string> = {
   malformed: () => "your client sent key data that cannot be read",
@@ -32,6 +57,27 @@ const KEY_REFUSALS: Record<KeyRefusalCode, (detail: string | null) => string> = 
   invalid: () => "this is not a valid public key",
   sha1: () =>
     "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)",
+  security_key_required: () =>
+    "this session accepts only FIDO security keys; make one with: ssh-keygen -t ed25519-sk",
+  not_touched: () =>
+    "your security key signed without a touch; touch it when it blinks (a key made with -O no-touch-required never asks: use one made without it)",
+  user_verification_required: () =>
+    "this session needs your security key to check your PIN or fingerprint; make such a key with: ssh-keygen -t ed25519-sk -O verify-required",
+};
+
+const when = (time: string | null) =>
+  time ? `${time.slice(0, 19).replace("T", " ")} UTC` : "a date it names";
+
+/** Why a key is not one this session expects, when there is more to say than that. */
+const MISMATCHES: Record<KeyMismatch, ((detail: string | null) => string) | null> = {
+  not_expected: null,
+  untrusted_ca: () => "its certificate is from a CA this session does not trust",
+  certificate_invalid: () =>
+    "its certificate is not a valid user certificate (the CA's signature does not verify, or it is a host certificate)",
+  certificate_not_yet_valid: (time) => `its certificate is not valid until ${when(time)}`,
+  certificate_expired: (time) => `its certificate expired at ${when(time)}`,
+  principal_missing: (principal) =>
+    `its certificate does not list the principal "${principal ?? ""}"`,
 };
 
 export const UNAVAILABLE_MESSAGE =
@@ -55,8 +101,9 @@ const NO_KEY_OFFERED = [
   "or pick an existing one: ssh -i ~/.ssh/id_ed25519 <the same command>",
 ];
 
+const NOTHING_USABLE = "None of the keys you offered can be used here, so nothing was proven.";
 const NO_USABLE_KEY = [
-  "None of the keys you offered can be used here, so nothing was proven.",
+  NOTHING_USABLE,
   "Create a key keyproof accepts with: ssh-keygen -t ed25519",
   "and offer it with:                  ssh -i ~/.ssh/id_ed25519 <the same command>",
 ];
@@ -64,16 +111,20 @@ const NO_USABLE_KEY = [
 const UNSIGNED_HELP =
   "Your SSH client offered a key but never signed with it: unlock it (its passphrase) or check your ssh-agent, then connect again.";
 
+/** Key types as `ssh-keygen -l` names them. */
 const ALGORITHM_NAMES: Record<string, string> = {
   "ssh-ed25519": "ED25519",
   "ssh-rsa": "RSA",
   "ecdsa-sha2-nistp256": "ECDSA",
   "ecdsa-sha2-nistp384": "ECDSA",
   "ecdsa-sha2-nistp521": "ECDSA",
+  "sk-ssh-ed25519@openssh.com": "ED25519-SK",
+  "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
 };
 
 export function keyLine(key: ProvenKeyView): string {
-  return `  ${key.sha256} (${ALGORITHM_NAMES[key.algorithm] ?? key.algorithm} ${key.bits})`;
+  const name = `${ALGORITHM_NAMES[key.algorithm] ?? key.algorithm}${key.certified ? "-CERT" : ""}`;
+  return `  ${key.sha256} (${name} ${key.bits})`;
 }
 
 /**
@@ -120,22 +171,36 @@ export function confirmPromptLines(
   ];
 }
 
-const withFate = (offered: OfferedKey[], fate: "unexpected" | "unproven") =>
-  offered.flatMap((key) => (key.fate === fate ? [key.key] : []));
+const unprovenOf = (offered: OfferedKey[]) =>
+  offered.flatMap((key) => (key.fate === "unproven" ? [key.key] : []));
+
+/** An unexpected key's line, with why when a certificate could have made it count. */
+function unexpectedLine(key: Extract<OfferedKey, { fate: "unexpected" }>): string {
+  const why = MISMATCHES[key.mismatch];
+  return why ? `${keyLine(key.key)}: ${why(key.detail)}` : keyLine(key.key);
+}
+
+const unexpectedOf = (offered: OfferedKey[]) =>
+  offered.filter(
+    (key): key is Extract<OfferedKey, { fate: "unexpected" }> => key.fate === "unexpected",
+  );
 
 /** Offered keys a verification session did not ask for, so the user knows each was seen. */
 function unexpectedLines(offered: OfferedKey[]): string[] {
-  const unexpected = withFate(offered, "unexpected");
+  const unexpected = unexpectedOf(offered);
   if (unexpected.length === 0) return [];
-  return ["Not expected by this session:", ...unexpected.map(keyLine)];
+  return ["Not expected by this session:", ...unexpected.map(unexpectedLine)];
 }
 
 /** When nothing was proven: why, for the keys that were offered, and what to do next. */
 function nothingProvenLines(offered: OfferedKey[]): string[] {
   if (offered.length === 0) return NO_KEY_OFFERED;
-  const unproven = withFate(offered, "unproven");
+  const unproven = unprovenOf(offered);
   if (unproven.length > 0) return ["Not proven:", ...unproven.map(keyLine), UNSIGNED_HELP];
-  return NO_USABLE_KEY;
+  const newKeyHelps = offered.some(
+    (key) => key.fate === "refused" && UNUSABLE_KEY_TYPES.has(key.refusal),
+  );
+  return newKeyHelps ? NO_USABLE_KEY : [NOTHING_USABLE];
 }
 
 export function resultLines(
@@ -160,14 +225,14 @@ export function resultLines(
     case "no_key":
       return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
     case "no_match": {
-      const unexpected = withFate(offered, "unexpected");
+      const unexpected = unexpectedOf(offered);
       if (unexpected.length === 0)
         return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
       return [
         unexpected.length === 1
           ? "The key you offered is not one this session expects:"
           : `None of the ${unexpected.length} keys you offered is one this session expects:`,
-        ...unexpected.map(keyLine),
+        ...unexpected.map(unexpectedLine),
         "Offer the right one with: ssh -i /path/to/private_key <the same command>",
         ...attemptLines(kind, result),
       ];

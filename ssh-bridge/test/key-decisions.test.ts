@@ -1,55 +1,232 @@
 import { describe, expect, it } from "vitest";
+import type { CertificateRecord } from "../../worker/src/protocol/certificates.ts";
 import type { ParsedPublicKey } from "../../worker/src/protocol/public-keys.ts";
 import {
   answerKeyRequest,
   enoughKeysProven,
   judgeKey,
+  judgeProof,
   type KeyRules,
 } from "../src/key-decisions.ts";
 import type { OfferedKey } from "../src/terminal.ts";
 
-const key = (algorithm = "ssh-ed25519", bits = 256) =>
-  ({ publicKeyAlgorithm: algorithm, publicKeyBits: bits }) as ParsedPublicKey;
-const collect: KeyRules = { kind: "collect", expected: [], multiKey: false, maxKeys: 32 };
+const NOW = new Date("2026-11-21T12:00:00Z");
+
+const key = (sha256 = "SHA256:x", more: Partial<ParsedPublicKey> = {}) =>
+  ({
+    publicKeySha256: sha256,
+    publicKeyAlgorithm: "ssh-ed25519",
+    publicKeyBits: 256,
+    securityKey: null,
+    certificate: null,
+    ...more,
+  }) as ParsedPublicKey;
+
+const securityKey = (sha256 = "SHA256:sk") =>
+  key(sha256, {
+    publicKeyAlgorithm: "sk-ssh-ed25519@openssh.com",
+    securityKey: {
+      application: "ssh:",
+      user_present: null,
+      user_verified: null,
+      counter: null,
+      counter_regressed: null,
+    },
+  });
+
+const certificate = (more: Partial<CertificateRecord> = {}): CertificateRecord => ({
+  key_id: "alice",
+  serial: "7",
+  principals: ["alice", "deploy"],
+  valid_after: "2026-11-01T00:00:00.000Z",
+  valid_before: "2026-12-01T00:00:00.000Z",
+  critical_options: {},
+  extensions: ["permit-pty"],
+  ca_public_key_ssh: "ssh-ed25519 AAAA",
+  ca_public_key_sha256: "SHA256:ca",
+  valid: true,
+  ...more,
+});
+const certified = (more: Partial<CertificateRecord> = {}, sha256 = "SHA256:c") =>
+  key(sha256, { certificate: certificate(more) });
+
+const base = {
+  authorities: [],
+  principal: null,
+  requireSecurityKey: false,
+  requireUserVerification: false,
+  maxKeys: 32,
+};
+const collect: KeyRules = { ...base, kind: "collect", expected: [], multiKey: false };
 const verify: KeyRules = {
+  ...base,
   kind: "verify",
   expected: ["SHA256:a", "SHA256:b"],
   multiKey: true,
-  maxKeys: 32,
+};
+const trustingCa: KeyRules = {
+  ...verify,
+  expected: [],
+  authorities: ["SHA256:ca"],
+  principal: "deploy",
 };
 
 describe("judgeKey: what a newly offered key is", () => {
-  it.each<[string, KeyRules, string, Parameters<typeof judgeKey>[2], OfferedKey["fate"]]>([
-    ["any parsed key in a collection", collect, "SHA256:x", { key: key() }, "unproven"],
-    ["an expected key in a verification", verify, "SHA256:a", { key: key() }, "unproven"],
-    ["another key in a verification", verify, "SHA256:x", { key: key() }, "unexpected"],
-    ["a key the parser refused", collect, "SHA256:x", { refusal: "dsa", detail: null }, "refused"],
-    ["an SHA-1 signature", verify, "SHA256:a", { refusal: "sha1", detail: null }, "refused"],
-  ])("%s", (_, rules, sha256, parsed, fate) => {
-    expect(judgeKey(rules, sha256, parsed).fate).toBe(fate);
+  it.each<[string, KeyRules, Parameters<typeof judgeKey>[2], OfferedKey["fate"], string?]>([
+    ["any parsed key in a collection", collect, { key: key() }, "unproven"],
+    ["an expected key in a verification", verify, { key: key("SHA256:a") }, "unproven"],
+    ["another key in a verification", verify, { key: key() }, "unexpected", "not_expected"],
+    ["a key the parser refused", collect, { refusal: "dsa", detail: null }, "refused", "dsa"],
+    ["an SHA-1 signature", verify, { refusal: "sha1", detail: null }, "refused", "sha1"],
+    [
+      "a plain key where only security keys count",
+      { ...collect, requireSecurityKey: true },
+      { key: key() },
+      "refused",
+      "security_key_required",
+    ],
+    [
+      "a security key where only security keys count",
+      { ...collect, requireSecurityKey: true },
+      { key: securityKey() },
+      "unproven",
+    ],
+    [
+      "a certificate in a collection, valid or not",
+      collect,
+      { key: certified({ valid: false }) },
+      "unproven",
+    ],
+    ["a valid certificate from a trusted CA", trustingCa, { key: certified() }, "unproven"],
+    [
+      "a certificate of an expected key, whatever its CA",
+      verify,
+      { key: certified({ ca_public_key_sha256: "SHA256:other" }, "SHA256:a") },
+      "unproven",
+    ],
+    [
+      "a certificate from another CA",
+      trustingCa,
+      { key: certified({ ca_public_key_sha256: "SHA256:other" }) },
+      "unexpected",
+      "untrusted_ca",
+    ],
+    [
+      "an expired certificate",
+      trustingCa,
+      { key: certified({ valid_before: "2026-11-20T00:00:00.000Z", valid: false }) },
+      "unexpected",
+      "certificate_expired",
+    ],
+    [
+      "a certificate not valid yet",
+      trustingCa,
+      { key: certified({ valid_after: "2026-11-22T00:00:00.000Z", valid: false }) },
+      "unexpected",
+      "certificate_not_yet_valid",
+    ],
+    [
+      "a certificate whose CA signature fails, or a host certificate",
+      trustingCa,
+      { key: certified({ valid: false }) },
+      "unexpected",
+      "certificate_invalid",
+    ],
+    [
+      "a certificate without the principal",
+      trustingCa,
+      { key: certified({ principals: ["alice"] }) },
+      "unexpected",
+      "principal_missing",
+    ],
+    [
+      "a certificate listing no principals, where one is required",
+      trustingCa,
+      { key: certified({ principals: [] }) },
+      "unexpected",
+      "principal_missing",
+    ],
+    [
+      "a certificate listing no principals, where none is asked for",
+      { ...trustingCa, principal: null },
+      { key: certified({ principals: [] }) },
+      "unproven",
+    ],
+  ])("%s", (_, rules, parsed, fate, why) => {
+    const offered = judgeKey(rules, "SHA256:blob", parsed, NOW);
+    expect(offered.fate).toBe(fate);
+    if (offered.fate === "refused") expect(offered.refusal).toBe(why);
+    if (offered.fate === "unexpected") expect(offered.mismatch).toBe(why);
   });
 
-  it("keeps what the terminal needs: the refusal and its detail, or the key's type and size", () => {
-    expect(judgeKey(collect, "SHA256:x", { refusal: "rsa_too_short", detail: "1024" })).toEqual({
-      sha256: "SHA256:x",
-      fate: "refused",
-      refusal: "rsa_too_short",
-      detail: "1024",
-    });
-    expect(judgeKey(collect, "SHA256:x", { key: key("ssh-rsa", 3072) })).toEqual({
-      sha256: "SHA256:x",
+  it("keeps what the terminal needs: the refusal and its detail, the key's type, or the date", () => {
+    expect(
+      judgeKey(collect, "SHA256:x", { refusal: "rsa_too_short", detail: "1024" }, NOW),
+    ).toEqual({ sha256: "SHA256:x", fate: "refused", refusal: "rsa_too_short", detail: "1024" });
+    const rsa = key("SHA256:r", { publicKeyAlgorithm: "ssh-rsa", publicKeyBits: 3072 });
+    expect(judgeKey(collect, "SHA256:blob", { key: rsa }, NOW)).toEqual({
+      sha256: "SHA256:r",
       fate: "unproven",
-      key: { sha256: "SHA256:x", algorithm: "ssh-rsa", bits: 3072 },
+      key: { sha256: "SHA256:r", algorithm: "ssh-rsa", bits: 3072, certified: false },
+    });
+    const expired = certified({ valid_before: "2026-11-20T00:00:00.000Z" });
+    expect(judgeKey(trustingCa, "SHA256:blob", { key: expired }, NOW)).toMatchObject({
+      sha256: "SHA256:c",
+      key: { certified: true },
+      mismatch: "certificate_expired",
+      detail: "2026-11-20T00:00:00.000Z",
     });
   });
 });
 
+describe("judgeProof: a verified signature, and how the security key made it", () => {
+  const awaiting = {
+    sha256: "SHA256:sk",
+    key: { sha256: "SHA256:sk", algorithm: "sk", bits: 256, certified: false },
+  };
+  it.each([
+    ["a plain key", collect, key(), null, "proven"],
+    ["a touch", collect, securityKey(), { flags: 0x01, counter: 5 }, "proven"],
+    ["no touch", collect, securityKey(), { flags: 0x00, counter: 5 }, "not_touched"],
+    ["a PIN without a touch", collect, securityKey(), { flags: 0x04, counter: 5 }, "not_touched"],
+    [
+      "a touch where a PIN is required",
+      { ...collect, requireUserVerification: true },
+      securityKey(),
+      { flags: 0x01, counter: 5 },
+      "user_verification_required",
+    ],
+    [
+      "a touch and a PIN where a PIN is required",
+      { ...collect, requireUserVerification: true },
+      securityKey(),
+      { flags: 0x05, counter: 5 },
+      "proven",
+    ],
+    [
+      "a plain key where a PIN is required (only security keys have one)",
+      { ...collect, requireUserVerification: true },
+      key(),
+      null,
+      "proven",
+    ],
+  ] as const)("%s", (_, rules, parsed, authenticator, outcome) => {
+    const judged = judgeProof(rules, awaiting, parsed, authenticator);
+    expect(judged.fate === "refused" ? judged.refusal : judged.fate).toBe(outcome);
+  });
+});
+
 describe("answerKeyRequest: what a publickey request gets", () => {
-  const awaiting = judgeKey(collect, "SHA256:x", { key: key() });
+  const awaiting = judgeKey(collect, "SHA256:x", { key: key() }, NOW);
   const fates: Record<string, OfferedKey> = {
     awaiting,
     proven: { ...awaiting, fate: "proven" } as OfferedKey,
-    unexpected: { ...awaiting, fate: "unexpected" } as OfferedKey,
+    unexpected: {
+      ...awaiting,
+      fate: "unexpected",
+      mismatch: "not_expected",
+      detail: null,
+    } as OfferedKey,
     refused: { sha256: "SHA256:x", fate: "refused", refusal: "invalid", detail: null },
   };
   it.each([
@@ -74,23 +251,35 @@ describe("answerKeyRequest: what a publickey request gets", () => {
 
 describe("enoughKeysProven: let the client in, or ask for more keys", () => {
   it.each([
-    ["one key without multi_key", collect, ["SHA256:x"], true],
-    ["multi_key collection: keep collecting", { ...collect, multiKey: true }, ["SHA256:x"], false],
+    ["one key without multi_key", collect, [key()], true],
+    ["multi_key collection: keep collecting", { ...collect, multiKey: true }, [key()], false],
     [
       "multi_key collection at the cap",
       { ...collect, multiKey: true, maxKeys: 2 },
-      ["SHA256:x", "SHA256:y"],
+      [key("SHA256:x"), key("SHA256:y")],
       true,
     ],
-    ["multi_key verification, one of two expected", verify, ["SHA256:a"], false],
-    ["multi_key verification, both expected", verify, ["SHA256:a", "SHA256:b"], true],
+    ["multi_key verification, one of two expected", verify, [key("SHA256:a")], false],
+    ["multi_key verification, both expected", verify, [key("SHA256:a"), key("SHA256:b")], true],
     [
       "verification without multi_key: the first match",
       { ...verify, multiKey: false },
-      ["SHA256:a"],
+      [key("SHA256:a")],
+      true,
+    ],
+    [
+      "multi_key verification with a CA: the keys, but no certificate yet",
+      { ...verify, authorities: ["SHA256:ca"] },
+      [key("SHA256:a"), key("SHA256:b")],
+      false,
+    ],
+    [
+      "multi_key verification with a CA: the keys and a trusted certificate",
+      { ...verify, authorities: ["SHA256:ca"] },
+      [key("SHA256:a"), key("SHA256:b"), certified()],
       true,
     ],
   ] as const)("%s", (_, rules, proven, enough) => {
-    expect(enoughKeysProven(rules, new Set(proven))).toBe(enough);
+    expect(enoughKeysProven(rules, proven, NOW)).toBe(enough);
   });
 });

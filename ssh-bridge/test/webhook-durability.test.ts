@@ -78,6 +78,13 @@ describe("a webhook delivery waiting for a retry", () => {
     const failed = await waitFor(() => receiver.requestsTo(path).find((r) => r.finishedAt), 15_000);
     expect(failed.status).toBe(503);
     const webhookId = failed.headers["webhook-id"];
+    // Once the Worker has recorded that failure (a restart before then re-sends attempt 1).
+    const deliveriesPath = `/webhooks/${hook.id}/deliveries/`;
+    for (let i = 0; i < 50; i++) {
+      const { items } = await api.request<{ items: { status: string }[] }>("GET", deliveriesPath);
+      if (items[0]?.status === "retrying") break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     // The service restarts while the retry waits: its queue message is gone with the process.
     await worker.stop();
@@ -104,7 +111,7 @@ describe("a webhook delivery waiting for a retry", () => {
     expectNoOverlap(all);
     const deliveries = await api.request<{ items: { id: string; status: string }[] }>(
       "GET",
-      `/webhooks/${hook.id}/deliveries/`,
+      deliveriesPath,
     );
     expect(deliveries.items).toEqual([
       expect.objectContaining({ id: webhookId, status: "succeeded" }),

@@ -32,6 +32,10 @@ function fakeWorker() {
         ssh_message: null,
         expired_at: new Date(Date.now() + 60_000).toISOString(),
         expected_fingerprints: [],
+        authority_fingerprints: [],
+        principal: null,
+        require_security_key: false,
+        require_user_verification: false,
       };
     },
     async finishConnection(_, request) {
@@ -39,7 +43,15 @@ function fakeWorker() {
       return {
         outcome: "collected",
         session_status: "completed",
-        keys: [{ sha256: "SHA256:fromthefake", algorithm: "ssh-ed25519", bits: 256, new: true }],
+        keys: [
+          {
+            sha256: "SHA256:fromthefake",
+            algorithm: "ssh-ed25519",
+            bits: 256,
+            certified: false,
+            new: true,
+          },
+        ],
         failed_attempts: 0,
         max_attempts: 1,
         remaining_keys: 0,
@@ -71,7 +83,12 @@ describe("the bridge against the Worker interface", () => {
       ]);
       const blob = key.publicKey.split(" ")[1];
       expect(fake.calls.finish).toEqual([
-        { session_id: "cs_fake", keys: [blob], keys_offered: 1, confirmed: null },
+        {
+          session_id: "cs_fake",
+          keys: [{ key: blob, security_key: null }],
+          keys_offered: 1,
+          confirmed: null,
+        },
       ]);
     } finally {
       await bridge.close();

@@ -18,16 +18,21 @@ import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
 import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
+import { MAX_INTERNAL_BODY_BYTES } from "./protocol/messages.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildWebApp } from "./web/app.tsx";
 import { referencePage } from "./web/reference/reference-page.tsx";
 
-const limitBody = bodyLimit({
-  maxSize: LIMITS.maxBodyBytes,
-  onError: () => {
-    throw bodyTooLarge();
-  },
-});
+const limitBodyTo = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw bodyTooLarge();
+    },
+  });
+const limitBody = limitBodyTo(LIMITS.maxBodyBytes);
+/** The bridge's finish report carries up to 32 key blobs, certificates included. */
+const limitInternalBody = limitBodyTo(MAX_INTERNAL_BODY_BYTES);
 
 export function buildApp() {
   // `strict: false`: the trailing slash is canonical and its absence is accepted.
@@ -98,7 +103,7 @@ export function buildApp() {
   app.route("/api/v1", api);
 
   const internal = new OpenAPIHono<AppEnv>({ strict: false });
-  internal.use(limitBody);
+  internal.use(limitInternalBody);
   internal.route("/", internalRoutes);
   app.route("/internal/v1", internal);
   app.route("/", buildWebApp());

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import type { FinishConnectionRequest } from "../src/protocol/messages.ts";
 import { signRequest } from "../src/protocol/request-signing.ts";
 import { call } from "./helpers.ts";
 
@@ -17,10 +18,16 @@ export async function internal<T>(
   return { status: response.status, json: (await response.json()) as T };
 }
 
+type ReportedKey = FinishConnectionRequest["keys"][number];
+
+/** Proven keys as the bridge reports them: a blob alone is a key no security key signed for. */
+export const reported = (keys: (string | ReportedKey)[]): ReportedKey[] =>
+  keys.map((key) => (typeof key === "string" ? { key, security_key: null } : key));
+
 /** The bridge's two calls for one connection: open, then finish with the proven keys. */
 export async function connectAndFinish(
   identifier: string,
-  report: { keys: string[]; keys_offered?: number; confirmed?: boolean | null },
+  report: { keys: (string | ReportedKey)[]; keys_offered?: number; confirmed?: boolean | null },
 ) {
   const opened = await internal<{ connection_id: string; session_id: string }>(
     "/internal/v1/connections",
@@ -34,7 +41,7 @@ export async function connectAndFinish(
     `/internal/v1/connections/${opened.json.connection_id}/finish`,
     {
       session_id: opened.json.session_id,
-      keys: report.keys,
+      keys: reported(report.keys),
       keys_offered: report.keys_offered ?? report.keys.length,
       confirmed: report.confirmed ?? null,
     },

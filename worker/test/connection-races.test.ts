@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { internal } from "./bridge-calls.ts";
+import { internal, reported } from "./bridge-calls.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
 
 const ED25519_BLOB =
@@ -23,7 +23,7 @@ async function openedConnection(body: Record<string, unknown>) {
 const finish = (sessionId: string, connectionId: string) =>
   internal<{ outcome: string }>(`/internal/v1/connections/${connectionId}/finish`, {
     session_id: sessionId,
-    keys: [ED25519_BLOB],
+    keys: reported([ED25519_BLOB]),
     keys_offered: 1,
     confirmed: null,
   });

@@ -32,6 +32,8 @@ describe("OpenAPI document", () => {
         "multi_connection",
         "multi_key",
         "must_confirm",
+        "require_security_key",
+        "require_user_verification",
         "ssh_banner",
         "ssh_message",
         "timeout",
@@ -42,7 +44,14 @@ describe("OpenAPI document", () => {
       maxLength: 2048,
       description: expect.stringContaining("control characters refused"),
     });
-    expect(doc.components.schemas.VerifySessionCreate?.required).toEqual(["keys"]);
+    // keys or certificate_authorities: one of them is enough, so neither is required alone.
+    const verifyCreate = doc.components.schemas.VerifySessionCreate;
+    expect(verifyCreate?.required).toBeUndefined();
+    expect(verifyCreate?.properties?.certificate_authorities).toMatchObject({
+      maxItems: 10,
+      description: expect.stringContaining("valid user certificate"),
+    });
+    expect(verifyCreate?.properties?.principal).toMatchObject({ maxLength: 255 });
     const list = doc.paths["/api/v1/ssh/collect/sessions/"]?.get;
     expect(list?.parameters?.map((p) => `${p.in}.${p.name}`)).toEqual([
       "query.offset",

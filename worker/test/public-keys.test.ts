@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PublicKeyError, parsePublicKey } from "../src/protocol/public-keys.ts";
+import { PublicKeyError } from "../src/protocol/key-material.ts";
+import { parsePublicKey } from "../src/protocol/public-keys.ts";
 
 const { accepted, refused } = env.TEST_KEYS;
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { internal } from "./bridge-calls.ts";
+import { blobOf, internal, reported } from "./bridge-calls.ts";
 import { call, callJson, expectProblem, locations, newProject, postRawJson } from "./helpers.ts";
 
 const COLLECT = "/api/v1/ssh/collect/sessions/";
@@ -176,10 +176,10 @@ describe("keys for which a signature proves nothing", () => {
       ip_address: "192.0.2.1",
       client_version: "SSH-2.0-test",
     });
-    const identity = keyLine("ssh-ed25519", hex(`01${"00".repeat(31)}`)).split(" ")[1];
+    const identity = blobOf(keyLine("ssh-ed25519", hex(`01${"00".repeat(31)}`)));
     const finished = await internal<{ outcome: string }>(
       `/internal/v1/connections/${opened.json.connection_id}/finish`,
-      { session_id: session.id, keys: [identity], keys_offered: 1, confirmed: null },
+      { session_id: session.id, keys: reported([identity]), keys_offered: 1, confirmed: null },
     );
     expect(finished.json.outcome).toBe("no_key");
   });
@@ -214,7 +214,12 @@ describe("rules a connection opened under", () => {
     const { apiKey, session, connectionId } = await openWithMustConfirm(true);
     const finished = await internal<{ outcome: string }>(
       `/internal/v1/connections/${connectionId}/finish`,
-      { session_id: session.id, keys: [ED25519.split(" ")[1]], keys_offered: 1, confirmed: false },
+      {
+        session_id: session.id,
+        keys: reported([blobOf(ED25519)]),
+        keys_offered: 1,
+        confirmed: false,
+      },
     );
     expect(finished.json.outcome).toBe("declined");
     const after = await callJson<{ status: string; connections: { keys: unknown[] }[] }>(
@@ -230,7 +235,12 @@ describe("rules a connection opened under", () => {
     const { apiKey, session, connectionId } = await openWithMustConfirm(false);
     const finished = await internal<{ outcome: string }>(
       `/internal/v1/connections/${connectionId}/finish`,
-      { session_id: session.id, keys: [ED25519.split(" ")[1]], keys_offered: 1, confirmed: null },
+      {
+        session_id: session.id,
+        keys: reported([blobOf(ED25519)]),
+        keys_offered: 1,
+        confirmed: null,
+      },
     );
     expect(finished.json.outcome).toBe("collected");
     const after = await callJson<{ connections: { confirmed: boolean | null }[] }>(

@@ -3,7 +3,8 @@ import type { z } from "zod";
 import {
   collectSessionDetailView,
   collectSessionView,
-  keysOfSessions,
+  type GivenKeys,
+  givenKeysOf,
   listSessionRows,
   loadSessionDetail,
   type SessionDetail,
@@ -51,7 +52,7 @@ interface SessionApi<Summary extends z.ZodType, Detail extends z.ZodType> {
   listQuery: typeof collectSessionListQuery | typeof verifySessionListQuery;
   summary: Summary;
   detail: Detail;
-  summaryView: (env: Env, session: SessionRow, keys: SessionDetail["keys"]) => z.infer<Summary>;
+  summaryView: (env: Env, session: SessionRow, given: GivenKeys) => z.infer<Summary>;
   detailView: (env: Env, detail: SessionDetail) => z.infer<Detail>;
 }
 
@@ -81,9 +82,19 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const hooks = (input.webhooks ?? []).map((hook, i) =>
           newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
         );
-        const { session, keys, webhooks } = await createSession(ctx, kind, input, hooks);
+        const { session, keys, authorities, webhooks } = await createSession(
+          ctx,
+          kind,
+          input,
+          hooks,
+        );
         const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
-        const detail = { session, keys, connections: [], webhooks: withSecrets };
+        const detail = {
+          session,
+          given: { keys, authorities },
+          connections: [],
+          webhooks: withSecrets,
+        };
         return c.json(spec.detailView(c.env, detail), 201);
       },
     )
@@ -102,14 +113,8 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       async (c) => {
         const ctx = c.var.project;
         const { rows, page } = await listSessionRows(ctx, kind, c.req.valid("query"));
-        const keys =
-          kind === "verify"
-            ? await keysOfSessions(
-                ctx.db,
-                rows.map((row) => row.id),
-              )
-            : [];
-        const items = rows.map((session) => spec.summaryView(c.env, session, keys));
+        const given = await givenKeysOf(ctx.db, kind === "verify" ? rows.map((row) => row.id) : []);
+        const items = rows.map((session) => spec.summaryView(c.env, session, given));
         return c.json({ items, ...page }, 200);
       },
     )

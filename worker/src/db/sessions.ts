@@ -1,12 +1,15 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { CertificateRecord } from "../protocol/certificates.ts";
 import {
   CONNECTION_RESULTS,
   SESSION_KINDS,
   SESSION_STATUSES,
   type SessionKind,
 } from "../protocol/messages.ts";
+import type { SecurityKeyRecord } from "../protocol/public-keys.ts";
 import { projects } from "./accounts.ts";
+import type { Database } from "./client.ts";
 
 /** A connection's outcome: in progress, then how it finished, or `disconnected` (never reported). */
 export const CONNECTION_OUTCOMES = ["in_progress", ...CONNECTION_RESULTS, "disconnected"] as const;
@@ -30,6 +33,16 @@ export const sessions = sqliteTable(
     matchAllKeys: integer("match_all_keys", { mode: "boolean" }).notNull(),
     maxAttempts: integer("max_attempts").notNull(),
     failedAttempts: integer("failed_attempts").notNull(),
+    requireSecurityKey: integer("require_security_key", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    requireUserVerification: integer("require_user_verification", { mode: "boolean" })
+      .notNull()
+      .default(false),
+    /** A principal that certificates from the trusted CAs must list (verification). */
+    principal: text(),
+    /** When a connection first proved a key through a trusted CA's certificate. */
+    certificateVerifiedAt: text("certificate_verified_at"),
     expiredAt: text("expired_at").notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
@@ -53,6 +66,8 @@ function publicKeyColumns() {
     publicKeyAlgorithm: text("public_key_algorithm").notNull(),
     publicKeyBits: integer("public_key_bits").notNull(),
     comment: text(),
+    securityKey: text("security_key", { mode: "json" }).$type<SecurityKeyRecord>(),
+    certificate: text({ mode: "json" }).$type<CertificateRecord>(),
   };
 }
 
@@ -72,6 +87,22 @@ export const sessionKeys = sqliteTable(
     createdAt: text("created_at").notNull(),
   },
   (t) => [uniqueIndex("session_keys_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
+);
+
+/** Certificate authorities a verification session trusts: their certificates prove a key. */
+export const sessionAuthorities = sqliteTable(
+  "session_authorities",
+  {
+    id: text().primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    position: integer().notNull(),
+    name: text(),
+    ...publicKeyColumns(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("session_authorities_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
 );
 
 export const connections = sqliteTable(
@@ -108,11 +139,14 @@ export const connectionKeys = sqliteTable(
   (t) => [
     uniqueIndex("connection_keys_fingerprint_idx").on(t.connectionId, t.publicKeySha256),
     index("connection_keys_session_idx").on(t.sessionId, t.publicKeySha256),
+    // A security key's last counter in the project: looked up by fingerprint.
+    index("connection_keys_fingerprint_lookup_idx").on(t.publicKeySha256),
   ],
 );
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type SessionKeyRow = typeof sessionKeys.$inferSelect;
+export type SessionAuthorityRow = typeof sessionAuthorities.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;
 
@@ -129,3 +163,28 @@ export const bridgeNonces = sqliteTable(
 /** The session `id`, if it is of `kind` and the project's: any other does not exist for the caller. */
 export const sessionOfProject = (id: string, projectId: string, kind: SessionKind) =>
   and(eq(sessions.id, id), eq(sessions.projectId, projectId), eq(sessions.kind, kind));
+
+/**
+ * The highest counter recorded for each of these security keys across the project that
+ * `sessionId` belongs to: what a new proof's counter must exceed.
+ */
+export function lastCountersIn(db: Database, sessionId: string, fingerprints: string[]) {
+  const projectOfSession = db
+    .select({ projectId: sessions.projectId })
+    .from(sessions)
+    .where(eq(sessions.id, sessionId));
+  return db
+    .select({
+      sha256: connectionKeys.publicKeySha256,
+      counter: sql<number | null>`max(json_extract(${connectionKeys.securityKey}, '$.counter'))`,
+    })
+    .from(connectionKeys)
+    .innerJoin(sessions, eq(sessions.id, connectionKeys.sessionId))
+    .where(
+      and(
+        inArray(connectionKeys.publicKeySha256, fingerprints),
+        inArray(sessions.projectId, projectOfSession),
+      ),
+    )
+    .groupBy(connectionKeys.publicKeySha256);
+}

@@ -1,6 +1,13 @@
 import type { ConnectionRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import type { ConnectionResult, RefusalReason } from "../protocol/messages.ts";
+import {
+  keyStanding,
+  type ProofRules,
+  presenceRefusal,
+  provenSecurityKey,
+} from "../protocol/proof-rules.ts";
 import type { ParsedPublicKey } from "../protocol/public-keys.ts";
+import type { AuthenticatorData } from "../protocol/signatures.ts";
 import { keyPayload, type PlannedEvent, sessionPayload, statusChanged } from "./events.ts";
 import { isOpen } from "./session-rules.ts";
 
@@ -17,18 +24,28 @@ export function connectionRefusal(
   return null;
 }
 
+/** A key the bridge proved, with what its security key reported (null for other keys). */
+export interface ProvenKey {
+  key: ParsedPublicKey;
+  authenticator: AuthenticatorData | null;
+}
+
 export interface FinishInput {
   session: SessionRow;
+  /** The rules as they stood when the connection opened. */
+  rules: ProofRules;
   /** `must_confirm` as it stood when the connection opened. */
   mustConfirm: boolean;
   configured: SessionKeyRow[];
   /** SHA-256 fingerprints already collected in this session. */
   collected: Set<string>;
-  proven: ParsedPublicKey[];
+  proven: ProvenKey[];
+  /** The last counter recorded in this project for each proven security key, by fingerprint. */
+  lastCounters: Map<string, number>;
   /** Distinct keys offered, including ones never proven because they were not expected. */
   offered: number;
   confirmed: boolean | null;
-  now: string;
+  now: Date;
 }
 
 export interface FinishDecision {
@@ -38,23 +55,54 @@ export interface FinishDecision {
   /** Configured keys proven for the first time. */
   newlyVerified: SessionKeyRow[];
   sessionChanges: Partial<SessionRow>;
-  keys: { sha256: string; algorithm: string; bits: number; new: boolean }[];
+  keys: { sha256: string; algorithm: string; bits: number; certified: boolean; new: boolean }[];
   remainingKeys: number;
 }
 
-function uniqueByFingerprint(keys: ParsedPublicKey[]): ParsedPublicKey[] {
-  return [...new Map(keys.map((key) => [key.publicKeySha256, key])).values()];
+interface CountedKey {
+  key: ParsedPublicKey;
+  /** One of the session's configured keys (or any key, when collecting). */
+  expected: boolean;
+  /** Certified by one of the session's trusted CAs. */
+  trusted: boolean;
+}
+
+/**
+ * The proven keys that count under the connection's rules (the bridge asked the same questions;
+ * this is the record's own check), each once, a certificate preferred over its bare key.
+ */
+function countedKeys(input: FinishInput): CountedKey[] {
+  const counted = new Map<string, CountedKey>();
+  for (const { key, authenticator } of input.proven) {
+    const standing = keyStanding(input.rules, key, input.now);
+    if (!standing.counts || presenceRefusal(input.rules, key, authenticator)) continue;
+    const lastCounter = input.lastCounters.get(key.publicKeySha256) ?? null;
+    const securityKey = authenticator
+      ? provenSecurityKey(key, authenticator, lastCounter)
+      : key.securityKey;
+    const earlier = counted.get(key.publicKeySha256);
+    if (earlier?.key.certificate && !key.certificate) continue;
+    counted.set(key.publicKeySha256, {
+      key: { ...key, securityKey },
+      expected: standing.expected,
+      trusted: standing.trusted || earlier?.trusted === true,
+    });
+  }
+  return [...counted.values()];
 }
 
 /** What a finished connection changes, per the transition table in docs/sessions.md. */
 export function decideFinish(input: FinishInput): FinishDecision {
-  const { session, now } = input;
-  const proven = uniqueByFingerprint(input.proven);
+  const { session } = input;
+  const now = input.now.toISOString();
+  const counted = countedKeys(input);
+  const proven = counted.map(({ key }) => key);
   const declined = input.mustConfirm && input.confirmed !== true;
   const summary = (key: ParsedPublicKey, isNew: boolean) => ({
     sha256: key.publicKeySha256,
     algorithm: key.publicKeyAlgorithm,
     bits: key.publicKeyBits,
+    certified: key.certificate !== null,
     new: isNew,
   });
   // Every finished connection changes the session's record, so updated_at always moves.
@@ -83,40 +131,43 @@ export function decideFinish(input: FinishInput): FinishDecision {
   }
 
   const byFingerprint = new Map(input.configured.map((key) => [key.publicKeySha256, key]));
-  const matched = proven.filter((key) => byFingerprint.has(key.publicKeySha256));
-  const unverifiedBefore = input.configured.filter((key) => key.verifiedAt === null);
-  if (declined || matched.length === 0) {
+  // Trusted CAs count as one more key to prove, until a certificate from one has been.
+  const authorityOwed =
+    input.rules.authorities.length > 0 && session.certificateVerifiedAt === null;
+  const unverifiedBefore =
+    input.configured.filter((key) => key.verifiedAt === null).length + (authorityOwed ? 1 : 0);
+  if (declined || counted.length === 0) {
     const failedAttempts = session.failedAttempts + 1;
     const sessionChanges: Partial<SessionRow> = { failedAttempts, updatedAt: now };
     if (session.status === "pending" && failedAttempts >= session.maxAttempts) {
       Object.assign(sessionChanges, { status: "failed", completedAt: now });
     }
-    const anyOffered = proven.length > 0 || input.offered > 0;
-    const outcome = matched.length > 0 ? "declined" : anyOffered ? "no_match" : "no_key";
-    return { ...base, outcome, sessionChanges, remainingKeys: unverifiedBefore.length };
+    const anyOffered = input.proven.length > 0 || input.offered > 0;
+    const outcome = counted.length > 0 ? "declined" : anyOffered ? "no_match" : "no_key";
+    return { ...base, outcome, sessionChanges, remainingKeys: unverifiedBefore };
   }
 
-  const newlyVerified = matched
-    .map((key) => byFingerprint.get(key.publicKeySha256))
+  const newlyVerified = counted
+    .map(({ key }) => byFingerprint.get(key.publicKeySha256))
     .filter((key): key is SessionKeyRow => key !== undefined && key.verifiedAt === null);
-  const remainingKeys = unverifiedBefore.length - newlyVerified.length;
+  const authorityNow = authorityOwed && counted.some(({ trusted }) => trusted);
+  const remainingKeys = unverifiedBefore - newlyVerified.length - (authorityNow ? 1 : 0);
   const sessionChanges: Partial<SessionRow> = { updatedAt: now };
+  if (authorityNow) sessionChanges.certificateVerifiedAt = now;
   if (session.status === "pending" && (!session.matchAllKeys || remainingKeys === 0)) {
     Object.assign(sessionChanges, { status: "verified", verifiedAt: now });
     if (!session.multiConnection) sessionChanges.completedAt = now;
   }
+  const isNew = ({ key, trusted }: CountedKey) =>
+    (trusted && authorityNow) ||
+    newlyVerified.some((v) => v.publicKeySha256 === key.publicKeySha256);
   return {
     ...base,
     outcome: "verified",
-    record: matched,
+    record: proven,
     newlyVerified,
     sessionChanges,
-    keys: matched.map((key) =>
-      summary(
-        key,
-        newlyVerified.some((v) => v.publicKeySha256 === key.publicKeySha256),
-      ),
-    ),
+    keys: counted.map((entry) => summary(entry.key, isNew(entry))),
     remainingKeys,
   };
 }

@@ -11,5 +11,7 @@ export function publicKeyView(key: ParsedPublicKey & { id: string }) {
     public_key_algorithm: key.publicKeyAlgorithm,
     public_key_bits: key.publicKeyBits,
     comment: key.comment,
+    security_key: key.securityKey,
+    certificate: key.certificate,
   };
 }

@@ -6,8 +6,10 @@ import {
   type ConnectionRow,
   connectionKeys,
   connections,
+  type SessionAuthorityRow,
   type SessionKeyRow,
   type SessionRow,
+  sessionAuthorities,
   sessionKeys,
   sessionOfProject,
   sessions,
@@ -16,7 +18,7 @@ import { webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { notFound } from "../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../protocol/messages.ts";
-import type { CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
+import type { CertificateAuthority, CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
 import type {
   CollectSession,
   CollectSessionDetail,
@@ -34,6 +36,16 @@ export function configuredKeyView(key: SessionKeyRow): ConfiguredKey {
     name: key.name,
     external_id: key.externalId,
     verified_at: key.verifiedAt,
+  };
+}
+
+export function certificateAuthorityView(authority: SessionAuthorityRow): CertificateAuthority {
+  return {
+    id: authority.id,
+    name: authority.name,
+    public_key_ssh: authority.publicKeySsh,
+    public_key_sha256: authority.publicKeySha256,
+    public_key_algorithm: authority.publicKeyAlgorithm,
   };
 }
 
@@ -69,6 +81,8 @@ function sessionFields(env: Env, session: SessionRow) {
     multi_key: session.multiKey,
     multi_connection: session.multiConnection,
     must_confirm: session.mustConfirm,
+    require_security_key: session.requireSecurityKey,
+    require_user_verification: session.requireUserVerification,
     ssh_banner: session.sshBanner,
     ssh_message: session.sshMessage,
     expired_at: session.expiredAt,
@@ -82,11 +96,15 @@ export function collectSessionView(env: Env, session: SessionRow): CollectSessio
   return { ...sessionFields(env, session), status: session.status as CollectSession["status"] };
 }
 
-export function verifySessionView(
-  env: Env,
-  session: SessionRow,
-  keys: SessionKeyRow[],
-): VerifySession {
+/** What a verification session was given in advance: the keys to prove and the CAs to trust. */
+export interface GivenKeys {
+  keys: SessionKeyRow[];
+  authorities: SessionAuthorityRow[];
+}
+
+export function verifySessionView(env: Env, session: SessionRow, given: GivenKeys): VerifySession {
+  const ofSession = <T extends { sessionId: string }>(rows: T[]) =>
+    rows.filter((row) => row.sessionId === session.id);
   return {
     ...sessionFields(env, session),
     status: session.status as VerifySession["status"],
@@ -94,7 +112,10 @@ export function verifySessionView(
     max_attempts: session.maxAttempts,
     failed_attempts: session.failedAttempts,
     verified_at: session.verifiedAt,
-    keys: keys.filter((key) => key.sessionId === session.id).map(configuredKeyView),
+    keys: ofSession(given.keys).map(configuredKeyView),
+    certificate_authorities: ofSession(given.authorities).map(certificateAuthorityView),
+    principal: session.principal,
+    certificate_verified_at: session.certificateVerifiedAt,
   };
 }
 
@@ -125,18 +146,26 @@ export async function listSessionRows(
   return { rows, page };
 }
 
-export async function keysOfSessions(db: Database, sessionIds: string[]): Promise<SessionKeyRow[]> {
-  if (sessionIds.length === 0) return [];
-  return db
-    .select()
-    .from(sessionKeys)
-    .where(inArray(sessionKeys.sessionId, sessionIds))
-    .orderBy(sessionKeys.sessionId, sessionKeys.position);
+export async function givenKeysOf(db: Database, sessionIds: string[]): Promise<GivenKeys> {
+  if (sessionIds.length === 0) return { keys: [], authorities: [] };
+  const [keys, authorities] = await db.batch([
+    db
+      .select()
+      .from(sessionKeys)
+      .where(inArray(sessionKeys.sessionId, sessionIds))
+      .orderBy(sessionKeys.sessionId, sessionKeys.position),
+    db
+      .select()
+      .from(sessionAuthorities)
+      .where(inArray(sessionAuthorities.sessionId, sessionIds))
+      .orderBy(sessionAuthorities.sessionId, sessionAuthorities.position),
+  ]);
+  return { keys, authorities };
 }
 
 /** The session with everything the single-session GET shows, or a 404. */
 export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
-  const [[session], keys, connectionRows, keyRows, hooks] = await ctx.db.batch([
+  const [[session], keys, authorities, connectionRows, keyRows, hooks] = await ctx.db.batch([
     ctx.db
       .select()
       .from(sessions)
@@ -147,6 +176,11 @@ export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, 
       .from(sessionKeys)
       .where(eq(sessionKeys.sessionId, sessionId))
       .orderBy(sessionKeys.position),
+    ctx.db
+      .select()
+      .from(sessionAuthorities)
+      .where(eq(sessionAuthorities.sessionId, sessionId))
+      .orderBy(sessionAuthorities.position),
     ctx.db
       .select()
       .from(connections)
@@ -166,7 +200,7 @@ export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, 
   if (!session) throw notFound("Session", "path.session_id", sessionId);
   return {
     session,
-    keys,
+    given: { keys, authorities },
     connections: connectionRows.map((connection) => connectionView(connection, keyRows)),
     webhooks: hooks.map((hook): SessionWebhookView => webhookView(hook)),
   };
@@ -175,7 +209,7 @@ export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, 
 /** Everything a single-session response shows; right after creation, webhooks carry secrets. */
 export interface SessionDetail {
   session: SessionRow;
-  keys: SessionKeyRow[];
+  given: GivenKeys;
   connections: Connection[];
   webhooks: SessionWebhookView[];
 }
@@ -192,7 +226,7 @@ export function collectSessionDetailView(env: Env, detail: SessionDetail): Colle
 
 export function verifySessionDetailView(env: Env, detail: SessionDetail): VerifySessionDetail {
   return {
-    ...verifySessionView(env, detail.session, detail.keys),
+    ...verifySessionView(env, detail.session, detail.given),
     connections: detail.connections,
     webhooks: detail.webhooks,
   };

@@ -1,12 +1,13 @@
-import type { SessionKeyRow, SessionRow } from "../db/sessions.ts";
+import type { SessionAuthorityRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newConnectionIdentifier, newId } from "../lib/ids.ts";
+import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
-import { PublicKeyError, parsePublicKey } from "../protocol/public-keys.ts";
+import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts";
 import type { ProblemError } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
-import type { ConfiguredKeyInput } from "../schemas/public-keys.ts";
+import type { CertificateAuthorityInput, ConfiguredKeyInput } from "../schemas/public-keys.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import type { SessionPatch } from "../session-object/session-object.ts";
@@ -15,6 +16,8 @@ import type { Outcome, SessionScope } from "./session-rules.ts";
 
 export interface CreateSessionInput extends SessionOptionsInput {
   keys?: ConfiguredKeyInput[];
+  certificate_authorities?: CertificateAuthorityInput[];
+  principal?: string | undefined;
   webhooks?: WebhookCreateInput[] | undefined;
 }
 
@@ -49,22 +52,66 @@ export function resolveExpiry(input: SessionOptionsInput, now: Date): string | u
   return new Date(at).toISOString();
 }
 
-/** Parses every configured key, reporting each bad or repeated one at its own location. */
-function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[], now: string) {
-  const errors: ProblemError[] = [];
-  const rows: SessionKeyRow[] = [];
+/**
+ * Parses a list of keys given in advance (configured keys, or CAs). Each bad or repeated one is
+ * added to `errors` at its own location, e.g. `body.keys[2].public_key`.
+ */
+function parseKeyList<T extends { public_key: string }>(
+  field: "keys" | "certificate_authorities",
+  inputs: T[],
+  errors: ProblemError[],
+  check: (key: ParsedPublicKey) => string | null = () => null,
+): { input: T; position: number; key: ParsedPublicKey }[] {
+  const parsed: { input: T; position: number; key: ParsedPublicKey }[] = [];
   const seen = new Map<string, number>();
   for (const [position, input] of inputs.entries()) {
-    const location = `body.keys[${position}].public_key`;
+    const fail = (message: string) =>
+      errors.push({
+        location: `body.${field}[${position}].public_key`,
+        message,
+        value: input.public_key,
+      });
+    let key: ParsedPublicKey;
     try {
-      const key = parsePublicKey(input.public_key);
-      const first = seen.get(key.publicKeySha256);
-      if (first !== undefined) {
-        errors.push({ location, message: `Duplicate of keys[${first}]`, value: input.public_key });
-        continue;
-      }
-      seen.set(key.publicKeySha256, position);
-      rows.push({
+      key = parsePublicKey(input.public_key);
+    } catch (error) {
+      if (!(error instanceof PublicKeyError)) throw error;
+      fail(error.message);
+      continue;
+    }
+    const first = seen.get(key.publicKeySha256);
+    const problem = first !== undefined ? `Duplicate of ${field}[${first}]` : check(key);
+    if (problem) {
+      fail(problem);
+      continue;
+    }
+    seen.set(key.publicKeySha256, position);
+    parsed.push({ input, position, key });
+  }
+  return parsed;
+}
+
+/** The configured keys and trusted CAs of a new verification session, or a 400 naming each bad one. */
+function keysGivenInAdvance(sessionId: string, input: CreateSessionInput, now: string) {
+  const errors: ProblemError[] = [];
+  const onlySecurityKeys = (key: ParsedPublicKey) =>
+    input.require_security_key && key.securityKey === null
+      ? "Not a security key, and require_security_key is set: it could never be proven"
+      : null;
+  const keys = parseKeyList("keys", input.keys ?? [], errors, onlySecurityKeys);
+  const authorities = parseKeyList(
+    "certificate_authorities",
+    input.certificate_authorities ?? [],
+    errors,
+  );
+  if (errors.length > 0) {
+    const detail =
+      errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
+    throw new ApiError(400, detail, errors);
+  }
+  return {
+    keys: keys.map(
+      ({ input, position, key }): SessionKeyRow => ({
         id: newId("vk"),
         sessionId,
         position,
@@ -73,18 +120,19 @@ function configuredKeyRows(sessionId: string, inputs: ConfiguredKeyInput[], now:
         ...key,
         verifiedAt: null,
         createdAt: now,
-      });
-    } catch (error) {
-      if (!(error instanceof PublicKeyError)) throw error;
-      errors.push({ location, message: error.message, value: input.public_key });
-    }
-  }
-  if (errors.length > 0) {
-    const detail =
-      errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
-    throw new ApiError(400, detail, errors);
-  }
-  return rows;
+      }),
+    ),
+    authorities: authorities.map(
+      ({ input, position, key }): SessionAuthorityRow => ({
+        id: newId("ca"),
+        sessionId,
+        position,
+        name: input.name ?? null,
+        ...key,
+        createdAt: now,
+      }),
+    ),
+  };
 }
 
 /** A new session with its configured keys and its own webhooks (built, not yet tied to it). */
@@ -99,7 +147,8 @@ export async function createSession(
     resolveExpiry(input, ctx.now) ??
     new Date(ctx.now.getTime() + LIMITS.defaultTimeoutSeconds * 1000).toISOString();
   const id = newId(kind === "collect" ? "cs" : "vs", ctx.now.getTime());
-  const keys = kind === "verify" ? configuredKeyRows(id, input.keys ?? [], now) : [];
+  const { keys, authorities } =
+    kind === "verify" ? keysGivenInAdvance(id, input, now) : { keys: [], authorities: [] };
   const session: SessionRow = {
     id,
     projectId: ctx.projectId,
@@ -115,6 +164,10 @@ export async function createSession(
     matchAllKeys: input.match_all_keys ?? false,
     maxAttempts: input.max_attempts ?? 1,
     failedAttempts: 0,
+    requireSecurityKey: input.require_security_key ?? false,
+    requireUserVerification: input.require_user_verification ?? false,
+    principal: input.principal ?? null,
+    certificateVerifiedAt: null,
     expiredAt,
     createdAt: now,
     updatedAt: now,
@@ -122,8 +175,8 @@ export async function createSession(
     verifiedAt: null,
   };
   const hooks = webhooks.map((hook) => ({ ...hook, sessionId: id }));
-  const created = await sessionObject(ctx, id).create(session, keys, hooks);
-  return { session: created, keys, webhooks: hooks };
+  const created = await sessionObject(ctx, id).create(session, keys, authorities, hooks);
+  return { session: created, keys, authorities, webhooks: hooks };
 }
 
 function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): SessionPatch {
@@ -136,6 +189,10 @@ function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): Ses
   if (input.ssh_message !== undefined) patch.sshMessage = input.ssh_message;
   if (input.match_all_keys !== undefined) patch.matchAllKeys = input.match_all_keys;
   if (input.max_attempts !== undefined) patch.maxAttempts = input.max_attempts;
+  if (input.require_security_key !== undefined)
+    patch.requireSecurityKey = input.require_security_key;
+  if (input.require_user_verification !== undefined)
+    patch.requireUserVerification = input.require_user_verification;
   if (expiredAt !== undefined) patch.expiredAt = expiredAt;
   return patch;
 }

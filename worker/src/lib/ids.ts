@@ -20,6 +20,7 @@ export type IdPrefix =
   | "con"
   | "ck"
   | "vk"
+  | "ca"
   | "wh"
   | "whi"
   | "wha"

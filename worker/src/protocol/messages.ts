@@ -7,6 +7,11 @@ import { z } from "zod";
 
 /** Keys a connection may offer, and so the most it can prove and record. */
 export const MAX_KEYS_PER_CONNECTION = 32;
+/** The largest key blob the bridge reports: a certificate with many principals and options fits. */
+export const MAX_KEY_BLOB_BYTES = 12_288;
+const MAX_KEY_BLOB_BASE64 = (MAX_KEY_BLOB_BYTES / 3) * 4;
+/** A finish report with every key at its largest, and room for the rest. */
+export const MAX_INTERNAL_BODY_BYTES = MAX_KEYS_PER_CONNECTION * MAX_KEY_BLOB_BASE64 + 64 * 1024;
 
 export const SESSION_KINDS = ["collect", "verify"] as const;
 export const SESSION_STATUSES = ["pending", "completed", "verified", "failed", "expired"] as const;
@@ -47,14 +52,28 @@ export const openConnectionResponse = z.discriminatedUnion("accepted", [
     expired_at: z.string(),
     /** SHA-256 fingerprints of the configured keys (verification only), so the bridge can answer "key OK". */
     expected_fingerprints: z.array(z.string()),
+    /** SHA-256 fingerprints of the trusted certificate authorities (verification only). */
+    authority_fingerprints: z.array(z.string()),
+    principal: z.string().nullable(),
+    require_security_key: z.boolean(),
+    require_user_verification: z.boolean(),
   }),
   z.object({ accepted: z.literal(false), reason: z.enum(REFUSAL_REASONS) }),
 ]);
 
+/** A key's wire-format blob (base64) as the client offered it: a plain key or a certificate. */
+const provenKey = z.strictObject({
+  key: z.string().max(MAX_KEY_BLOB_BASE64),
+  /** The flags and counter a security key signed; null for any other key. */
+  security_key: z
+    .strictObject({ flags: z.int().min(0).max(255), counter: z.int().min(0).max(0xffff_ffff) })
+    .nullable(),
+});
+
 export const finishConnectionRequest = z.strictObject({
   session_id: z.string().max(64),
-  /** Wire-format public key blobs (base64) whose possession the bridge verified. */
-  keys: z.array(z.string().max(4096)).max(MAX_KEYS_PER_CONNECTION),
+  /** The keys whose possession the bridge verified, with their security key's report. */
+  keys: z.array(provenKey).max(MAX_KEYS_PER_CONNECTION),
   /** Distinct keys the client offered, proven or not (tells "no key" from "no match"). */
   keys_offered: z.int().min(0).max(1000),
   /** The user's answer when the session has must_confirm; null otherwise. */
@@ -77,7 +96,14 @@ export const finishConnectionResponse = z.object({
   session_status: z.enum(SESSION_STATUSES),
   /** The keys this connection counted: collected, or configured keys it matched. */
   keys: z.array(
-    z.object({ sha256: z.string(), algorithm: z.string(), bits: z.int(), new: z.boolean() }),
+    z.object({
+      sha256: z.string(),
+      algorithm: z.string(),
+      bits: z.int(),
+      /** Proven through a certificate. */
+      certified: z.boolean(),
+      new: z.boolean(),
+    }),
   ),
   failed_attempts: z.int(),
   max_attempts: z.int(),

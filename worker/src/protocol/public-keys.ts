@@ -1,22 +1,33 @@
 import { Buffer } from "node:buffer";
+import { createPublicKey, type KeyObject } from "node:crypto";
+import { type CertificateRecord, isCertificateAlgorithm, readCertificate } from "./certificates.ts";
 import {
-  createHash,
-  createPublicKey,
-  type KeyObject,
-  type JsonWebKey as NodeJsonWebKey,
-} from "node:crypto";
-import { ed25519KeyProblem, rsaKeyProblem } from "./degenerate-keys.ts";
-import {
-  bitLength,
-  decodeBase64Strict,
-  mpint,
-  SshReader,
-  SshWireError,
-  sshStrings,
-  stripZeros,
-  utf8,
-} from "./ssh-wire.ts";
+  CURVES,
+  type Curve,
+  type DecodedKey,
+  encodeKey,
+  fingerprints,
+  isKnownKeyAlgorithm,
+  keyObjectOf,
+  PublicKeyError,
+  readKeyFields,
+  soundKeyBits,
+} from "./key-material.ts";
+import { type SshSignature, verifySshSignature } from "./signatures.ts";
+import { decodeBase64Strict, SshReader, SshWireError } from "./ssh-wire.ts";
 import { stripControlCharacters } from "./terminal-text.ts";
+
+/**
+ * A FIDO security key's part of a key record: the application its key was made for, and for a
+ * proof, what the authenticator reported (null on a configured key not yet proven).
+ */
+export interface SecurityKeyRecord {
+  application: string;
+  user_present: boolean | null;
+  user_verified: boolean | null;
+  counter: number | null;
+  counter_regressed: boolean | null;
+}
 
 /** What we store and show for every public key, configured or collected. */
 export interface ParsedPublicKey {
@@ -27,51 +38,17 @@ export interface ParsedPublicKey {
   publicKeyAlgorithm: string;
   publicKeyBits: number;
   comment: string | null;
+  securityKey: SecurityKeyRecord | null;
+  /** Set when the key was offered inside an OpenSSH certificate. */
+  certificate: CertificateRecord | null;
 }
-
-/**
- * Why a key cannot be used. The message is for the integrator (API errors); the bridge words
- * each code for the SSH user itself.
- */
-export const KEY_REFUSALS = [
-  "malformed",
-  "unsupported",
-  "dsa",
-  "rsa_too_short",
-  "degenerate",
-  "invalid",
-] as const;
-export type KeyRefusal = (typeof KEY_REFUSALS)[number];
-
-export class PublicKeyError extends Error {
-  readonly code: KeyRefusal;
-  /** The detail the code needs to be worded: the RSA bits, the unsupported type. */
-  readonly detail: string | null;
-
-  constructor(code: KeyRefusal, message: string, detail: string | number | null = null) {
-    super(message);
-    this.code = code;
-    this.detail = detail === null ? null : String(detail);
-  }
-}
-
-export const MIN_RSA_BITS = 2048;
-
-const CURVES = {
-  "ecdsa-sha2-nistp256": { name: "nistp256", jwk: "P-256", bits: 256 },
-  "ecdsa-sha2-nistp384": { name: "nistp384", jwk: "P-384", bits: 384 },
-  "ecdsa-sha2-nistp521": { name: "nistp521", jwk: "P-521", bits: 521 },
-} as const;
-type EcdsaAlgorithm = keyof typeof CURVES;
-
-type DecodedKey =
-  | { algorithm: "ssh-ed25519"; ed25519: Uint8Array }
-  | { algorithm: EcdsaAlgorithm; point: Uint8Array }
-  | { algorithm: "ssh-rsa"; e: Uint8Array; n: Uint8Array };
 
 const PEM_LABELS = ["-----BEGIN PUBLIC KEY-----", "-----BEGIN RSA PUBLIC KEY-----"];
 
-/** Accepts an OpenSSH line, an RFC 4716 block or a PEM public key (SPKI or PKCS#1 RSA). */
+/**
+ * Accepts an OpenSSH line, an RFC 4716 block or a PEM public key (SPKI or PKCS#1 RSA): a key
+ * given in advance. Certificates are refused: what they prove is their CA's to say.
+ */
 export function parsePublicKey(text: string): ParsedPublicKey {
   const input = text.trim();
   if (input.startsWith("---- BEGIN SSH2 PUBLIC KEY ----")) return fromRfc4716(input);
@@ -79,9 +56,17 @@ export function parsePublicKey(text: string): ParsedPublicKey {
   return fromOpenSshLine(input);
 }
 
-/** Parses the SSH wire-format public key blob (as sent in SSH_MSG_USERAUTH_REQUEST). */
-export function parsePublicKeyBlob(blob: Uint8Array, comment: string | null = null) {
-  return describe(decodeBlob(blob), comment);
+/**
+ * Parses a wire-format key blob as a client offers it (SSH_MSG_USERAUTH_REQUEST): a plain key,
+ * or a certificate, read as the key it certifies plus what it says (valid as of `now`).
+ */
+export function parsePublicKeyBlob(
+  blob: Uint8Array,
+  comment: string | null = null,
+  now = new Date(),
+): ParsedPublicKey {
+  const { key, certificate } = decodeBlob(blob, now);
+  return describe(key, comment, certificate);
 }
 
 function fromOpenSshLine(line: string): ParsedPublicKey {
@@ -94,7 +79,7 @@ function fromOpenSshLine(line: string): ParsedPublicKey {
   }
   const blob = decodeBase64Strict(data);
   if (!blob) throw new PublicKeyError("malformed", "The key data is not valid base64");
-  const key = decodeBlob(blob);
+  const key = decodePlainBlob(blob);
   if (key.algorithm !== type) {
     throw new PublicKeyError(
       "malformed",
@@ -130,7 +115,7 @@ function fromRfc4716(block: string): ParsedPublicKey {
   }
   const blob = decodeBase64Strict(body.join(""));
   if (!blob) throw new PublicKeyError("malformed", "The RFC 4716 key data is not valid base64");
-  return describe(decodeBlob(blob), comment);
+  return describe(decodePlainBlob(blob), comment);
 }
 
 /** SPKI or PKCS#1 PEM, read by the platform; only the key's numbers are kept. */
@@ -144,9 +129,14 @@ function fromPem(pem: string): DecodedKey {
   const jwk = key.export({ format: "jwk" });
   const bytes = (value: string | undefined) =>
     new Uint8Array(Buffer.from(value ?? "", "base64url"));
+  const plain = (material: DecodedKey["material"], algorithm: string): DecodedKey => ({
+    algorithm,
+    material,
+    application: null,
+  });
   switch (key.asymmetricKeyType) {
     case "ed25519":
-      return { algorithm: "ssh-ed25519", ed25519: bytes(jwk.x) };
+      return plain({ kind: "ed25519", publicKey: bytes(jwk.x) }, "ssh-ed25519");
     case "ec": {
       const entry = Object.entries(CURVES).find(([, curve]) => curve.jwk === jwk.crv);
       if (!entry) {
@@ -156,11 +146,12 @@ function fromPem(pem: string): DecodedKey {
           String(jwk.crv),
         );
       }
+      const curve = entry[0] as Curve;
       const point = new Uint8Array(Buffer.concat([Uint8Array.of(4), bytes(jwk.x), bytes(jwk.y)]));
-      return { algorithm: entry[0] as EcdsaAlgorithm, point };
+      return plain({ kind: "ecdsa", curve, point }, `ecdsa-sha2-${curve}`);
     }
     case "rsa":
-      return { algorithm: "ssh-rsa", e: bytes(jwk.e), n: bytes(jwk.n) };
+      return plain({ kind: "rsa", e: bytes(jwk.e), n: bytes(jwk.n) }, "ssh-rsa");
     case "dsa":
       throw dsaRefusal();
     default:
@@ -178,27 +169,32 @@ const dsaRefusal = () =>
     "DSA keys are not supported (use Ed25519, ECDSA or RSA of 2048 bits or more)",
   );
 
-function decodeBlob(blob: Uint8Array): DecodedKey {
+/** A key given in advance must be a key: a certificate's worth is its CA's to say. */
+function decodePlainBlob(blob: Uint8Array): DecodedKey {
+  const { key, certificate } = decodeBlob(blob, new Date());
+  if (certificate) {
+    throw new PublicKeyError(
+      "unsupported",
+      "This is an OpenSSH certificate: give the key it certifies, or trust its CA with certificate_authorities",
+      "certificate",
+    );
+  }
+  return key;
+}
+
+function decodeBlob(
+  blob: Uint8Array,
+  now: Date,
+): { key: DecodedKey; certificate: CertificateRecord | null } {
   try {
     const reader = new SshReader(blob);
     const algorithm = reader.text("key type");
-    let key: DecodedKey;
-    if (algorithm === "ssh-ed25519") {
-      key = { algorithm, ed25519: reader.string("Ed25519 key") };
-    } else if (algorithm in CURVES) {
-      const curve = CURVES[algorithm as EcdsaAlgorithm];
-      const name = reader.text("curve name");
-      if (name !== curve.name) {
-        throw new PublicKeyError(
-          "malformed",
-          `The curve ${name.slice(0, 64)} does not match ${algorithm}`,
-        );
-      }
-      key = { algorithm: algorithm as EcdsaAlgorithm, point: reader.string("ECDSA point") };
-    } else if (algorithm === "ssh-rsa") {
-      const e = stripZeros(reader.string("RSA exponent"));
-      key = { algorithm, e, n: stripZeros(reader.string("RSA modulus")) };
-    } else if (algorithm === "ssh-dss") {
+    let decoded: { key: DecodedKey; certificate: CertificateRecord | null };
+    if (isKnownKeyAlgorithm(algorithm)) {
+      decoded = { key: readKeyFields(reader, algorithm), certificate: null };
+    } else if (isCertificateAlgorithm(algorithm)) {
+      decoded = readCertificate(reader, blob, algorithm, now);
+    } else if (algorithm === "ssh-dss" || algorithm === "ssh-dss-cert-v01@openssh.com") {
       throw dsaRefusal();
     } else {
       throw new PublicKeyError(
@@ -208,7 +204,7 @@ function decodeBlob(blob: Uint8Array): DecodedKey {
       );
     }
     if (!reader.done()) throw new PublicKeyError("malformed", "The key data has trailing bytes");
-    return key;
+    return decoded;
   } catch (error) {
     if (error instanceof SshWireError)
       throw new PublicKeyError("malformed", `The key data ${error.message}`);
@@ -216,78 +212,52 @@ function decodeBlob(blob: Uint8Array): DecodedKey {
   }
 }
 
-/** Checks the key (the platform's importer refuses bad points and lengths) and derives every field. */
-function describe(key: DecodedKey, comment: string | null): ParsedPublicKey {
-  let bits: number;
-  let keyObject: KeyObject;
-  if (key.algorithm === "ssh-ed25519") {
-    const problem = ed25519KeyProblem(key.ed25519);
-    if (problem) throw new PublicKeyError("degenerate", problem);
-    bits = 256;
-    keyObject = importJwk({ kty: "OKP", crv: "Ed25519", x: base64Url(key.ed25519) });
-  } else if (key.algorithm === "ssh-rsa") {
-    bits = bitLength(key.n);
-    if (bits < MIN_RSA_BITS) {
-      throw new PublicKeyError(
-        "rsa_too_short",
-        `RSA keys of ${bits} bits are too short; use ${MIN_RSA_BITS} bits or more`,
-        bits,
-      );
-    }
-    const problem = rsaKeyProblem(key.e, key.n);
-    if (problem) throw new PublicKeyError("degenerate", problem);
-    keyObject = importJwk({ kty: "RSA", n: base64Url(key.n), e: base64Url(key.e) });
-  } else {
-    const curve = CURVES[key.algorithm];
-    const size = Math.ceil(curve.bits / 8);
-    if (key.point.length !== 1 + 2 * size || key.point[0] !== 4) {
-      throw new PublicKeyError(
-        "invalid",
-        "The ECDSA point must be uncompressed and match its curve",
-      );
-    }
-    bits = curve.bits;
-    keyObject = importJwk({
-      kty: "EC",
-      crv: curve.jwk,
-      x: base64Url(key.point.subarray(1, 1 + size)),
-      y: base64Url(key.point.subarray(1 + size)),
-    });
-  }
-  const blob = encodeBlob(key);
+/** Checks the key (soundKeyBits throws for one that proves nothing) and derives every field. */
+function describe(
+  key: DecodedKey,
+  comment: string | null,
+  certificate: CertificateRecord | null = null,
+): ParsedPublicKey {
+  const bits = soundKeyBits(key);
+  const blob = encodeKey(key);
+  // A security key's blob names its application, which no PEM format can hold.
+  const pem =
+    key.application === null
+      ? keyObjectOf(key).export({ type: "spki", format: "pem" }).toString()
+      : null;
   return {
     publicKeySsh: `${key.algorithm} ${Buffer.from(blob).toString("base64")}`,
-    publicKeyPem: keyObject.export({ type: "spki", format: "pem" }).toString(),
+    publicKeyPem: pem,
     ...fingerprints(blob),
     publicKeyAlgorithm: key.algorithm,
     publicKeyBits: bits,
     comment: stripControlCharacters(comment ?? "").trim() || null,
+    securityKey:
+      key.application === null
+        ? null
+        : {
+            application: key.application,
+            user_present: null,
+            user_verified: null,
+            counter: null,
+            counter_regressed: null,
+          },
+    certificate,
   };
 }
 
-/** `SHA256:...` and `MD5:aa:bb:...` of a wire-format blob, as `ssh-keygen -l` prints them. */
-export function fingerprints(blob: Uint8Array) {
-  const sha256 = createHash("sha256").update(blob).digest("base64").replace(/=+$/, "");
-  const md5 = createHash("md5").update(blob).digest("hex");
-  return {
-    publicKeySha256: `SHA256:${sha256}`,
-    publicKeyMd5: `MD5:${md5.match(/../g)?.join(":")}`,
-  };
-}
-
-function importJwk(jwk: NodeJsonWebKey): KeyObject {
+/**
+ * Whether `signature` over `data` was made with the private half of the key in `blob` (for a
+ * certificate, its certified key), as sshd would judge it.
+ */
+export function blobSignatureVerifies(
+  blob: Uint8Array,
+  signature: SshSignature,
+  data: Uint8Array,
+): boolean {
   try {
-    return createPublicKey({ key: jwk, format: "jwk" });
+    return verifySshSignature(decodeBlob(blob, new Date()).key, signature, data);
   } catch {
-    throw new PublicKeyError("invalid", "The key data is not a valid public key");
+    return false;
   }
-}
-
-const base64Url = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
-
-function encodeBlob(key: DecodedKey): Uint8Array {
-  if (key.algorithm === "ssh-ed25519") return sshStrings(utf8(key.algorithm), key.ed25519);
-  if (key.algorithm === "ssh-rsa")
-    return sshStrings(utf8(key.algorithm), mpint(key.e), mpint(key.n));
-  return sshStrings(utf8(key.algorithm), utf8(CURVES[key.algorithm].name), key.point);
 }

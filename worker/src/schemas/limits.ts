@@ -12,6 +12,8 @@ export const LIMITS = {
   /** Lifetime of a session created with neither `timeout` nor `expired_at`. */
   defaultTimeoutSeconds: 60 * 60,
   maxKeysPerVerifySession: 50,
+  maxCertificateAuthorities: 10,
+  maxPrincipalLength: 255,
   maxKeysPerConnection: MAX_KEYS_PER_CONNECTION,
   maxAttempts: 1000,
   maxWebhooksPerSession: 10,

@@ -2,7 +2,13 @@ import { z } from "zod";
 import { CONNECTION_OUTCOMES } from "../db/sessions.ts";
 import { listQuery, timestamp } from "./common.ts";
 import { LIMITS } from "./limits.ts";
-import { collectedKey, configuredKey, configuredKeyInput } from "./public-keys.ts";
+import {
+  certificateAuthority,
+  certificateAuthorityInput,
+  collectedKey,
+  configuredKey,
+  configuredKeyInput,
+} from "./public-keys.ts";
 import { displayText } from "./text.ts";
 import { webhook, webhookCreate } from "./webhooks.ts";
 
@@ -40,6 +46,18 @@ const sharedOptions = {
   ssh_message: optionalText(LIMITS.maxSshLineLength).describe(
     "Text shown on the user's terminal after the result (up to 2048 characters; newlines and tabs allowed, other control characters refused)",
   ),
+  require_security_key: z
+    .boolean()
+    .optional()
+    .describe(
+      "Only FIDO security keys (`ssh-keygen -t ed25519-sk`) count; any other key is refused with a sentence and not recorded (default false)",
+    ),
+  require_user_verification: z
+    .boolean()
+    .optional()
+    .describe(
+      "A security key's proof counts only if the key checked a PIN or biometric (its user-verified flag; keys made with `-O verify-required`) (default false)",
+    ),
   timeout: z
     .int()
     .min(LIMITS.minTimeoutSeconds)
@@ -76,6 +94,25 @@ function oneExpiry(value: { timeout?: number; expired_at?: string }, ctx: z.Refi
   }
 }
 
+export const NOTHING_TO_PROVE = "Give at least one of keys and certificate_authorities";
+
+/** A verification session needs a key to expect or a CA to trust; `principal` needs a CA. */
+function somethingToProve(
+  value: { keys: unknown[]; certificate_authorities: unknown[]; principal?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (value.keys.length === 0 && value.certificate_authorities.length === 0) {
+    ctx.addIssue({ code: "custom", path: ["keys"], message: NOTHING_TO_PROVE });
+  }
+  if (value.principal !== undefined && value.certificate_authorities.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["principal"],
+      message: "principal applies to certificates: give certificate_authorities too",
+    });
+  }
+}
+
 export const collectSessionCreate = z
   .strictObject({ ...sharedOptions, webhooks: sessionWebhooks })
   .superRefine(oneExpiry)
@@ -100,13 +137,27 @@ export const verifySessionCreate = z
     webhooks: sessionWebhooks,
     keys: z
       .array(configuredKeyInput)
-      .min(1)
       .max(LIMITS.maxKeysPerVerifySession)
+      .default([])
       .describe(
-        `The keys the user must prove they hold, 1 to ${LIMITS.maxKeysPerVerifySession}; each at most once`,
+        `The keys the user must prove they hold, up to ${LIMITS.maxKeysPerVerifySession}; each at most once. May be empty when \`certificate_authorities\` is given`,
+      ),
+    certificate_authorities: z
+      .array(certificateAuthorityInput)
+      .max(LIMITS.maxCertificateAuthorities)
+      .default([])
+      .describe(
+        `Up to ${LIMITS.maxCertificateAuthorities} CAs: a login with a valid user certificate from one of them (listing \`principal\`, when given) proves an expected key. With \`match_all_keys\` they count as one more key to prove`,
+      ),
+    principal: displayText(LIMITS.maxPrincipalLength)
+      .min(1)
+      .optional()
+      .describe(
+        "A principal that certificates from `certificate_authorities` must list (like a username on sshd)",
       ),
   })
   .superRefine(oneExpiry)
+  .superRefine(somethingToProve)
   .meta({
     id: "VerifySessionCreate",
     example: {
@@ -182,6 +233,10 @@ const sessionFields = {
   multi_key: z.boolean().describe("More than one key is collected or checked per connection"),
   multi_connection: z.boolean().describe("Connections are accepted until completed or expired"),
   must_confirm: z.boolean().describe("The user must press `y` before anything is kept"),
+  require_security_key: z.boolean().describe("Only FIDO security keys count"),
+  require_user_verification: z
+    .boolean()
+    .describe("A security key's proof counts only with a PIN or biometric check"),
   ssh_banner: z.string().nullable().describe("Shown before authentication"),
   ssh_message: z.string().nullable().describe("Shown after the result"),
   expired_at: timestamp.describe("When the session expires if still open"),
@@ -203,6 +258,13 @@ export const verifySession = z
     failed_attempts: z.int().describe("Connections so far that proved no configured key"),
     verified_at: timestamp.nullable().describe("When the session became `verified`"),
     keys: z.array(configuredKey).describe("The keys to prove, in the order given"),
+    certificate_authorities: z
+      .array(certificateAuthority)
+      .describe("The CAs whose certificates prove a key, in the order given"),
+    principal: z.string().nullable().describe("The principal their certificates must list"),
+    certificate_verified_at: timestamp
+      .nullable()
+      .describe("When a connection first proved a key with a certificate from one of them"),
   })
   .meta({ id: "VerifySession", description: "A verification session" });
 

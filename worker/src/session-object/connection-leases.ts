@@ -9,9 +9,13 @@ export const CONNECTION_LEASE_MS = 180_000;
 /** The session's rules as they stood when a connection opened; later PATCHes do not reach it. */
 export interface ConnectionRules {
   mustConfirm: boolean;
+  requireSecurityKey: boolean;
+  requireUserVerification: boolean;
 }
 
-interface Lease extends ConnectionRules {
+/** Leases taken before the security-key rules existed hold only must_confirm. */
+interface Lease extends Partial<ConnectionRules> {
+  mustConfirm: boolean;
   /** When the lease runs out (ms). */
   until: number;
 }
@@ -31,7 +35,12 @@ export class ConnectionLeases {
   /** The rules a connection opened under, or null once its lease is gone. */
   rules(connectionId: string): ConnectionRules | null {
     const lease = this.#kv.get<Lease>(LEASE_PREFIX + connectionId);
-    return lease ? { mustConfirm: lease.mustConfirm } : null;
+    if (!lease) return null;
+    return {
+      mustConfirm: lease.mustConfirm,
+      requireSecurityKey: lease.requireSecurityKey ?? false,
+      requireUserVerification: lease.requireUserVerification ?? false,
+    };
   }
 
   release(connectionId: string) {

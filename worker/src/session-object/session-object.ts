@@ -6,8 +6,11 @@ import {
   type ConnectionRow,
   connectionKeys,
   connections,
+  lastCountersIn,
+  type SessionAuthorityRow,
   type SessionKeyRow,
   type SessionRow,
+  sessionAuthorities,
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
@@ -17,6 +20,7 @@ import {
   decideFinish,
   finishEvents,
   newConnectionEvent,
+  type ProvenKey,
 } from "../domain/connection-rules.ts";
 import { type PlannedEvent, statusChanged } from "../domain/events.ts";
 import {
@@ -33,14 +37,15 @@ import type { Env } from "../env.ts";
 import { newId } from "../lib/ids.ts";
 import type {
   ConnectionStatusResponse,
+  FinishConnectionRequest,
   FinishConnectionResponse,
   OpenConnectionResponse,
 } from "../protocol/messages.ts";
-import { type ParsedPublicKey, parsePublicKeyBlob } from "../protocol/public-keys.ts";
+import { parsePublicKeyBlob } from "../protocol/public-keys.ts";
 import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
 import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
-import { ConnectionLeases } from "./connection-leases.ts";
+import { ConnectionLeases, type ConnectionRules } from "./connection-leases.ts";
 
 export type SessionPatch = Partial<
   Pick<
@@ -53,6 +58,8 @@ export type SessionPatch = Partial<
     | "sshMessage"
     | "matchAllKeys"
     | "maxAttempts"
+    | "requireSecurityKey"
+    | "requireUserVerification"
     | "expiredAt"
   >
 >;
@@ -63,7 +70,7 @@ export interface ConnectionStart {
 }
 
 export interface ConnectionReport {
-  keys: string[];
+  keys: FinishConnectionRequest["keys"];
   keysOffered: number;
   confirmed: boolean | null;
 }
@@ -90,6 +97,7 @@ export class SessionObject extends DurableObject<Env> {
   async create(
     session: SessionRow,
     keys: SessionKeyRow[],
+    authorities: SessionAuthorityRow[],
     hooks: WebhookRow[],
   ): Promise<SessionRow> {
     return this.#serialized(async () => {
@@ -97,6 +105,7 @@ export class SessionObject extends DurableObject<Env> {
       await this.#db.batch([
         this.#db.insert(sessions).values(session),
         ...insertInChunks(this.#db, sessionKeys, keys),
+        ...insertInChunks(this.#db, sessionAuthorities, authorities),
         ...insertInChunks(this.#db, webhooks, hooks),
       ]);
       await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
@@ -196,7 +205,7 @@ export class SessionObject extends DurableObject<Env> {
         confirmed: null,
         outcome: "in_progress",
       };
-      this.#leases.take(connection.id, now.getTime(), { mustConfirm: session.mustConfirm });
+      this.#leases.take(connection.id, now.getTime(), connectionRulesOf(session));
       await this.#transition(
         session,
         { updatedAt: now.toISOString() },
@@ -215,6 +224,10 @@ export class SessionObject extends DurableObject<Env> {
         ssh_message: session.sshMessage,
         expired_at: session.expiredAt,
         expected_fingerprints: snapshot.configured.map((key) => key.publicKeySha256),
+        authority_fingerprints: snapshot.authorities.map((key) => key.publicKeySha256),
+        principal: session.principal,
+        require_security_key: session.requireSecurityKey,
+        require_user_verification: session.requireUserVerification,
       };
     });
   }
@@ -225,26 +238,38 @@ export class SessionObject extends DurableObject<Env> {
     report: ConnectionReport,
   ): Promise<FinishConnectionResponse | null> {
     return this.#serialized(async () => {
-      const { session, connection, configured, collected, listeners } = await this.#snapshot(
-        sessionId,
-        connectionId,
+      const at = new Date();
+      const proven = parseProvenKeys(report.keys, at);
+      const securityKeys = proven.flatMap(({ key }) =>
+        key.securityKey ? [key.publicKeySha256] : [],
       );
+      const snapshot = await this.#snapshot(sessionId, connectionId, securityKeys);
+      const { session, connection, configured, authorities, listeners } = snapshot;
       if (!session || !connection) return null;
-      const rules = this.#leases.rules(connectionId) ?? { mustConfirm: session.mustConfirm };
+      const rules = this.#leases.rules(connectionId) ?? connectionRulesOf(session);
       this.#leases.release(connectionId);
-      const now = new Date().toISOString();
+      const now = at.toISOString();
       if (connection.outcome !== "in_progress" || !isOpen(session)) {
         return this.#finishClosed(session, connection, now);
       }
       const decision = decideFinish({
         session,
+        rules: {
+          kind: session.kind,
+          expected: configured.map((key) => key.publicKeySha256),
+          authorities: authorities.map((key) => key.publicKeySha256),
+          principal: session.principal,
+          requireSecurityKey: rules.requireSecurityKey,
+          requireUserVerification: rules.requireUserVerification,
+        },
         mustConfirm: rules.mustConfirm,
         configured,
-        collected,
-        proven: parseBlobs(report.keys),
+        collected: snapshot.collected,
+        proven,
+        lastCounters: snapshot.lastCounters,
         offered: report.keysOffered,
         confirmed: report.confirmed,
-        now,
+        now: at,
       });
       const recorded = decision.record.map((key) => ({
         id: newId("ck"),
@@ -373,45 +398,64 @@ export class SessionObject extends DurableObject<Env> {
 
   /**
    * Everything a connection transition reads, in one D1 round trip: the session, its configured
-   * keys, the fingerprints collected so far, the webhooks listening, and the connection.
+   * keys and CAs, the fingerprints collected so far, the webhooks listening, the connection,
+   * and the last counter this project recorded for each of `securityKeys`.
    */
-  async #snapshot(sessionId: string, connectionId = "") {
-    const [[session], configured, collected, listeners, [connection]] = await this.#db.batch([
-      this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
-      this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
-      this.#db
-        .select({ sha256: connectionKeys.publicKeySha256 })
-        .from(connectionKeys)
-        .where(eq(connectionKeys.sessionId, sessionId)),
-      subscribersOfSession(this.#db, sessionId),
-      this.#db
-        .select()
-        .from(connections)
-        .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
-        .limit(1),
-    ]);
+  async #snapshot(sessionId: string, connectionId = "", securityKeys: string[] = []) {
+    const [[session], configured, authorities, collected, listeners, [connection], counters] =
+      await this.#db.batch([
+        this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
+        this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
+        this.#db
+          .select()
+          .from(sessionAuthorities)
+          .where(eq(sessionAuthorities.sessionId, sessionId)),
+        this.#db
+          .select({ sha256: connectionKeys.publicKeySha256 })
+          .from(connectionKeys)
+          .where(eq(connectionKeys.sessionId, sessionId)),
+        subscribersOfSession(this.#db, sessionId),
+        this.#db
+          .select()
+          .from(connections)
+          .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
+          .limit(1),
+        lastCountersIn(this.#db, sessionId, securityKeys),
+      ]);
     return {
       session,
       configured,
+      authorities,
       collected: new Set(collected.map((key) => key.sha256)),
       listeners,
       connection,
+      lastCounters: new Map(
+        counters.flatMap(({ sha256, counter }) => (counter === null ? [] : [[sha256, counter]])),
+      ),
     };
   }
 }
 
 const notFound = () => refused(404, "Session not found", "path.session_id");
 
-function parseBlobs(blobs: string[]): ParsedPublicKey[] {
-  const keys: ParsedPublicKey[] = [];
-  for (const text of blobs) {
-    const blob = decodeBase64Strict(text);
+/** The session's rules a connection keeps from open to finish, whatever PATCH does meanwhile. */
+const connectionRulesOf = (session: SessionRow): ConnectionRules => ({
+  mustConfirm: session.mustConfirm,
+  requireSecurityKey: session.requireSecurityKey,
+  requireUserVerification: session.requireUserVerification,
+});
+
+/** Parses the bridge's report; certificates are judged as of `now`. */
+function parseProvenKeys(reported: ConnectionReport["keys"], now: Date): ProvenKey[] {
+  const proven: ProvenKey[] = [];
+  for (const { key, security_key } of reported) {
+    const blob = decodeBase64Strict(key);
     if (!blob) continue;
     try {
-      keys.push(parsePublicKeyBlob(blob));
+      proven.push({ key: parsePublicKeyBlob(blob, null, now), authenticator: security_key });
     } catch {
       // The bridge only sends keys it parsed and verified; anything else is dropped, not trusted.
     }
   }
-  return keys;
+  return proven;
 }

@@ -31,7 +31,10 @@ button.danger { background: var(--bad); }
 .status { font-weight: 600; }
 .status-pending, .status-retrying { color: #b45309; }
 .status-completed, .status-verified, .status-succeeded { color: var(--ok); }
-.status-failed, .status-expired, .status-cancelled { color: var(--bad); }
+.status-failed, .status-expired, .status-cancelled, .status-invalid { color: var(--bad); }
+.status-valid { color: var(--ok); }
+.key-proof { font-size: .9rem; color: var(--muted); margin: .15rem 0 .35rem; }
+.warning { color: var(--bad); }
 .copy-row { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
 .secret { padding: .5rem; border: 1px dashed var(--accent); border-radius: 6px; }
 .filters { display: flex; gap: .5rem; flex-wrap: wrap; align-items: end; }

@@ -1,6 +1,7 @@
 import type { SessionDetail } from "../../domain/session-views.ts";
 import { sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
+import type { CollectedKey } from "../../schemas/public-keys.ts";
 import type { Delivery, EventView } from "../../schemas/webhooks.ts";
 import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
 import { Layout, type PageContext } from "../layout.tsx";
@@ -108,10 +109,23 @@ export function NewSessionPage(props: {
         <Csrf token={props.page.csrf} />
         <input type="hidden" name="kind" value={props.kind} />
         {verify ? (
-          <label>
-            Public keys to verify (one OpenSSH line each, or RFC 4716 / PEM blocks)
-            <textarea name="keys" required placeholder="ssh-ed25519 AAAA... laptop" />
-          </label>
+          <>
+            <label>
+              Public keys to verify (one OpenSSH line each, or RFC 4716 / PEM blocks)
+              <textarea name="keys" placeholder="ssh-ed25519 AAAA... laptop" />
+            </label>
+            <label>
+              Certificate authorities to trust (optional; their user certificates prove a key)
+              <textarea
+                name="certificate_authorities"
+                placeholder="ssh-ed25519 AAAA... company CA"
+              />
+            </label>
+            <label>
+              Principal their certificates must list (optional)
+              <input name="principal" maxlength={255} />
+            </label>
+          </>
         ) : null}
         <label>
           External id (optional)
@@ -125,6 +139,13 @@ export function NewSessionPage(props: {
         </label>
         <label class="check">
           <input type="checkbox" name="must_confirm" /> The user must confirm with <kbd>y</kbd>
+        </label>
+        <label class="check">
+          <input type="checkbox" name="require_security_key" /> Only FIDO security keys count
+        </label>
+        <label class="check">
+          <input type="checkbox" name="require_user_verification" /> Security keys must check a PIN
+          or biometric
         </label>
         {verify ? (
           <>
@@ -155,6 +176,43 @@ export function NewSessionPage(props: {
   );
 }
 
+const date = (time: string | null, unbounded: string) =>
+  time ? `${time.slice(0, 19).replace("T", " ")} UTC` : unbounded;
+
+/** How a proven key was held: its security key's report, and the certificate it came in. */
+function KeyProof(props: {
+  securityKey: CollectedKey["security_key"];
+  certificate: CollectedKey["certificate"];
+}) {
+  const { securityKey, certificate } = props;
+  return (
+    <>
+      {securityKey ? (
+        <div class="key-proof">
+          Security key ({securityKey.application}):{" "}
+          {securityKey.user_present ? "touched" : "not touched"},{" "}
+          {securityKey.user_verified ? "PIN or biometric checked" : "no PIN or biometric"}, counter{" "}
+          {securityKey.counter}
+          {securityKey.counter_regressed ? (
+            <strong class="warning"> · the counter went back: this key may have been cloned</strong>
+          ) : null}
+        </div>
+      ) : null}
+      {certificate ? (
+        <div class="key-proof">
+          Certificate <span class="mono">{certificate.key_id}</span> (serial {certificate.serial})
+          for{" "}
+          {certificate.principals.length > 0 ? certificate.principals.join(", ") : "no principals"},
+          valid {date(certificate.valid_after, "always")} to{" "}
+          {date(certificate.valid_before, "forever")}, CA{" "}
+          <code>{certificate.ca_public_key_sha256}</code>:{" "}
+          {certificate.valid ? <Status value="valid" /> : <Status value="invalid" />}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 interface DetailProps {
   page: PageContext;
   env: Env;
@@ -165,7 +223,7 @@ interface DetailProps {
 }
 
 export function SessionPage(props: DetailProps) {
-  const { session, connections, keys } = props.detail;
+  const { session, connections, given } = props.detail;
   const base = `/projects/${props.project.id}/sessions/${session.id}`;
   const command = sshCommand(props.env, session.connectionIdentifier);
   const open = session.completedAt === null;
@@ -193,14 +251,39 @@ export function SessionPage(props: DetailProps) {
       {session.kind === "verify" ? (
         <>
           <h2>Keys to verify</h2>
+          {given.keys.length === 0 ? (
+            <p class="muted">None: a trusted certificate proves.</p>
+          ) : null}
           <ul>
-            {keys.map((key) => (
+            {given.keys.map((key) => (
               <li>
                 <code>{key.publicKeySha256}</code> {key.name ?? ""}{" "}
                 {key.verifiedAt ? <Status value="verified" /> : <span class="muted">not yet</span>}
               </li>
             ))}
           </ul>
+          {given.authorities.length > 0 ? (
+            <>
+              <h2>Trusted certificate authorities</h2>
+              <ul>
+                {given.authorities.map((authority) => (
+                  <li>
+                    <code>{authority.publicKeySha256}</code> {authority.name ?? ""}
+                  </li>
+                ))}
+              </ul>
+              <p class="muted">
+                {session.principal
+                  ? `Certificates must list the principal "${session.principal}". `
+                  : "Any principal. "}
+                {session.certificateVerifiedAt ? (
+                  <Status value="verified" />
+                ) : (
+                  "No certificate proven yet."
+                )}
+              </p>
+            </>
+          ) : null}
           <p class="muted">
             Failed attempts: {session.failedAttempts} of {session.maxAttempts}
           </p>
@@ -225,6 +308,7 @@ export function SessionPage(props: DetailProps) {
                 <span class="muted">
                   {key.public_key_algorithm} {key.public_key_bits}
                 </span>
+                <KeyProof securityKey={key.security_key} certificate={key.certificate} />
               </li>
             ))}
           </ul>

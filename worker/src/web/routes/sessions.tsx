@@ -60,6 +60,8 @@ function sessionInput(kind: SessionKind, form: Form) {
     multi_key: checked(form, "multi_key"),
     multi_connection: checked(form, "multi_connection"),
     must_confirm: checked(form, "must_confirm"),
+    require_security_key: checked(form, "require_security_key"),
+    require_user_verification: checked(form, "require_user_verification"),
     ssh_banner: optionalText(form, "ssh_banner"),
     ssh_message: optionalText(form, "ssh_message"),
     timeout: optionalNumber(form, "timeout"),
@@ -69,6 +71,10 @@ function sessionInput(kind: SessionKind, form: Form) {
       match_all_keys: checked(form, "match_all_keys"),
       max_attempts: optionalNumber(form, "max_attempts"),
       keys: splitKeys(text(form, "keys")).map((publicKey) => ({ public_key: publicKey })),
+      certificate_authorities: splitKeys(text(form, "certificate_authorities")).map(
+        (publicKey) => ({ public_key: publicKey }),
+      ),
+      principal: optionalText(form, "principal"),
     });
   }
   const parsed = (kind === "verify" ? verifySessionCreate : collectSessionCreate).safeParse(body);

@@ -1,0 +1,111 @@
+import type { SessionKind } from "./messages.ts";
+import type { ParsedPublicKey } from "./public-keys.ts";
+import { type AuthenticatorData, USER_PRESENT, USER_VERIFIED } from "./signatures.ts";
+
+/**
+ * "Does this proven key count in this session?", decided once for both sides: the bridge asks
+ * before it requests a signature and words the answer, the Worker asks again before it records.
+ */
+
+/** A session's rules for keys, as they stood when the connection opened. */
+export interface ProofRules {
+  kind: SessionKind;
+  /** SHA-256 fingerprints of the keys a verification session expects. */
+  expected: readonly string[];
+  /** SHA-256 fingerprints of the certificate authorities a verification session trusts. */
+  authorities: readonly string[];
+  /** A principal a trusted certificate must list; null for any. */
+  principal: string | null;
+  requireSecurityKey: boolean;
+  requireUserVerification: boolean;
+}
+
+/** Why a sound key is not one a verification session expects, most specific first. */
+export const KEY_MISMATCHES = [
+  "not_expected",
+  "untrusted_ca",
+  "certificate_invalid",
+  "certificate_not_yet_valid",
+  "certificate_expired",
+  "principal_missing",
+] as const;
+export type KeyMismatch = (typeof KEY_MISMATCHES)[number];
+
+/**
+ * What the key is, before any signature: counted (as an expected key, through a trusted CA's
+ * certificate, or both), refused, or not one this session expects and why.
+ */
+export type KeyStanding =
+  | { counts: true; expected: boolean; trusted: boolean }
+  | { counts: false; refusal: "security_key_required" }
+  | { counts: false; mismatch: KeyMismatch };
+
+export function keyStanding(rules: ProofRules, key: ParsedPublicKey, now: Date): KeyStanding {
+  if (rules.requireSecurityKey && key.securityKey === null)
+    return { counts: false, refusal: "security_key_required" };
+  const expected = rules.kind === "collect" || rules.expected.includes(key.publicKeySha256);
+  const problem = certificateProblem(rules, key, now);
+  if (expected || problem === null) return { counts: true, expected, trusted: problem === null };
+  return { counts: false, mismatch: problem };
+}
+
+/** Why the key's certificate does not make it count in a verification session, or null if it does. */
+function certificateProblem(
+  rules: ProofRules,
+  key: ParsedPublicKey,
+  now: Date,
+): KeyMismatch | null {
+  const { certificate } = key;
+  if (rules.kind === "collect" || !certificate || rules.authorities.length === 0)
+    return "not_expected";
+  if (!rules.authorities.includes(certificate.ca_public_key_sha256)) return "untrusted_ca";
+  const time = now.getTime();
+  if (certificate.valid_before !== null && time >= Date.parse(certificate.valid_before))
+    return "certificate_expired";
+  if (certificate.valid_after !== null && time < Date.parse(certificate.valid_after))
+    return "certificate_not_yet_valid";
+  if (!certificate.valid) return "certificate_invalid";
+  // As sshd does for a trusted CA: a certificate names the principals it is good for.
+  if (rules.principal !== null && !certificate.principals.includes(rules.principal))
+    return "principal_missing";
+  return null;
+}
+
+/** Why a security key's signature does not count, or null when it does (or is no such key's). */
+export type PresenceRefusal = "not_touched" | "user_verification_required";
+
+export function presenceRefusal(
+  rules: ProofRules,
+  key: ParsedPublicKey,
+  authenticator: AuthenticatorData | null,
+): PresenceRefusal | null {
+  if (key.securityKey === null) return null;
+  // sshd's default: a signature made without a touch proves the key, not that someone held it.
+  if (!authenticator || (authenticator.flags & USER_PRESENT) === 0) return "not_touched";
+  if (rules.requireUserVerification && (authenticator.flags & USER_VERIFIED) === 0)
+    return "user_verification_required";
+  return null;
+}
+
+/**
+ * A proven security key's record: the flags and counter of its signature. The counter should
+ * grow with every signature; one not above the last seen for this key suggests a clone. As
+ * WebAuthn says, an authenticator that keeps its counter at 0 has none, which is no sign.
+ */
+export function provenSecurityKey(
+  key: ParsedPublicKey,
+  authenticator: AuthenticatorData,
+  lastCounter: number | null,
+): ParsedPublicKey["securityKey"] {
+  if (key.securityKey === null) return null;
+  const { counter, flags } = authenticator;
+  const regressed =
+    lastCounter !== null && (counter !== 0 || lastCounter !== 0) && counter <= lastCounter;
+  return {
+    application: key.securityKey.application,
+    user_present: (flags & USER_PRESENT) !== 0,
+    user_verified: (flags & USER_VERIFIED) !== 0,
+    counter,
+    counter_regressed: regressed,
+  };
+}
