@@ -25,6 +25,8 @@ export class SoftwareSecurityKey {
   flags = USER_PRESENT;
   /** The signature counter; each signature adds one first, as authenticators do. */
   counter = 0;
+  /** Flags to report beside the signature instead of the ones it covers: a forgery. */
+  reportedFlags: number | null = null;
   /** Certificates for this key (blobs), offered by the agent beside the key itself. */
   readonly certificates: Buffer[] = [];
   readonly blob: Buffer;
@@ -67,7 +69,7 @@ export class SoftwareSecurityKey {
       signature = sshStrings(mpint(raw.subarray(0, 32)), mpint(raw.subarray(32)));
     }
     const tail = Buffer.alloc(5);
-    tail.writeUInt8(this.flags, 0);
+    tail.writeUInt8(this.reportedFlags ?? this.flags, 0);
     tail.writeUInt32BE(this.counter, 1);
     return Buffer.concat([sshStrings(utf8(this.algorithm), signature), tail]);
   }

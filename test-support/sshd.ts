@@ -8,6 +8,8 @@ const SSHD = "/usr/sbin/sshd";
 export interface Sshd {
   port: number;
   process: ChildProcess;
+  /** What sshd logged (LogLevel ERROR): why it refused a login. */
+  log: () => string;
   stop: () => void;
 }
 
@@ -61,10 +63,12 @@ export async function startSshd(options: {
   // sshd wants its privilege-separation directory, even when it runs unprivileged.
   mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const child = spawn(SSHD, ["-D", "-e", "-f", join(dir, "sshd_config")], {
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "ignore", "pipe"],
   });
+  let log = "";
+  child.stderr?.on("data", (data) => (log += data));
   for (let i = 0; i < 100 && !(await greets(port)); i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { port, process: child, stop: () => child.kill() };
+  return { port, process: child, log: () => log, stop: () => child.kill() };
 }

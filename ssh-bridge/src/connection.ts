@@ -1,4 +1,12 @@
-import type { AuthContext, AuthenticationType, Connection, ServerChannel, Session } from "ssh2";
+import type {
+  AuthContext,
+  AuthenticationType,
+  Connection,
+  PublicKeyAuthContext,
+  ServerChannel,
+  Session,
+} from "ssh2";
+import { isCertificateAlgorithm } from "../../worker/src/protocol/certificates.ts";
 import { fingerprints, PublicKeyError } from "../../worker/src/protocol/key-material.ts";
 import {
   type FinishConnectionResponse,
@@ -15,6 +23,7 @@ import {
   judgeKey,
   judgeProof,
   type KeyRules,
+  keyView,
   type Parsed,
 } from "./key-decisions.ts";
 import { verifySignedRequest } from "./signatures.ts";
@@ -121,6 +130,8 @@ export class BridgeConnection {
   readonly #keys = new Map<string, ParsedPublicKey>();
   /** Proven keys by their own fingerprint: a key and its certificate are one key. */
   readonly #proven = new Map<string, ProvenKey>();
+  /** Enough keys are proven, but one bare: its certificate may come next. */
+  #awaitingCertificate = false;
   /** Why the bridge cut this client off, which its log line keeps whatever the Worker answers. */
   #cutOffAs: string | null = null;
   #authRequests = 0;
@@ -197,8 +208,15 @@ export class BridgeConnection {
     if (this.#refusal !== null || !rules) return ctx.reject([]);
     if (ctx.method === "keyboard-interactive") return ctx.accept();
     if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
+    return this.#offer(ctx, rules);
+  }
 
+  /** A publickey request: judge the key once, then answer the query or check the proof. */
+  #offer(ctx: PublicKeyAuthContext, rules: KeyRules) {
     const blob = ctx.key.data;
+    // Enough is proven: only the certificate of a key proven bare is still worth a look.
+    if (this.#awaitingCertificate && !this.#bareProofCertifiedBy(blob))
+      return ctx.reject(["keyboard-interactive"]);
     const offerId = fingerprints(blob).publicKeySha256;
     const sha1 = SHA1_ALGORITHMS.has(ctx.key.algo) && !ctx.hashAlgo;
     let offered = this.#offered.get(offerId);
@@ -211,39 +229,65 @@ export class BridgeConnection {
       offered = judgeKey(rules, offerId, parsed, new Date());
       this.#offered.set(offerId, offered);
     }
+    const key = this.#keys.get(offerId);
+    // (The fate test only narrows the type: a key is known for every key awaiting proof.)
+    if (offered.fate !== "unproven" || !key) return ctx.reject(AUTH_METHODS);
+    const bare = this.#bareProofCertifiedBy(blob);
+    if (bare) {
+      // Its key's possession is proven in this connection: the certificate needs no signature.
+      this.#offered.set(offerId, { ...offered, fate: "proven" });
+      this.#proven.set(key.publicKeySha256, { ...bare, blob, key });
+      return this.#provenSoFar(ctx, rules);
+    }
     const signed = ctx.signature !== undefined && ctx.blob !== undefined;
     const answer = answerKeyRequest(
       offered,
       { signed, sha1 },
       { checked: this.#signaturesChecked, max: this.#limits.maxSignatureChecks },
     );
-    // (The second test only narrows the type: "reject" is the answer for every other fate.)
-    if (answer === "reject" || offered.fate !== "unproven") return ctx.reject(AUTH_METHODS);
+    if (answer === "reject") return ctx.reject(AUTH_METHODS);
     if (answer === "key_ok") return ctx.accept();
     if (answer === "cut_off") return this.#cutOff(ctx, "too_many_signatures");
     this.#signaturesChecked++;
-    const key = this.#keys.get(offerId);
-    if (!ctx.signature || !ctx.blob || !key) return ctx.reject(AUTH_METHODS);
-    const proof = verifySignedRequest(
-      {
-        algorithm: ctx.key.algo,
-        hashAlgo: ctx.hashAlgo,
-        key: blob,
-        signature: ctx.signature,
-        data: ctx.blob,
-      },
-      blobType(blob),
-    );
+    if (!ctx.signature || !ctx.blob) return ctx.reject(AUTH_METHODS);
+    const request = {
+      algorithm: ctx.key.algo,
+      hashAlgo: ctx.hashAlgo,
+      key: blob,
+      signature: ctx.signature,
+      data: ctx.blob,
+    };
+    const proof = verifySignedRequest(request, blobType(blob));
     if (!proof.verified) return ctx.reject(AUTH_METHODS);
     const judged = judgeProof(rules, offered, key, proof.authenticator);
     this.#offered.set(offerId, judged);
     if (judged.fate !== "proven") return ctx.reject(AUTH_METHODS);
-    // A key proven both bare and in its certificate is recorded with the certificate.
-    if (!this.#proven.get(key.publicKeySha256)?.key.certificate || key.certificate)
-      this.#proven.set(key.publicKeySha256, { blob, key, authenticator: proof.authenticator });
+    this.#proven.set(key.publicKeySha256, { blob, key, authenticator: proof.authenticator });
+    return this.#provenSoFar(ctx, rules);
+  }
+
+  /**
+   * After a proof: let the client in once enough keys are proven. ssh offers a key's certificate
+   * right after the key, so a key proven bare gets one more request to show it. A certificate
+   * arrives as an unsigned query, which cannot be answered with success: keyboard-interactive,
+   * offered alone, lets the client in next.
+   */
+  #provenSoFar(ctx: PublicKeyAuthContext, rules: KeyRules) {
     const proven = [...this.#proven.values()].map((entry) => entry.key);
-    if (enoughKeysProven(rules, proven, new Date())) return ctx.accept();
-    return ctx.reject(AUTH_METHODS);
+    if (!enoughKeysProven(rules, proven, new Date())) return ctx.reject(AUTH_METHODS);
+    if (ctx.signature === undefined) return ctx.reject(["keyboard-interactive"]);
+    if (proven.every((key) => key.certificate !== null)) return ctx.accept();
+    this.#awaitingCertificate = true;
+    return ctx.reject(AUTH_METHODS, true);
+  }
+
+  /** The proof of a key proven without a certificate, when `blob` is that key's certificate. */
+  #bareProofCertifiedBy(blob: Buffer): ProvenKey | null {
+    if (!isCertificateAlgorithm(blobType(blob))) return null;
+    const parsed = parse(blob);
+    if (!("key" in parsed)) return null;
+    const proven = this.#proven.get(parsed.key.publicKeySha256);
+    return proven && proven.key.certificate === null ? proven : null;
   }
 
   /** A client that keeps asking is cut off: the auth request is refused and the connection ends. */
@@ -353,9 +397,7 @@ export class BridgeConnection {
   }
 
   #provenViews(): ProvenKeyView[] {
-    return [...this.#offered.values()].flatMap((offered) =>
-      offered.fate === "proven" ? [offered.key] : [],
-    );
+    return [...this.#proven.values()].map(({ key }) => keyView(key));
   }
 
   /** Reports the connection to the Worker exactly once, whatever ends it. */

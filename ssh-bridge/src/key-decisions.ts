@@ -24,7 +24,8 @@ export interface KeyRules extends ProofRules {
 /** What parsing a newly offered key gave: the key, or why it cannot be used. */
 export type Parsed = { key: ParsedPublicKey } | { refusal: KeyRefusalCode; detail: string | null };
 
-const viewOf = (key: ParsedPublicKey): ProvenKeyView => ({
+/** What the terminal shows of a key. */
+export const keyView = (key: ParsedPublicKey): ProvenKeyView => ({
   sha256: key.publicKeySha256,
   algorithm: key.publicKeyAlgorithm,
   bits: key.publicKeyBits,
@@ -54,14 +55,14 @@ export function judgeKey(
   const { key } = parsed;
   const sha256 = key.publicKeySha256;
   const standing = keyStanding(rules, key, now);
-  if (standing.counts) return { sha256, fate: "unproven", key: viewOf(key) };
+  if (standing.counts) return { sha256, fate: "unproven", key: keyView(key) };
   if ("refusal" in standing)
     return { sha256, fate: "refused", refusal: standing.refusal, detail: null };
   const { mismatch } = standing;
   return {
     sha256,
     fate: "unexpected",
-    key: viewOf(key),
+    key: keyView(key),
     mismatch,
     detail: mismatchDetail(rules, key, mismatch),
   };

@@ -143,12 +143,14 @@ export function bannerText(text: string): string {
   return `${clean.split("\n").join("\r\n")}\r\n`;
 }
 
+/** One line per refused key; a key refused bare and in its certificate alike is one line. */
 export function refusedKeyLines(offered: OfferedKey[]): string[] {
-  return offered.flatMap((key) =>
+  const lines = offered.flatMap((key) =>
     key.fate === "refused"
       ? [`Refused ${key.sha256}: ${KEY_REFUSALS[key.refusal](key.detail)}`]
       : [],
   );
+  return [...new Set(lines)];
 }
 
 export function confirmPromptLines(
@@ -175,15 +177,26 @@ const unprovenOf = (offered: OfferedKey[]) =>
   offered.flatMap((key) => (key.fate === "unproven" ? [key.key] : []));
 
 /** An unexpected key's line, with why when a certificate could have made it count. */
-function unexpectedLine(key: Extract<OfferedKey, { fate: "unexpected" }>): string {
+function unexpectedLine(key: UnexpectedKey): string {
   const why = MISMATCHES[key.mismatch];
   return why ? `${keyLine(key.key)}: ${why(key.detail)}` : keyLine(key.key);
 }
 
-const unexpectedOf = (offered: OfferedKey[]) =>
-  offered.filter(
-    (key): key is Extract<OfferedKey, { fate: "unexpected" }> => key.fate === "unexpected",
-  );
+type UnexpectedKey = Extract<OfferedKey, { fate: "unexpected" }>;
+
+/**
+ * The keys the session did not expect, each once: ssh offers a key bare and then in its
+ * certificate, which is the one to speak of. A key proven one way is not listed.
+ */
+function unexpectedOf(offered: OfferedKey[]): UnexpectedKey[] {
+  const proven = new Set(offered.flatMap((key) => (key.fate === "proven" ? [key.sha256] : [])));
+  const unexpected = new Map<string, UnexpectedKey>();
+  for (const key of offered) {
+    if (key.fate !== "unexpected" || proven.has(key.sha256)) continue;
+    if (!unexpected.get(key.sha256)?.key.certified) unexpected.set(key.sha256, key);
+  }
+  return [...unexpected.values()];
+}
 
 /** Offered keys a verification session did not ask for, so the user knows each was seen. */
 function unexpectedLines(offered: OfferedKey[]): string[] {

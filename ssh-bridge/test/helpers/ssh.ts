@@ -38,6 +38,39 @@ export function makeKey(
   return { path, publicKey: readFileSync(`${path}.pub`, "utf8").trim(), sha256 };
 }
 
+export interface CertificateOptions {
+  id?: string;
+  principals?: string[];
+  /** `ssh-keygen -V`: e.g. `-1h:+1h`, or `20200101:20200102`; none means forever. */
+  validity?: string;
+  serial?: string;
+  /** A host certificate (`-h`) instead of a user certificate. */
+  host?: boolean;
+  /** Certificate options (`-O`), e.g. `force-command=uptime`. */
+  options?: string[];
+}
+
+/**
+ * Signs `key` with the CA `ca` (`ssh-keygen -s`), writing `<key>-cert.pub` beside it, where `ssh`
+ * finds and offers it by itself. Returns the certificate line.
+ */
+export function certify(key: UserKey, ca: UserKey, options: CertificateOptions = {}): string {
+  execFileSync("ssh-keygen", [
+    "-q",
+    "-s",
+    ca.path,
+    "-I",
+    options.id ?? "keyproof-test",
+    ...(options.principals ? ["-n", options.principals.join(",")] : []),
+    ...(options.validity ? ["-V", options.validity] : []),
+    ...(options.serial ? ["-z", options.serial] : []),
+    ...(options.host ? ["-h"] : []),
+    ...(options.options ?? []).flatMap((option) => ["-O", option]),
+    `${key.path}.pub`,
+  ]);
+  return readFileSync(`${key.path}-cert.pub`, "utf8").trim();
+}
+
 export interface SshResult {
   code: number | null;
   stdout: string;
@@ -57,6 +90,8 @@ export interface SshOptions {
   /** Keep stdin open without writing (a silent user). */
   silent?: boolean;
   extraArgs?: string[];
+  /** A command for the server to run, after the destination. */
+  command?: string[];
   timeoutMs?: number;
 }
 
@@ -80,6 +115,7 @@ export function runSsh(options: SshOptions): Promise<SshResult> {
     ...(options.pty ? ["-tt"] : ["-T"]),
     ...(options.extraArgs ?? []),
     `${options.user}@127.0.0.1`,
+    ...(options.command ?? []),
   ];
   const child = spawn("ssh", args, {
     env: { ...process.env, SSH_AUTH_SOCK: options.agentSocket ?? "" },
