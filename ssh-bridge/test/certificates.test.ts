@@ -41,7 +41,7 @@ describe("OpenSSH certificates, offered by ssh from id_*-cert.pub beside the key
       certify(key, ca, {
         id: "alice@example.com",
         principals: ["alice", "deploy"],
-        validity: "20200101:20991231",
+        validity: "20200101000000Z:20991231000000Z",
         serial: "18446744073709551000",
         options: ["force-command=uptime", "source-address=127.0.0.1/32", "no-pty"],
       });
@@ -72,7 +72,7 @@ describe("OpenSSH certificates, offered by ssh from id_*-cert.pub beside the key
   it("records an expired certificate as not valid (ssh itself never offers a host certificate)", async () => {
     const ca = makeKey("ed25519");
     const key = makeKey("ed25519");
-    certify(key, ca, { validity: "20200101:20200102" });
+    certify(key, ca, { validity: "20200101000000Z:20200102000000Z" });
     const session = await ctx.api.createSession("collect");
     const result = await ssh(session.connection_identifier, { keys: [key] });
     expect(result.stdout).toContain(`${key.sha256} (ED25519-CERT 256)`);
@@ -147,7 +147,7 @@ describe("verification through certificate authorities", () => {
       },
       {
         certified: (key: ReturnType<typeof makeKey>) =>
-          certify(key, trusted, { principals: ["deploy"], validity: "20200101:20200102" }),
+          certify(key, trusted, { principals: ["deploy"], validity: "20200101000000Z:20200102000000Z" }),
         sentence: "its certificate expired at 2020-01-0",
       },
       {

@@ -24,11 +24,8 @@ type ReportedKey = FinishConnectionRequest["keys"][number];
 export const reported = (keys: (string | ReportedKey)[]): ReportedKey[] =>
   keys.map((key) => (typeof key === "string" ? { key, security_key: null } : key));
 
-/** The bridge's two calls for one connection: open, then finish with the proven keys. */
-export async function connectAndFinish(
-  identifier: string,
-  report: { keys: (string | ReportedKey)[]; keys_offered?: number; confirmed?: boolean | null },
-) {
+/** The bridge's first call: a connection to the session named `identifier` opens. */
+export async function openConnection(identifier: string) {
   const opened = await internal<{ connection_id: string; session_id: string }>(
     "/internal/v1/connections",
     {
@@ -37,16 +34,34 @@ export async function connectAndFinish(
       client_version: "SSH-2.0-OpenSSH_9.6",
     },
   );
-  const finished = await internal<{ outcome: string }>(
-    `/internal/v1/connections/${opened.json.connection_id}/finish`,
+  return { connectionId: opened.json.connection_id, sessionId: opened.json.session_id };
+}
+
+/** The bridge's last call: the connection finished, having proven `keys`. */
+export async function finishConnection(
+  opened: { connectionId: string; sessionId: string },
+  report: { keys: (string | ReportedKey)[]; keys_offered?: number; confirmed?: boolean | null },
+) {
+  const finished = await internal<{ outcome: string; keys: { certified: boolean }[] }>(
+    `/internal/v1/connections/${opened.connectionId}/finish`,
     {
-      session_id: opened.json.session_id,
+      session_id: opened.sessionId,
       keys: reported(report.keys),
       keys_offered: report.keys_offered ?? report.keys.length,
       confirmed: report.confirmed ?? null,
     },
   );
-  return { connectionId: opened.json.connection_id, outcome: finished.json.outcome };
+  return finished.json;
+}
+
+/** The bridge's two calls for one connection: open, then finish with the proven keys. */
+export async function connectAndFinish(
+  identifier: string,
+  report: { keys: (string | ReportedKey)[]; keys_offered?: number; confirmed?: boolean | null },
+) {
+  const opened = await openConnection(identifier);
+  const finished = await finishConnection(opened, report);
+  return { connectionId: opened.connectionId, outcome: finished.outcome };
 }
 
 /** The base64 wire blob of an OpenSSH public key line. */

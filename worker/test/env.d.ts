@@ -1,5 +1,5 @@
 import type { D1Migration } from "cloudflare:test";
-import type { KeyFixture } from "./setup/ssh-key-fixtures.ts";
+import type { KeyFixtures } from "./setup/ssh-key-fixtures.ts";
 
 declare global {
   namespace Cloudflare {
@@ -7,7 +7,7 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Base URL of the test webhook receiver (test-support/webhook-receiver.ts). */
       RECEIVER_URL: string;
-      TEST_KEYS: { accepted: KeyFixture[]; refused: Record<string, string> };
+      TEST_KEYS: KeyFixtures;
     }
   }
 }

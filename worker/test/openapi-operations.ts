@@ -1,4 +1,12 @@
 /** The parts of the generated OpenAPI document the tests read. */
+/** The parts of a JSON Schema the tests look at. */
+export interface SchemaObject {
+  description?: string;
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
 export interface OpenApiTestDocument {
   openapi: string;
   paths: Record<
@@ -13,7 +21,7 @@ export interface OpenApiTestDocument {
     >
   >;
   components: {
-    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    schemas: Record<string, SchemaObject>;
     securitySchemes?: Record<string, unknown>;
   };
 }

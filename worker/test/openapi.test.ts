@@ -52,6 +52,15 @@ describe("OpenAPI document", () => {
       description: expect.stringContaining("valid user certificate"),
     });
     expect(verifyCreate?.properties?.principal).toMatchObject({ maxLength: 255 });
+    // Every key record says how a security key held it and what certificate it came in.
+    const collected = doc.components.schemas.CollectedKey?.properties ?? {};
+    for (const [field, inner] of [
+      ["security_key", "counter_regressed"],
+      ["certificate", "ca_public_key_sha256"],
+    ] as const) {
+      expect(collected[field]?.description, field).toBeTypeOf("string");
+      expect(collected[field]?.properties?.[inner]?.description, inner).toBeTypeOf("string");
+    }
     const list = doc.paths["/api/v1/ssh/collect/sessions/"]?.get;
     expect(list?.parameters?.map((p) => `${p.in}.${p.name}`)).toEqual([
       "query.offset",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PublicKeyError } from "../src/protocol/key-material.ts";
-import { parsePublicKey } from "../src/protocol/public-keys.ts";
+import { parsePublicKey, parsePublicKeyBlob } from "../src/protocol/public-keys.ts";
 
 const { accepted, refused } = env.TEST_KEYS;
 
@@ -61,5 +61,132 @@ describe("parsePublicKey against ssh-keygen", () => {
     expect(() => parsePublicKey(`ecdsa-sha2-nistp256 ${blob.toString("base64")}`)).toThrow(
       /not a valid public key/,
     );
+  });
+});
+
+const { securityKeys, certificates } = env.TEST_KEYS;
+const certificate = (label: string) => {
+  const found = certificates.find((fixture) => fixture.label === label);
+  if (!found) throw new Error(`no fixture ${label}`);
+  return found;
+};
+const blobOfLine = (line: string) =>
+  new Uint8Array(Buffer.from(line.split(" ")[1] ?? "", "base64"));
+
+describe("security keys against ssh-keygen", () => {
+  it.each(securityKeys)(
+    "$label: fingerprints as ssh-keygen -l, no PEM, the application",
+    (fixture) => {
+      const key = parsePublicKey(fixture.openssh);
+      expect(key).toMatchObject({
+        publicKeySha256: fixture.sha256,
+        publicKeyMd5: fixture.md5,
+        publicKeyAlgorithm: fixture.algorithm,
+        publicKeyBits: 256,
+        publicKeyPem: null,
+        publicKeySsh: fixture.openssh.split(" ").slice(0, 2).join(" "),
+        securityKey: {
+          application: "ssh:",
+          user_present: null,
+          user_verified: null,
+          counter: null,
+          counter_regressed: null,
+        },
+        certificate: null,
+      });
+      expect(parsePublicKey(fixture.rfc4716).publicKeySha256).toBe(fixture.sha256);
+    },
+  );
+
+  it("refuses a security key made for an application ssh-keygen would not make", () => {
+    const [fixture] = securityKeys;
+    const blob = Buffer.from(blobOfLine(fixture?.openssh ?? ""));
+    // The application is the blob's last string: `ssh:` becomes `web:`.
+    const bad = Buffer.concat([
+      blob.subarray(0, blob.length - 8),
+      Buffer.from([0, 0, 0, 4]),
+      Buffer.from("web:"),
+    ]);
+    expect(() => parsePublicKey(`${fixture?.algorithm} ${bad.toString("base64")}`)).toThrow(
+      /must begin with `ssh:`/,
+    );
+  });
+});
+
+describe("OpenSSH certificates", () => {
+  it.each(certificates)(
+    "$label: the certified key, as ssh-keygen -l fingerprints it",
+    (fixture) => {
+      const key = parsePublicKeyBlob(blobOfLine(fixture.openssh));
+      expect(key.publicKeySha256).toBe(fixture.sha256);
+      expect(key.publicKeyAlgorithm).not.toContain("cert");
+      expect(key.certificate?.ca_public_key_sha256).toBe(fixture.caSha256);
+      expect(key.certificate?.ca_public_key_ssh).toBe(
+        fixture.caOpenssh.split(" ").slice(0, 2).join(" "),
+      );
+      expect(key.certificate?.valid).toBe(fixture.valid);
+    },
+  );
+
+  it("reads every field ssh-keygen -s wrote, the largest serial included", () => {
+    const key = parsePublicKeyBlob(blobOfLine(certificate("ed25519 by an ed25519 CA").openssh));
+    expect(key.certificate).toEqual({
+      key_id: "alice",
+      serial: "18446744073709551615",
+      principals: ["alice", "deploy"],
+      valid_after: "2025-01-01T00:00:00.000Z",
+      valid_before: "2099-12-31T23:59:59.000Z",
+      critical_options: { "force-command": "ls -l" },
+      extensions: [
+        "permit-X11-forwarding",
+        "permit-agent-forwarding",
+        "permit-port-forwarding",
+        "permit-user-rc",
+      ],
+      ca_public_key_ssh: expect.stringMatching(/^ssh-ed25519 /),
+      ca_public_key_sha256: expect.stringMatching(/^SHA256:/),
+      valid: true,
+    });
+    const forever = parsePublicKeyBlob(
+      blobOfLine(certificate("rsa by an ecdsa-521 CA, forever").openssh),
+    );
+    expect(forever.certificate).toMatchObject({
+      valid_after: null,
+      valid_before: null,
+      principals: [],
+    });
+  });
+
+  it("is not valid once a byte of the CA's signature changes", () => {
+    const blob = blobOfLine(certificate("ecdsa-384 by an rsa CA").openssh);
+    blob[blob.length - 1] = (blob[blob.length - 1] ?? 0) ^ 0x01;
+    expect(parsePublicKeyBlob(blob).certificate?.valid).toBe(false);
+  });
+
+  it("is judged as of the time given", () => {
+    const blob = blobOfLine(certificate("ed25519 by an ed25519 CA").openssh);
+    expect(
+      parsePublicKeyBlob(blob, null, new Date("2024-12-31T23:59:59Z")).certificate?.valid,
+    ).toBe(false);
+    expect(
+      parsePublicKeyBlob(blob, null, new Date("2025-01-01T00:00:00Z")).certificate?.valid,
+    ).toBe(true);
+    expect(
+      parsePublicKeyBlob(blob, null, new Date("2100-01-01T00:00:00Z")).certificate?.valid,
+    ).toBe(false);
+  });
+
+  it("is refused where a key is given in advance, with what to do instead", () => {
+    expect(() => parsePublicKey(certificate("ed25519 by an ed25519 CA").openssh)).toThrow(
+      /OpenSSH certificate: give the key it certifies, or trust its CA with certificate_authorities/,
+    );
+  });
+
+  it("refuses a certificate with bytes after its signature", () => {
+    const blob = Buffer.concat([
+      blobOfLine(certificate("an expired certificate").openssh),
+      Buffer.of(0),
+    ]);
+    expect(() => parsePublicKeyBlob(blob)).toThrow(/trailing bytes/);
   });
 });

@@ -384,6 +384,48 @@ describe("sessions in the browser", () => {
     expect(invalid.html).toContain("keys[0].public_key");
   });
 
+  it("trusts a CA from the form and shows how each key was held: security key and certificate", async () => {
+    const { browser, projectId } = await browserWithProject();
+    const form = await browser.get(`/projects/${projectId}/sessions/new?kind=verify`);
+    for (const field of [
+      "require_security_key",
+      "require_user_verification",
+      "certificate_authorities",
+      "principal",
+    ])
+      expect(form.html).toContain(`name="${field}"`);
+    const certified = env.TEST_KEYS.certificates[0];
+    const [securityKey] = env.TEST_KEYS.securityKeys;
+    const created = await browser.post(`/projects/${projectId}/sessions`, {
+      kind: "verify",
+      keys: securityKey?.openssh ?? "",
+      certificate_authorities: certified?.caOpenssh ?? "",
+      principal: "deploy",
+      require_user_verification: "on",
+      multi_connection: "on",
+    });
+    const detail = await browser.follow(created);
+    expect(detail.html).toContain("Trusted certificate authorities");
+    expect(detail.html).toContain(certified?.caSha256);
+    expect(detail.html).toContain("Certificates must list the principal &quot;deploy&quot;");
+    expect(detail.html).toContain("security keys must check a PIN or biometric");
+    const identifier = detail.html.match(/ssh -p 2222 ([0-9a-z]{26})@localhost/)?.[1] ?? "";
+    await connectAndFinish(identifier, {
+      keys: [
+        { key: blobOf(securityKey?.openssh ?? ""), security_key: { flags: 0x05, counter: 9 } },
+      ],
+    });
+    await connectAndFinish(identifier, { keys: [blobOf(certified?.openssh ?? "")] });
+    const after = await browser.get(created.location?.split("?")[0] ?? "");
+    expect(after.html).toContain(
+      "Security key (ssh:): touched, PIN or biometric checked, counter 9",
+    );
+    expect(after.html).toMatch(
+      /Certificate <span class="mono">alice<\/span> \(serial 18446744073709551615/,
+    );
+    expect(after.html).toContain('<span class="status status-valid">valid</span>');
+  });
+
   it("lists with kind and status filters and pages", async () => {
     const { browser, projectId } = await browserWithProject();
     for (let i = 0; i < 3; i++)

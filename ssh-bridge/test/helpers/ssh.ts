@@ -41,7 +41,7 @@ export function makeKey(
 export interface CertificateOptions {
   id?: string;
   principals?: string[];
-  /** `ssh-keygen -V`: e.g. `-1h:+1h`, or `20200101:20200102`; none means forever. */
+  /** `ssh-keygen -V`: e.g. `-1h:+1h`, or `20200101000000Z:20200102000000Z`; none means forever. */
   validity?: string;
   serial?: string;
   /** A host certificate (`-h`) instead of a user certificate. */

@@ -29,7 +29,6 @@ const securityKey = z
       ),
   })
   .meta({
-    id: "SecurityKey",
     description: "How a FIDO security key held the key, as its authenticator reported",
   }) satisfies z.ZodType<SecurityKeyRecord>;
 
@@ -53,7 +52,6 @@ const certificate = z
       ),
   })
   .meta({
-    id: "Certificate",
     description: "What an OpenSSH user certificate says, and whether it is valid",
   }) satisfies z.ZodType<CertificateRecord>;
 

@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { createPublicKey } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SoftwareSecurityKey } from "../../../test-support/security-keys.ts";
 
 /** A key made by ssh-keygen, in every text form we accept, with what ssh-keygen says of it. */
 export type KeyFixture = {
@@ -55,7 +56,116 @@ function pemForms(pubPath: string, openssh: string): string[] {
   ];
 }
 
-export function makeKeyFixtures(): { accepted: KeyFixture[]; refused: Record<string, string> } {
+/** A security key's public key (no hardware: test-support/security-keys.ts), with ssh-keygen's word on it. */
+export type SecurityKeyFixture = Omit<KeyFixture, "pem" | "bits" | "comment">;
+
+/** A certificate made by `ssh-keygen -s`, with what ssh-keygen says of it and its CA. */
+export type CertificateFixture = {
+  label: string;
+  /** The certificate line, `<type>-cert-v01@openssh.com <base64> comment`. */
+  openssh: string;
+  /** The certified key's fingerprint, as `ssh-keygen -l` prints it for the certificate. */
+  sha256: string;
+  caOpenssh: string;
+  caSha256: string;
+  valid: boolean;
+};
+
+export type KeyFixtures = {
+  accepted: KeyFixture[];
+  refused: Record<string, string>;
+  securityKeys: SecurityKeyFixture[];
+  certificates: CertificateFixture[];
+};
+
+const CERTIFICATES = [
+  {
+    label: "ed25519 by an ed25519 CA",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: [
+      "-I",
+      "alice",
+      "-n",
+      "alice,deploy",
+      "-V",
+      "20250101000000Z:20991231235959Z",
+      "-z",
+      "18446744073709551615",
+      "-O",
+      "force-command=ls -l",
+      "-O",
+      "no-pty",
+    ],
+    valid: true,
+  },
+  {
+    label: "rsa by an ecdsa-521 CA, forever",
+    key: ["-t", "rsa", "-b", "2048"],
+    ca: ["-t", "ecdsa", "-b", "521"],
+    sign: ["-I", "forever"],
+    valid: true,
+  },
+  {
+    label: "ecdsa-384 by an rsa CA",
+    key: ["-t", "ecdsa", "-b", "384"],
+    ca: ["-t", "rsa", "-b", "3072"],
+    sign: ["-I", "rsa-signed", "-n", "bob"],
+    valid: true,
+  },
+  {
+    label: "a host certificate",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: ["-I", "server", "-h", "-n", "server.example.com"],
+    valid: false,
+  },
+  {
+    label: "an expired certificate",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: ["-I", "old", "-V", "20200101000000Z:20200102000000Z"],
+    valid: false,
+  },
+] as const;
+
+function securityKeyFixtures(dir: string): SecurityKeyFixture[] {
+  return (["ed25519", "ecdsa"] as const).map((kind) => {
+    const key = new SoftwareSecurityKey(kind);
+    const path = join(dir, `sk-${kind}.pub`);
+    const comment = `sk-${kind}@keyproof-test`;
+    const openssh = key.publicKeyLine(comment);
+    writeFileSync(path, `${openssh}\n`);
+    return {
+      label: `sk-${kind}`,
+      openssh,
+      rfc4716: keygen(["-e", "-f", path]),
+      sha256: fingerprint(path, "sha256").print,
+      md5: fingerprint(path, "md5").print,
+      algorithm: key.algorithm,
+    };
+  });
+}
+
+function certificateFixtures(dir: string): CertificateFixture[] {
+  return CERTIFICATES.map((spec, i) => {
+    const key = join(dir, `certified-${i}`);
+    const ca = join(dir, `ca-${i}`);
+    keygen([...spec.key, "-q", "-N", "", "-f", key]);
+    keygen([...spec.ca, "-q", "-N", "", "-f", ca]);
+    keygen(["-q", "-s", ca, ...spec.sign, `${key}.pub`]);
+    return {
+      label: spec.label,
+      openssh: readFileSync(`${key}-cert.pub`, "utf8").trim(),
+      sha256: fingerprint(`${key}-cert.pub`, "sha256").print,
+      caOpenssh: readFileSync(`${ca}.pub`, "utf8").trim(),
+      caSha256: fingerprint(`${ca}.pub`, "sha256").print,
+      valid: spec.valid,
+    };
+  });
+}
+
+export function makeKeyFixtures(): KeyFixtures {
   const dir = mkdtempSync(join(tmpdir(), "keyproof-keys-"));
   try {
     const accepted = KINDS.map(({ label, args, algorithm }) => {
@@ -83,7 +193,12 @@ export function makeKeyFixtures(): { accepted: KeyFixture[]; refused: Record<str
         return [label, readFileSync(`${path}.pub`, "utf8").trim()];
       }),
     );
-    return { accepted, refused };
+    return {
+      accepted,
+      refused,
+      securityKeys: securityKeyFixtures(dir),
+      certificates: certificateFixtures(dir),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -185,14 +185,21 @@ function KeyProof(props: {
   certificate: CollectedKey["certificate"];
 }) {
   const { securityKey, certificate } = props;
+  const held = securityKey && [
+    securityKey.user_present ? "touched" : "not touched",
+    securityKey.user_verified ? "PIN or biometric checked" : "no PIN or biometric",
+    `counter ${securityKey.counter}`,
+  ];
+  const certifies =
+    certificate &&
+    `(serial ${certificate.serial}) for ${
+      certificate.principals.length > 0 ? certificate.principals.join(", ") : "no principals"
+    }, valid ${date(certificate.valid_after, "always")} to ${date(certificate.valid_before, "forever")}, CA `;
   return (
     <>
-      {securityKey ? (
+      {securityKey && held ? (
         <div class="key-proof">
-          Security key ({securityKey.application}):{" "}
-          {securityKey.user_present ? "touched" : "not touched"},{" "}
-          {securityKey.user_verified ? "PIN or biometric checked" : "no PIN or biometric"}, counter{" "}
-          {securityKey.counter}
+          {`Security key (${securityKey.application}): ${held.join(", ")}`}
           {securityKey.counter_regressed ? (
             <strong class="warning"> · the counter went back: this key may have been cloned</strong>
           ) : null}
@@ -200,13 +207,9 @@ function KeyProof(props: {
       ) : null}
       {certificate ? (
         <div class="key-proof">
-          Certificate <span class="mono">{certificate.key_id}</span> (serial {certificate.serial})
-          for{" "}
-          {certificate.principals.length > 0 ? certificate.principals.join(", ") : "no principals"},
-          valid {date(certificate.valid_after, "always")} to{" "}
-          {date(certificate.valid_before, "forever")}, CA{" "}
-          <code>{certificate.ca_public_key_sha256}</code>:{" "}
-          {certificate.valid ? <Status value="valid" /> : <Status value="invalid" />}
+          Certificate <span class="mono">{certificate.key_id}</span> {certifies}
+          <code>{certificate.ca_public_key_sha256}</code>{" "}
+          <Status value={certificate.valid ? "valid" : "invalid"} />
         </div>
       ) : null}
     </>
@@ -237,6 +240,10 @@ export function SessionPage(props: DetailProps) {
         Status: <Status value={session.status} />
         {session.externalId ? <span class="muted"> · external id {session.externalId}</span> : null}
         <span class="muted"> · expires {session.expiredAt.slice(0, 19).replace("T", " ")} UTC</span>
+        {session.requireSecurityKey ? <span class="muted"> · only security keys</span> : null}
+        {session.requireUserVerification ? (
+          <span class="muted"> · security keys must check a PIN or biometric</span>
+        ) : null}
       </p>
       <p>Give this command to the user:</p>
       <p class="copy-row">
