@@ -147,7 +147,10 @@ describe("verification through certificate authorities", () => {
       },
       {
         certified: (key: ReturnType<typeof makeKey>) =>
-          certify(key, trusted, { principals: ["deploy"], validity: "20200101000000Z:20200102000000Z" }),
+          certify(key, trusted, {
+            principals: ["deploy"],
+            validity: "20200101000000Z:20200102000000Z",
+          }),
         sentence: "its certificate expired at 2020-01-0",
       },
       {

@@ -6,11 +6,13 @@ const TAGS = [
   { name: "Auth", description: "Every request carries an API key in `x-api-key`." },
   {
     name: "Collection sessions",
-    description: "Record the keys a user proves they hold, whatever they are.",
+    description:
+      "Record the keys a user proves they hold, whatever they are: ordinary keys, FIDO security keys (`security_key` says whether the key was touched, checked a PIN, and its counter) and OpenSSH certificates (`certificate` says what the certificate says and whether it is valid).",
   },
   {
     name: "Verification sessions",
-    description: "Check that a user holds one (or all) of the keys you give in advance.",
+    description:
+      "Check that a user holds one (or all) of the keys you give in advance, or a valid certificate from a CA you trust (`certificate_authorities`, `principal`).",
   },
   { name: "Session webhooks", description: "Webhooks that hear one session's events only." },
   { name: "Webhooks", description: "Project webhooks, deliveries and retries." },
