@@ -205,6 +205,13 @@ function unexpectedLines(offered: OfferedKey[]): string[] {
   return ["Not expected by this session:", ...unexpected.map(unexpectedLine)];
 }
 
+/** Beside what was proven: keys offered that never came with a valid signature. */
+function unsignedLines(offered: OfferedKey[]): string[] {
+  const proven = new Set(offered.flatMap((key) => (key.fate === "proven" ? [key.sha256] : [])));
+  const unsigned = unprovenOf(offered).filter((key) => !proven.has(key.sha256));
+  return unsigned.length === 0 ? [] : ["Offered but never signed for:", ...unsigned.map(keyLine)];
+}
+
 /** When nothing was proven: why, for the keys that were offered, and what to do next. */
 function nothingProvenLines(offered: OfferedKey[]): string[] {
   if (offered.length === 0) return NO_KEY_OFFERED;
@@ -226,6 +233,7 @@ export function resultLines(
       return [
         `Collected ${result.keys.length} key${result.keys.length === 1 ? "" : "s"}:`,
         ...result.keys.map((key) => `${keyLine(key)}${key.new ? "" : "  (already recorded)"}`),
+        ...unsignedLines(offered),
       ];
     case "verified":
       return [
@@ -234,6 +242,7 @@ export function resultLines(
           : `Key verified. ${result.remaining_keys} more key${result.remaining_keys === 1 ? "" : "s"} must still be proven; connect again with ${result.remaining_keys === 1 ? "it" : "them"}.`,
         ...result.keys.map(keyLine),
         ...unexpectedLines(offered),
+        ...unsignedLines(offered),
       ];
     case "no_key":
       return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
