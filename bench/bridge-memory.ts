@@ -5,7 +5,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ssh2 from "ssh2";
@@ -15,6 +14,7 @@ import {
   seedProject,
   startLocalWorker,
 } from "../test-support/local-worker.ts";
+import { greets, waitForGreeting } from "../test-support/ssh-greeting.ts";
 import {
   machine,
   rssMegabytes,
@@ -49,19 +49,6 @@ function idleClient(port: number, username: string, privateKey: string): Promise
   });
 }
 
-/** Whether the bridge still greets a new TCP connection with its SSH identification. */
-function greets(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("data", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
-}
-
 export async function runBridgeMemoryBench(connections = 1000, runs = 3, write = true) {
   const dir = mkdtempSync(join(tmpdir(), "keyproof-bench-mem-"));
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "user_key")]);
@@ -89,7 +76,7 @@ export async function runBridgeMemoryBench(connections = 1000, runs = 3, write =
           body: JSON.stringify({ multi_connection: true, must_confirm: true, timeout: 3600 }),
         })
       ).json()) as { connection_identifier: string };
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await waitForGreeting(port);
       const pid = bridge.pid ?? 0;
       const baseline = rssMegabytes(pid);
       const clients: ssh2.Client[] = [];

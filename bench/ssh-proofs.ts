@@ -15,6 +15,7 @@ import {
   seedProject,
   startLocalWorker,
 } from "../test-support/local-worker.ts";
+import { waitForGreeting } from "../test-support/ssh-greeting.ts";
 import { startSshd } from "../test-support/sshd.ts";
 import {
   cpuSeconds,
@@ -93,6 +94,7 @@ export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, 
   const { apiKey } = await seedProject(worker);
   const bridgePort = await freePort();
   const bridge = spawnBridge(worker, { port: bridgePort, hostKeyDir: join(dir, "bridge-keys") });
+  await waitForGreeting(bridgePort);
   const sshdPort = await freePort();
   const sshd = await startSshd({ dir, port: sshdPort, authorizedKeys: [publicKey] });
   const api = (path: string, init?: RequestInit) =>

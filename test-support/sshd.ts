@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { connect } from "node:net";
 import { join } from "node:path";
+import { waitForGreeting } from "./ssh-greeting.ts";
 
 const SSHD = "/usr/sbin/sshd";
 
@@ -11,19 +11,6 @@ export interface Sshd {
   /** What sshd logged (LogLevel ERROR): why it refused a login. */
   log: () => string;
   stop: () => void;
-}
-
-/** Whether something on `port` greets a TCP connection with an SSH identification. */
-function greets(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("data", (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith("SSH-2.0-"));
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
 }
 
 /**
@@ -67,8 +54,6 @@ export async function startSshd(options: {
   });
   let log = "";
   child.stderr?.on("data", (data) => (log += data));
-  for (let i = 0; i < 100 && !(await greets(port)); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitForGreeting(port);
   return { port, process: child, log: () => log, stop: () => child.kill() };
 }

@@ -1,8 +1,9 @@
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
+import { greets } from "../../test-support/ssh-greeting.ts";
 import { startBridge } from "./helpers/bridge.ts";
 import { useBridge } from "./helpers/context.ts";
-import { greets, makeKey, runSsh } from "./helpers/ssh.ts";
+import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 const ctx = useBridge();
 

@@ -3,10 +3,11 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/local-dev.ts";
+import { greets } from "../../test-support/ssh-greeting.ts";
 import { parseTrustedProxies } from "../src/proxy-protocol.ts";
 import { startBridge } from "./helpers/bridge.ts";
 import { useBridge } from "./helpers/context.ts";
-import { greets, makeKey, runSsh } from "./helpers/ssh.ts";
+import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 const ctx = useBridge();
 const servers: Server[] = [];

@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -165,17 +164,4 @@ export function startAgent(keys: UserKey[]): Agent {
   };
   for (const key of keys) agent.add(key);
   return agent;
-}
-
-/** Whether the bridge (or what relays to it, on `port`) greets a TCP connection with its SSH identification. */
-export function greets(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("data", (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith("SSH-2.0-"));
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
 }
