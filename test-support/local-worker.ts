@@ -75,6 +75,8 @@ export async function startLocalWorker(
           "--var",
           "SSH_HOST:127.0.0.1",
           "--var",
+          `PUBLIC_URL:http://127.0.0.1:${port}`,
+          "--var",
           "RATE_LIMIT_PER_MINUTE:100000",
           ...(options.shippedEnvironment ? [] : ["--var", "ENVIRONMENT:development"]),
           ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
+import { createHash, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -73,6 +73,32 @@ export class SoftwareSecurityKey {
     tail.writeUInt32BE(this.counter, 1);
     return Buffer.concat([sshStrings(utf8(this.algorithm), signature), tail]);
   }
+}
+
+/**
+ * A detached signature (`ssh-keygen -Y sign` format, PROTOCOL.sshsig) made by a software security
+ * key, which ssh-keygen cannot do without the hardware.
+ */
+export function signDetached(
+  key: SoftwareSecurityKey,
+  message: Uint8Array,
+  namespace = "keyproof",
+): string {
+  const hash = createHash("sha512").update(message).digest();
+  const magic = utf8("SSHSIG");
+  const signed = Buffer.concat([
+    magic,
+    sshStrings(utf8(namespace), new Uint8Array(0), utf8("sha512"), hash),
+  ]);
+  const version = Buffer.alloc(4);
+  version.writeUInt32BE(1);
+  const blob = Buffer.concat([
+    magic,
+    version,
+    sshStrings(key.blob, utf8(namespace), new Uint8Array(0), utf8("sha512"), key.sign(signed)),
+  ]);
+  const lines = blob.toString("base64").match(/.{1,70}/g) ?? [];
+  return ["-----BEGIN SSH SIGNATURE-----", ...lines, "-----END SSH SIGNATURE-----", ""].join("\n");
 }
 
 const AGENT_FAILURE = 5;

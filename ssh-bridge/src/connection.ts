@@ -13,20 +13,15 @@ import {
   MAX_KEY_BLOB_BYTES,
   type OpenConnectionResponse,
 } from "../../worker/src/protocol/messages.ts";
+import {
+  judgeKey,
+  judgeProof,
+  keyView,
+  type Parsed,
+} from "../../worker/src/protocol/proof-rules.ts";
 import { type ParsedPublicKey, parsePublicKeyBlob } from "../../worker/src/protocol/public-keys.ts";
 import type { AuthenticatorData } from "../../worker/src/protocol/signatures.ts";
 import { SshReader } from "../../worker/src/protocol/ssh-wire.ts";
-import { readConfirmation } from "./confirmation.ts";
-import {
-  answerKeyRequest,
-  enoughKeysProven,
-  judgeKey,
-  judgeProof,
-  type KeyRules,
-  keyView,
-  type Parsed,
-} from "./key-decisions.ts";
-import { verifySignedRequest } from "./signatures.ts";
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
@@ -37,7 +32,10 @@ import {
   render,
   resultLines,
   UNAVAILABLE_MESSAGE,
-} from "./terminal.ts";
+} from "../../worker/src/protocol/terminal.ts";
+import { readConfirmation } from "./confirmation.ts";
+import { answerKeyRequest, enoughKeysProven, type KeyRules } from "./key-decisions.ts";
+import { verifySignedRequest } from "./signatures.ts";
 import { sendUserauthBanner } from "./userauth-banner.ts";
 import { type WorkerApi, WorkerUnavailableError } from "./worker-client.ts";
 

@@ -1,10 +1,11 @@
 import { type BlockList, createServer, type Server as NetServer, type Socket } from "node:net";
 import ssh2, { type Connection } from "ssh2";
-import { normalizeAddress, printableClientVersion } from "./client-identity.ts";
+import { RESTARTING_MESSAGE } from "../../worker/src/protocol/terminal.ts";
+import { printableClientVersion } from "../../worker/src/protocol/terminal-text.ts";
+import { normalizeAddress } from "./client-identity.ts";
 import { BridgeConnection, type ConnectionLimits, type ConnectionLog } from "./connection.ts";
 import { AddressRateLimiter } from "./limits.ts";
 import { readProxyHeader, sendsProxyHeader } from "./proxy-protocol.ts";
-import { RESTARTING_MESSAGE } from "./terminal.ts";
 import type { WorkerApi } from "./worker-client.ts";
 
 export interface BridgeServerOptions extends ConnectionLimits {

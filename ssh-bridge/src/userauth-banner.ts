@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { Connection } from "ssh2";
-import { bannerText } from "./terminal.ts";
+import { bannerText } from "../../worker/src/protocol/terminal.ts";
 
 const require = createRequire(import.meta.url);
 // ssh2 sends one server-wide banner before the username is known; a per-session banner needs

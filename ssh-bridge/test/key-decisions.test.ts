@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CertificateRecord } from "../../worker/src/protocol/certificates.ts";
+import { judgeKey, judgeProof } from "../../worker/src/protocol/proof-rules.ts";
 import type { ParsedPublicKey } from "../../worker/src/protocol/public-keys.ts";
-import {
-  answerKeyRequest,
-  enoughKeysProven,
-  judgeKey,
-  judgeProof,
-  type KeyRules,
-} from "../src/key-decisions.ts";
-import type { OfferedKey } from "../src/terminal.ts";
+import type { OfferedKey } from "../../worker/src/protocol/terminal.ts";
+import { answerKeyRequest, enoughKeysProven, type KeyRules } from "../src/key-decisions.ts";
 
 const NOW = new Date("2026-11-21T12:00:00Z");
 

@@ -1,8 +1,9 @@
 import ssh2 from "ssh2";
 import { describe, expect, inject, it } from "vitest";
 import { executeLocalSql } from "../../scripts/local-dev.ts";
-import { normalizeAddress, printableClientVersion } from "../src/client-identity.ts";
-import { bannerText, render } from "../src/terminal.ts";
+import { bannerText, render } from "../../worker/src/protocol/terminal.ts";
+import { printableClientVersion } from "../../worker/src/protocol/terminal-text.ts";
+import { normalizeAddress } from "../src/client-identity.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { FinishConnectionResponse } from "../../worker/src/protocol/messages.ts";
-import { type OfferedKey, refusedKeyLines, resultLines } from "../src/terminal.ts";
+import {
+  type OfferedKey,
+  refusedKeyLines,
+  resultLines,
+} from "../../worker/src/protocol/terminal.ts";
 
 const view = (sha256: string, certified = false) => ({
   sha256,

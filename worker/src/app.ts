@@ -1,19 +1,19 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { authInfoRoutes } from "./api/auth-info.ts";
 import { eventRoutes } from "./api/events.ts";
-import { rateLimit, requireApiKey } from "./api/middleware.ts";
+import { limitBodyTo, rateLimit, requireApiKey } from "./api/middleware.ts";
 import {
   buildOpenApiDocument,
   type OpenApiDocument,
   registerApiKeyScheme,
 } from "./api/openapi-document.ts";
-import { bodyTooLarge, problemResponse, toApiError } from "./api/problem.ts";
+import { problemResponse, toApiError } from "./api/problem.ts";
 import { apiRouter } from "./api/router.ts";
 import { collectSessionRoutes, verifySessionRoutes } from "./api/sessions.ts";
+import { signatureRoutes } from "./api/signatures.ts";
 import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
 import { internalRoutes } from "./internal/routes.ts";
@@ -23,13 +23,6 @@ import { LIMITS } from "./schemas/limits.ts";
 import { buildWebApp } from "./web/app.tsx";
 import { referencePage } from "./web/reference/reference-page.tsx";
 
-const limitBodyTo = (maxSize: number) =>
-  bodyLimit({
-    maxSize,
-    onError: () => {
-      throw bodyTooLarge();
-    },
-  });
 const limitBody = limitBodyTo(LIMITS.maxBodyBytes);
 /** The bridge's finish report carries up to 32 key blobs, certificates included. */
 const limitInternalBody = limitBodyTo(MAX_INTERNAL_BODY_BYTES);
@@ -88,6 +81,9 @@ export function buildApp() {
   };
   app.get("/api/v1/openapi.json", (c) => c.json(documentFor(c.req.url)));
   app.get("/docs", (c) => c.html(referencePage(documentFor(c.req.url))));
+
+  // Public: the connection identifier names the session, as it does over SSH.
+  app.route("/api/v1/signatures", signatureRoutes);
 
   // Who may call is decided here, at the mount: every route below needs an API key.
   const api = apiRouter();

@@ -1,8 +1,10 @@
+import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import { authenticateApiKey, recordApiKeyUse, shouldRecordUse } from "../domain/api-keys.ts";
 import { ApiError } from "../lib/errors.ts";
+import { bodyTooLarge } from "./problem.ts";
 
 export const API_KEY_HEADER = "x-api-key";
 const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -47,3 +49,12 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 });
+
+/** Refuses a body over `maxSize` bytes with a 413 before it is read. */
+export const limitBodyTo = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw bodyTooLarge(maxSize);
+    },
+  });

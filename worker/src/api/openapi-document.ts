@@ -14,6 +14,11 @@ const TAGS = [
     description:
       "Check that a user holds one (or all) of the keys you give in advance, or a valid certificate from a CA you trust (`certificate_authorities`, `principal`).",
   },
+  {
+    name: "Signatures",
+    description:
+      "Proof without SSH, for users whose network blocks it: a signature made with `ssh-keygen -Y sign`, sent over HTTPS. Public.",
+  },
   { name: "Session webhooks", description: "Webhooks that hear one session's events only." },
   { name: "Webhooks", description: "Project webhooks, deliveries and retries." },
   { name: "Events", description: "The event log, for reconciliation." },

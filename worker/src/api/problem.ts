@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError, type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
 import type { Problem } from "../schemas/common.ts";
+import { LIMITS } from "../schemas/limits.ts";
 
 const PROBLEM_TYPES: Record<ErrorStatus, string> = {
   400: "invalid-request",
@@ -57,7 +58,8 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
   if (error instanceof HTTPException && error.status === 400) {
     return new ApiError(400, error.message, [{ location: "body", message: error.message }]);
   }
-  if (error instanceof HTTPException && error.status === 413) return bodyTooLarge();
+  if (error instanceof HTTPException && error.status === 413)
+    return bodyTooLarge(LIMITS.maxBodyBytes);
   if (error instanceof HTTPException && error.status === 415) return notJson(c);
   console.error(
     JSON.stringify({
@@ -74,7 +76,8 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
   );
 }
 
-export const bodyTooLarge = () => new ApiError(413, "The request body is larger than 64 KiB");
+export const bodyTooLarge = (maxBytes: number) =>
+  new ApiError(413, `The request body is larger than ${Math.floor(maxBytes / 1024)} KiB`);
 
 /** A body sent as anything but JSON; the route's media type gate says so with a 415. */
 function notJson(c: Context<AppEnv>): ApiError {

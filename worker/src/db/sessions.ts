@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
 import {
+  CONNECTION_METHODS,
   CONNECTION_RESULTS,
   SESSION_KINDS,
   SESSION_STATUSES,
@@ -43,6 +44,8 @@ export const sessions = sqliteTable(
     principal: text(),
     /** When a connection first proved a key through a trusted CA's certificate. */
     certificateVerifiedAt: text("certificate_verified_at"),
+    /** What `ssh-keygen -Y sign` must sign now; a recorded proof uses it up (SPEC §13). */
+    signatureChallenge: text("signature_challenge").notNull().default(""),
     expiredAt: text("expired_at").notNull(),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
@@ -112,6 +115,8 @@ export const connections = sqliteTable(
     sessionId: text("session_id")
       .notNull()
       .references(() => sessions.id, { onDelete: "cascade" }),
+    /** An SSH connection through the bridge, or a signature sent over HTTPS. */
+    method: text({ enum: CONNECTION_METHODS }).notNull().default("ssh"),
     ipAddress: text("ip_address").notNull(),
     clientVersion: text("client_version").notNull(),
     createdAt: text("created_at").notNull(),

@@ -172,15 +172,19 @@ export function decideFinish(input: FinishInput): FinishDecision {
   };
 }
 
-function connectionPayload(session: SessionRow, connectionId: string) {
-  return { ...sessionPayload(session), [`${session.kind}_connection_id`]: connectionId };
+function connectionPayload(session: SessionRow, connection: ConnectionRow) {
+  return {
+    ...sessionPayload(session),
+    [`${session.kind}_connection_id`]: connection.id,
+    method: connection.method,
+  };
 }
 
 export function newConnectionEvent(session: SessionRow, connection: ConnectionRow): PlannedEvent {
   return {
     type: "new_connection",
     payload: {
-      ...connectionPayload(session, connection.id),
+      ...connectionPayload(session, connection),
       ip_address: connection.ipAddress,
       client_version: connection.clientVersion,
     },
@@ -190,12 +194,12 @@ export function newConnectionEvent(session: SessionRow, connection: ConnectionRo
 /** The events a finished connection emits, in the order a receiver should see them. */
 export function finishEvents(
   session: SessionRow,
-  connectionId: string,
+  connection: ConnectionRow,
   decision: FinishDecision,
   recorded: (ParsedPublicKey & { id: string })[],
 ): PlannedEvent[] {
   const planned: PlannedEvent[] = [];
-  const base = connectionPayload(session, connectionId);
+  const base = connectionPayload(session, connection);
   if (session.kind === "collect") {
     for (const key of recorded)
       planned.push({ type: "key_collected", payload: { ...base, key: keyPayload(key) } });

@@ -18,6 +18,7 @@ import { webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { notFound } from "../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../protocol/messages.ts";
+import { SIGNATURE_NAMESPACE } from "../protocol/sshsig.ts";
 import type { CertificateAuthority, CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
 import type {
   CollectSession,
@@ -56,6 +57,7 @@ export function collectedKeyView(key: ConnectionKeyRow): CollectedKey {
 export function connectionView(connection: ConnectionRow, keys: ConnectionKeyRow[]): Connection {
   return {
     id: connection.id,
+    method: connection.method,
     ip_address: connection.ipAddress,
     client_version: connection.clientVersion,
     created_at: connection.createdAt,
@@ -72,11 +74,25 @@ export function sshCommand(env: Pick<Env, "SSH_HOST" | "SSH_PORT">, identifier: 
   return `ssh ${port}${identifier}@${env.SSH_HOST}`;
 }
 
+/** The public links of a session: its hosted page and where a detached signature goes. */
+export function proofLinks(env: Pick<Env, "PUBLIC_URL">, session: SessionRow) {
+  const base = env.PUBLIC_URL.replace(/\/+$/, "");
+  const signatureUrl = `${base}/api/v1/signatures/${session.connectionIdentifier}/`;
+  return {
+    proof_url: `${base}/p/${session.connectionIdentifier}`,
+    signature_challenge: session.signatureChallenge,
+    signature_url: signatureUrl,
+    // The challenge is `keyproof:` and base32, so single quotes hold it in any shell.
+    sign_command: `printf '%s' '${session.signatureChallenge}' | ssh-keygen -Y sign -n ${SIGNATURE_NAMESPACE} -f ~/.ssh/id_ed25519 | curl --data-binary @- ${signatureUrl}`,
+  };
+}
+
 function sessionFields(env: Env, session: SessionRow) {
   return {
     id: session.id,
     connection_identifier: session.connectionIdentifier,
     ssh_command: sshCommand(env, session.connectionIdentifier),
+    ...proofLinks(env, session),
     external_id: session.externalId,
     multi_key: session.multiKey,
     multi_connection: session.multiConnection,

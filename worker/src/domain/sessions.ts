@@ -1,7 +1,7 @@
 import type { SessionAuthorityRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
-import { newConnectionIdentifier, newId } from "../lib/ids.ts";
+import { newConnectionIdentifier, newId, newSignatureChallenge } from "../lib/ids.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts";
@@ -168,6 +168,7 @@ export async function createSession(
     requireUserVerification: input.require_user_verification ?? false,
     principal: input.principal ?? null,
     certificateVerifiedAt: null,
+    signatureChallenge: newSignatureChallenge(),
     expiredAt,
     createdAt: now,
     updatedAt: now,

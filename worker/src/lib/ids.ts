@@ -69,3 +69,13 @@ export const CONNECTION_IDENTIFIER_LENGTH = 26;
 export function newConnectionIdentifier(): string {
   return randomBase32(CONNECTION_IDENTIFIER_LENGTH);
 }
+
+/** What a user signs with `ssh-keygen -Y sign` to prove a key without SSH: 130 random bits. */
+export function newSignatureChallenge(): string {
+  return `keyproof:${randomBase32(CONNECTION_IDENTIFIER_LENGTH)}`;
+}
+
+const CONNECTION_IDENTIFIER = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** Whether `text` could be a connection identifier: anything else names no session. */
+export const isConnectionIdentifier = (text: string) => CONNECTION_IDENTIFIER.test(text);

@@ -16,6 +16,9 @@ export const MAX_INTERNAL_BODY_BYTES = MAX_KEYS_PER_CONNECTION * MAX_KEY_BLOB_BA
 export const SESSION_KINDS = ["collect", "verify"] as const;
 export const SESSION_STATUSES = ["pending", "completed", "verified", "failed", "expired"] as const;
 export type SessionKind = (typeof SESSION_KINDS)[number];
+/** How a connection proved its keys: over SSH through the bridge, or with a detached signature. */
+export const CONNECTION_METHODS = ["ssh", "signature"] as const;
+export type ConnectionMethod = (typeof CONNECTION_METHODS)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const openConnectionRequest = z.strictObject({

@@ -1,6 +1,7 @@
 import type { SessionKind } from "./messages.ts";
 import type { ParsedPublicKey } from "./public-keys.ts";
 import { type AuthenticatorData, USER_PRESENT, USER_VERIFIED } from "./signatures.ts";
+import type { KeyRefusalCode, OfferedKey, ProvenKeyView } from "./terminal.ts";
 
 /**
  * "Does this proven key count in this session?", decided once for both sides: the bridge asks
@@ -108,4 +109,63 @@ export function provenSecurityKey(
     counter,
     counter_regressed: regressed,
   };
+}
+
+/** What parsing a newly offered key gave: the key, or why it cannot be used. */
+export type Parsed = { key: ParsedPublicKey } | { refusal: KeyRefusalCode; detail: string | null };
+
+/** What the terminal shows of a key. */
+export const keyView = (key: ParsedPublicKey): ProvenKeyView => ({
+  sha256: key.publicKeySha256,
+  algorithm: key.publicKeyAlgorithm,
+  bits: key.publicKeyBits,
+  certified: key.certificate !== null,
+});
+
+/** What the terminal needs to word a mismatch: the date passed, or the principal missing. */
+function mismatchDetail(rules: ProofRules, key: ParsedPublicKey, mismatch: KeyMismatch) {
+  if (mismatch === "certificate_expired") return key.certificate?.valid_before ?? null;
+  if (mismatch === "certificate_not_yet_valid") return key.certificate?.valid_after ?? null;
+  if (mismatch === "principal_missing") return rules.principal;
+  return null;
+}
+
+/**
+ * A newly offered key's fate: refused (and why), not one this session expects (and why), or
+ * awaiting proof. `blobSha256` names a key that could not be read.
+ */
+export function judgeKey(
+  rules: ProofRules,
+  blobSha256: string,
+  parsed: Parsed,
+  now: Date,
+): OfferedKey {
+  if ("refusal" in parsed)
+    return { sha256: blobSha256, fate: "refused", refusal: parsed.refusal, detail: parsed.detail };
+  const { key } = parsed;
+  const sha256 = key.publicKeySha256;
+  const standing = keyStanding(rules, key, now);
+  if (standing.counts) return { sha256, fate: "unproven", key: keyView(key) };
+  if ("refusal" in standing)
+    return { sha256, fate: "refused", refusal: standing.refusal, detail: null };
+  const { mismatch } = standing;
+  return {
+    sha256,
+    fate: "unexpected",
+    key: keyView(key),
+    mismatch,
+    detail: mismatchDetail(rules, key, mismatch),
+  };
+}
+
+/** A key awaiting proof, once its signature verified: proven, or refused for how it was made. */
+export function judgeProof(
+  rules: ProofRules,
+  offered: { sha256: string; key: ProvenKeyView },
+  key: ParsedPublicKey,
+  authenticator: AuthenticatorData | null,
+): OfferedKey {
+  const refusal = presenceRefusal(rules, key, authenticator);
+  if (refusal) return { sha256: offered.sha256, fate: "refused", refusal, detail: null };
+  return { sha256: offered.sha256, fate: "proven", key: offered.key };
 }

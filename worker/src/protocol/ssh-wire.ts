@@ -43,13 +43,14 @@ export class SshReader {
     return this.bytes.subarray(start, start + length);
   }
 
-  text(what: string): string {
-    return new TextDecoder().decode(this.string(what));
+  /** Moves past `count` bytes the caller has looked at itself. */
+  skip(count: number): void {
+    if (this.#offset + count > this.bytes.length) throw new SshWireError("ends too soon");
+    this.#offset += count;
   }
 
-  /** Everything read so far, from `start`: the signed part of a certificate. */
-  consumedSince(start: number): Uint8Array {
-    return this.bytes.subarray(start, this.#offset);
+  text(what: string): string {
+    return new TextDecoder().decode(this.string(what));
   }
 
   get offset(): number {

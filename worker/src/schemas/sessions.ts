@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONNECTION_OUTCOMES } from "../db/sessions.ts";
+import { CONNECTION_METHODS } from "../protocol/messages.ts";
 import { listQuery, timestamp } from "./common.ts";
 import { LIMITS } from "./limits.ts";
 import {
@@ -198,13 +199,16 @@ export const verifySessionListQuery = listQuery.extend({
 export const connection = z
   .object({
     id: z.string().describe("`con_...`"),
+    method: z
+      .enum(CONNECTION_METHODS)
+      .describe("`ssh` through the bridge, or `signature` (`ssh-keygen -Y sign` sent over HTTPS)"),
     ip_address: z
       .string()
       .describe("The client's address (a trusted load balancer's PROXY header when there is one)"),
     client_version: z
       .string()
       .describe(
-        "The client's SSH identification, e.g. `SSH-2.0-OpenSSH_9.6`; anything but printable ASCII is escaped as `\\xNN`",
+        "The client's SSH identification, e.g. `SSH-2.0-OpenSSH_9.6` (for a signature, its HTTP User-Agent); anything but printable ASCII is escaped as `\\xNN`",
       ),
     created_at: timestamp,
     closed_at: timestamp.nullable().describe("null while the connection is in progress"),
@@ -229,6 +233,22 @@ const sessionFields = {
   ssh_command: z
     .string()
     .describe("The exact command to give the user, e.g. `ssh abc...@ssh.example.com`"),
+  proof_url: z
+    .string()
+    .describe(
+      "A page to send the user to instead of building one: the command, the bridge's host key fingerprints, the signature alternative, and the status, live. Public: it shows no `external_id`, key names or other sessions",
+    ),
+  signature_challenge: z
+    .string()
+    .describe(
+      "What a user without SSH access signs with `ssh-keygen -Y sign -n keyproof`; a proof that counts uses it up, and a new one is shown while the session accepts connections",
+    ),
+  signature_url: z.string().describe("Where that signature is sent (POST, public: no API key)"),
+  sign_command: z
+    .string()
+    .describe(
+      "The one line such a user runs: signs the challenge with their key and sends it, printing the result",
+    ),
   external_id: z.string().nullable().describe("Your reference, as given"),
   multi_key: z.boolean().describe("More than one key is collected or checked per connection"),
   multi_connection: z.boolean().describe("Connections are accepted until completed or expired"),

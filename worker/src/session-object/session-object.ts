@@ -34,15 +34,20 @@ import {
   type SessionScope,
 } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
-import { newId } from "../lib/ids.ts";
+import { newId, newSignatureChallenge } from "../lib/ids.ts";
+import { fingerprints, PublicKeyError } from "../protocol/key-material.ts";
 import type {
   ConnectionStatusResponse,
   FinishConnectionRequest,
   FinishConnectionResponse,
   OpenConnectionResponse,
+  RefusalReason,
 } from "../protocol/messages.ts";
+import { judgeKey, judgeProof, type Parsed, type ProofRules } from "../protocol/proof-rules.ts";
 import { parsePublicKeyBlob } from "../protocol/public-keys.ts";
+import type { AuthenticatorData } from "../protocol/signatures.ts";
 import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
+import type { OfferedKey } from "../protocol/terminal.ts";
 import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases, type ConnectionRules } from "./connection-leases.ts";
@@ -198,6 +203,7 @@ export class SessionObject extends DurableObject<Env> {
       const connection: ConnectionRow = {
         id: newId("con", now.getTime()),
         sessionId,
+        method: "ssh",
         ipAddress: start.ipAddress,
         clientVersion: start.clientVersion,
         createdAt: now.toISOString(),
@@ -240,76 +246,68 @@ export class SessionObject extends DurableObject<Env> {
     return this.#serialized(async () => {
       const at = new Date();
       const proven = parseProvenKeys(report.keys, at);
-      const securityKeys = proven.flatMap(({ key }) =>
-        key.securityKey ? [key.publicKeySha256] : [],
-      );
-      const snapshot = await this.#snapshot(sessionId, connectionId, securityKeys);
-      const { session, connection, configured, authorities, listeners } = snapshot;
+      const snapshot = await this.#snapshot(sessionId, connectionId, securityKeysOf(proven));
+      const { session, connection } = snapshot;
       if (!session || !connection) return null;
       const rules = this.#leases.rules(connectionId) ?? connectionRulesOf(session);
       this.#leases.release(connectionId);
-      const now = at.toISOString();
       if (connection.outcome !== "in_progress" || !isOpen(session)) {
-        return this.#finishClosed(session, connection, now);
+        return this.#finishClosed(session, connection, at.toISOString());
       }
-      const decision = decideFinish({
-        session,
-        rules: {
-          kind: session.kind,
-          expected: configured.map((key) => key.publicKeySha256),
-          authorities: authorities.map((key) => key.publicKeySha256),
-          principal: session.principal,
-          requireSecurityKey: rules.requireSecurityKey,
-          requireUserVerification: rules.requireUserVerification,
-        },
-        mustConfirm: rules.mustConfirm,
-        configured,
-        collected: snapshot.collected,
+      const { response } = await this.#recordFinish(snapshot, session, connection, {
+        rules,
         proven,
-        lastCounters: snapshot.lastCounters,
         offered: report.keysOffered,
         confirmed: report.confirmed,
-        now: at,
+        at,
       });
-      const recorded = decision.record.map((key) => ({
-        id: newId("ck"),
-        connectionId,
+      return response;
+    });
+  }
+
+  /**
+   * A proof sent as a detached signature (SPEC §13): a connection that opens and finishes at
+   * once, under the session's rules of the moment, having offered the one signing key.
+   */
+  async proveBySignature(sessionId: string, proof: SignatureProof): Promise<SignatureOutcome> {
+    return this.#serialized(async () => {
+      const at = new Date();
+      const parsed = parseOffered(proof.key, at);
+      const signing =
+        "key" in parsed ? [{ key: parsed.key, authenticator: proof.authenticator }] : [];
+      const snapshot = await this.#snapshot(sessionId, "", securityKeysOf(signing));
+      const { session } = snapshot;
+      if (!session) return { recorded: false, reason: "unknown" };
+      const { active } = this.#leases.sweep(at.getTime());
+      const refusal = connectionRefusal(session, active.length);
+      if (refusal) return { recorded: false, reason: refusal };
+      if (session.signatureChallenge !== proof.challenge)
+        return { recorded: false, reason: "challenge_used" };
+      const rules = connectionRulesOf(session);
+      const proofRules = proofRulesOf(session, snapshot, rules);
+      let offered = judgeKey(proofRules, fingerprints(proof.key).publicKeySha256, parsed, at);
+      if ("key" in parsed && offered.fate === "unproven")
+        offered = judgeProof(proofRules, offered, parsed.key, proof.authenticator);
+      const connection: ConnectionRow = {
+        id: newId("con", at.getTime()),
         sessionId,
-        ...key,
-        createdAt: now,
-      }));
-      const confirmed = rules.mustConfirm ? report.confirmed === true : null;
-      const verifiedKeys = decision.newlyVerified.map((key) => key.id);
-      await this.#transition(
-        session,
-        decision.sessionChanges,
-        finishEvents(session, connectionId, decision, recorded),
-        [
-          this.#db
-            .update(connections)
-            .set({ outcome: decision.outcome, closedAt: now, confirmed })
-            .where(eq(connections.id, connectionId)),
-          ...insertInChunks(this.#db, connectionKeys, recorded),
-          ...(verifiedKeys.length > 0
-            ? [
-                this.#db
-                  .update(sessionKeys)
-                  .set({ verifiedAt: now })
-                  .where(inArray(sessionKeys.id, verifiedKeys)),
-              ]
-            : []),
-        ],
-        listeners,
-      );
-      if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
-      return {
-        outcome: decision.outcome,
-        session_status: decision.sessionChanges.status ?? session.status,
-        keys: decision.keys,
-        failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
-        max_attempts: session.maxAttempts,
-        remaining_keys: decision.remainingKeys,
+        method: "signature",
+        ipAddress: proof.ipAddress,
+        clientVersion: proof.clientVersion,
+        createdAt: at.toISOString(),
+        closedAt: null,
+        confirmed: null,
+        outcome: "in_progress",
       };
+      const { response } = await this.#recordFinish(snapshot, session, connection, {
+        rules,
+        proven: offered.fate === "proven" ? signing : [],
+        offered: 1,
+        // Signing the challenge is the act of confirming.
+        confirmed: true,
+        at,
+      });
+      return { recorded: true, response, offered };
     });
   }
 
@@ -317,6 +315,93 @@ export class SessionObject extends DurableObject<Env> {
     const session = await this.#load(sessionId);
     if (!session) return null;
     return { open: isOpen(session), status: session.status, expired_at: session.expiredAt };
+  }
+
+  /**
+   * Decides and writes how a connection ended: its outcome, the keys it recorded, the configured
+   * keys it verified, and the events, in one transition. A signature's connection is written
+   * whole here; a signature proof that counted uses up the challenge.
+   */
+  async #recordFinish(
+    snapshot: Snapshot,
+    session: SessionRow,
+    connection: ConnectionRow,
+    report: {
+      rules: ConnectionRules;
+      proven: ProvenKey[];
+      offered: number;
+      confirmed: boolean | null;
+      at: Date;
+    },
+  ): Promise<{ response: FinishConnectionResponse }> {
+    const now = report.at.toISOString();
+    const decision = decideFinish({
+      session,
+      rules: proofRulesOf(session, snapshot, report.rules),
+      mustConfirm: report.rules.mustConfirm,
+      configured: snapshot.configured,
+      collected: snapshot.collected,
+      proven: report.proven,
+      lastCounters: snapshot.lastCounters,
+      offered: report.offered,
+      confirmed: report.confirmed,
+      now: report.at,
+    });
+    const recorded = decision.record.map((key) => ({
+      id: newId("ck"),
+      connectionId: connection.id,
+      sessionId: session.id,
+      ...key,
+      createdAt: now,
+    }));
+    const finished: ConnectionRow = {
+      ...connection,
+      outcome: decision.outcome,
+      closedAt: now,
+      confirmed: report.rules.mustConfirm ? report.confirmed === true : null,
+    };
+    const bySignature = connection.method === "signature";
+    const changes = { ...decision.sessionChanges };
+    if (bySignature && (decision.outcome === "collected" || decision.outcome === "verified"))
+      changes.signatureChallenge = newSignatureChallenge();
+    const verifiedKeys = decision.newlyVerified.map((key) => key.id);
+    await this.#transition(
+      session,
+      changes,
+      [
+        ...(bySignature ? [newConnectionEvent(session, finished)] : []),
+        ...finishEvents(session, finished, decision, recorded),
+      ],
+      [
+        bySignature
+          ? this.#db.insert(connections).values(finished)
+          : this.#db
+              .update(connections)
+              .set({ outcome: finished.outcome, closedAt: now, confirmed: finished.confirmed })
+              .where(eq(connections.id, connection.id)),
+        ...insertInChunks(this.#db, connectionKeys, recorded),
+        ...(verifiedKeys.length > 0
+          ? [
+              this.#db
+                .update(sessionKeys)
+                .set({ verifiedAt: now })
+                .where(inArray(sessionKeys.id, verifiedKeys)),
+            ]
+          : []),
+      ],
+      snapshot.listeners,
+    );
+    if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
+    return {
+      response: {
+        outcome: decision.outcome,
+        session_status: decision.sessionChanges.status ?? session.status,
+        keys: decision.keys,
+        failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
+        max_attempts: session.maxAttempts,
+        remaining_keys: decision.remainingKeys,
+      },
+    };
   }
 
   /** A connection that ends after its session closed keeps nothing. */
@@ -401,7 +486,11 @@ export class SessionObject extends DurableObject<Env> {
    * keys and CAs, the fingerprints collected so far, the webhooks listening, the connection,
    * and the last counter this project recorded for each of `securityKeys`.
    */
-  async #snapshot(sessionId: string, connectionId = "", securityKeys: string[] = []) {
+  async #snapshot(
+    sessionId: string,
+    connectionId = "",
+    securityKeys: string[] = [],
+  ): Promise<Snapshot> {
     const [[session], configured, authorities, collected, listeners, [connection], counters] =
       await this.#db.batch([
         this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
@@ -458,4 +547,62 @@ function parseProvenKeys(reported: ConnectionReport["keys"], now: Date): ProvenK
     }
   }
   return proven;
+}
+
+/** What a proof by detached signature brings to the session (the route verified the signature). */
+export interface SignatureProof {
+  /** The signing key's blob, as the signature carries it (a key or a certificate). */
+  key: Uint8Array;
+  /** What a security key reported with the signature; null for other keys. */
+  authenticator: AuthenticatorData | null;
+  /** The challenge the signature verified over: it must still be the session's. */
+  challenge: string;
+  ipAddress: string;
+  /** The HTTP client, as the connection's `client_version`. */
+  clientVersion: string;
+}
+
+export type SignatureOutcome =
+  | { recorded: false; reason: RefusalReason | "challenge_used" }
+  | { recorded: true; response: FinishConnectionResponse; offered: OfferedKey };
+
+/** Everything a connection transition reads, from #snapshot. */
+interface Snapshot {
+  session: SessionRow | undefined;
+  configured: SessionKeyRow[];
+  authorities: SessionAuthorityRow[];
+  collected: Set<string>;
+  listeners: WebhookRow[];
+  connection: ConnectionRow | undefined;
+  lastCounters: Map<string, number>;
+}
+
+/** The session's key rules, with the options a connection opened under. */
+function proofRulesOf(
+  session: SessionRow,
+  given: Pick<Snapshot, "configured" | "authorities">,
+  rules: ConnectionRules,
+): ProofRules {
+  return {
+    kind: session.kind,
+    expected: given.configured.map((key) => key.publicKeySha256),
+    authorities: given.authorities.map((key) => key.publicKeySha256),
+    principal: session.principal,
+    requireSecurityKey: rules.requireSecurityKey,
+    requireUserVerification: rules.requireUserVerification,
+  };
+}
+
+/** Fingerprints of the security keys among `proven`: their last counters are looked up. */
+const securityKeysOf = (proven: ProvenKey[]) =>
+  proven.flatMap(({ key }) => (key.securityKey ? [key.publicKeySha256] : []));
+
+/** A signing key as the bridge would judge an offered one: the key, or why it cannot be used. */
+function parseOffered(blob: Uint8Array, now: Date): Parsed {
+  try {
+    return { key: parsePublicKeyBlob(blob, null, now) };
+  } catch (error) {
+    if (error instanceof PublicKeyError) return { refusal: error.code, detail: error.detail };
+    return { refusal: "malformed", detail: null };
+  }
 }

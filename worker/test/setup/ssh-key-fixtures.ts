@@ -3,7 +3,7 @@ import { createPublicKey } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SoftwareSecurityKey } from "../../../test-support/security-keys.ts";
+import { SoftwareSecurityKey, signDetached } from "../../../test-support/security-keys.ts";
 
 /** A key made by ssh-keygen, in every text form we accept, with what ssh-keygen says of it. */
 export type KeyFixture = {
@@ -71,12 +71,109 @@ export type CertificateFixture = {
   valid: boolean;
 };
 
+/** A detached signature made by `ssh-keygen -Y sign` (see SIGNATURES). */
+export type SignatureFixture = {
+  label: string;
+  armored: string;
+  /** The signing key's fingerprint. */
+  sha256: string;
+};
+
 export type KeyFixtures = {
   accepted: KeyFixture[];
   refused: Record<string, string>;
   securityKeys: SecurityKeyFixture[];
   certificates: CertificateFixture[];
+  /** Signatures over SIGNATURE_CHALLENGE, which a test sets as a session's challenge. */
+  signatures: SignatureFixture[];
 };
+
+export const SIGNATURE_CHALLENGE = "keyproof:fixture0000000000000000000000";
+
+/** How each signature fixture is made: key, namespace, message, ssh-keygen options. */
+const SIGNATURES = [
+  { label: "ed25519", key: ["-t", "ed25519"], namespace: "keyproof", message: SIGNATURE_CHALLENGE },
+  {
+    label: "ecdsa-256",
+    key: ["-t", "ecdsa", "-b", "256"],
+    namespace: "keyproof",
+    message: SIGNATURE_CHALLENGE,
+  },
+  {
+    label: "ecdsa-384",
+    key: ["-t", "ecdsa", "-b", "384"],
+    namespace: "keyproof",
+    message: SIGNATURE_CHALLENGE,
+  },
+  {
+    label: "ecdsa-521",
+    key: ["-t", "ecdsa", "-b", "521"],
+    namespace: "keyproof",
+    message: SIGNATURE_CHALLENGE,
+  },
+  {
+    label: "rsa-2048",
+    key: ["-t", "rsa", "-b", "2048"],
+    namespace: "keyproof",
+    message: SIGNATURE_CHALLENGE,
+  },
+  {
+    label: "ed25519, sha256",
+    key: ["-t", "ed25519"],
+    namespace: "keyproof",
+    message: SIGNATURE_CHALLENGE,
+    options: ["-O", "hashalg=sha256"],
+  },
+  {
+    label: "ed25519, echo",
+    key: ["-t", "ed25519"],
+    namespace: "keyproof",
+    message: `${SIGNATURE_CHALLENGE}\n`,
+  },
+  {
+    label: "rsa-1024",
+    key: ["-t", "rsa", "-b", "1024"],
+    namespace: "keyproof",
+    message: SIGNATURE_CHALLENGE,
+  },
+  {
+    label: "other namespace",
+    key: ["-t", "ed25519"],
+    namespace: "git",
+    message: SIGNATURE_CHALLENGE,
+  },
+  {
+    label: "other data",
+    key: ["-t", "ed25519"],
+    namespace: "keyproof",
+    message: "keyproof:somethingelse",
+  },
+] as const;
+
+function signatureFixtures(dir: string): SignatureFixture[] {
+  const securityKey = new SoftwareSecurityKey("ecdsa");
+  securityKey.counter = 6;
+  const skPath = join(dir, "signer-sk.pub");
+  writeFileSync(skPath, `${securityKey.publicKeyLine()}\n`);
+  const bySecurityKey = {
+    label: "sk-ecdsa",
+    armored: signDetached(securityKey, new TextEncoder().encode(SIGNATURE_CHALLENGE)),
+    sha256: fingerprint(skPath, "sha256").print,
+  };
+  return [
+    ...SIGNATURES.map((spec, i) => {
+      const key = join(dir, `signer-${i}`);
+      keygen([...spec.key, "-q", "-N", "", "-f", key]);
+      const armored = execFileSync(
+        "ssh-keygen",
+        ["-Y", "sign", "-n", spec.namespace, "-f", key, ...("options" in spec ? spec.options : [])],
+        { input: spec.message, encoding: "utf8", stdio: ["pipe", "pipe", "ignore"] },
+      );
+      return { label: spec.label, armored, sha256: fingerprint(`${key}.pub`, "sha256").print };
+    }),
+    bySecurityKey,
+  ];
+}
 
 const CERTIFICATES = [
   {
@@ -198,6 +295,7 @@ export function makeKeyFixtures(): KeyFixtures {
       refused,
       securityKeys: securityKeyFixtures(dir),
       certificates: certificateFixtures(dir),
+      signatures: signatureFixtures(dir),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

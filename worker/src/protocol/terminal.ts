@@ -1,10 +1,7 @@
-import type { KeyRefusal } from "../../worker/src/protocol/key-material.ts";
-import type {
-  FinishConnectionResponse,
-  RefusalReason,
-} from "../../worker/src/protocol/messages.ts";
-import type { KeyMismatch, PresenceRefusal } from "../../worker/src/protocol/proof-rules.ts";
-import { stripControlCharacters } from "../../worker/src/protocol/terminal-text.ts";
+import type { KeyRefusal } from "./key-material.ts";
+import type { ConnectionMethod, FinishConnectionResponse, RefusalReason } from "./messages.ts";
+import type { KeyMismatch, PresenceRefusal } from "./proof-rules.ts";
+import { stripControlCharacters } from "./terminal-text.ts";
 
 /** What the user reads on their terminal. Pure text builders, so they are easy to test and change. */
 
@@ -102,11 +99,24 @@ const NO_KEY_OFFERED = [
 ];
 
 const NOTHING_USABLE = "None of the keys you offered can be used here, so nothing was proven.";
-const NO_USABLE_KEY = [
-  NOTHING_USABLE,
-  "Create a key keyproof accepts with: ssh-keygen -t ed25519",
-  "and offer it with:                  ssh -i ~/.ssh/id_ed25519 <the same command>",
-];
+
+/** How to try again with another key: over SSH, or by signing again. */
+const USE_ANOTHER_KEY: Record<ConnectionMethod, { make: string[]; offer: string }> = {
+  ssh: {
+    make: [
+      "Create a key keyproof accepts with: ssh-keygen -t ed25519",
+      "and offer it with:                  ssh -i ~/.ssh/id_ed25519 <the same command>",
+    ],
+    offer: "Offer the right one with: ssh -i /path/to/private_key <the same command>",
+  },
+  signature: {
+    make: [
+      "Create a key keyproof accepts with: ssh-keygen -t ed25519",
+      "and sign with it:                   the same command, with -f ~/.ssh/id_ed25519",
+    ],
+    offer: "Sign with the right one: the same command, with -f /path/to/private_key",
+  },
+};
 
 const UNSIGNED_HELP =
   "Your SSH client offered a key but never signed with it: unlock it (its passphrase) or check your ssh-agent, then connect again.";
@@ -213,20 +223,21 @@ function unsignedLines(offered: OfferedKey[]): string[] {
 }
 
 /** When nothing was proven: why, for the keys that were offered, and what to do next. */
-function nothingProvenLines(offered: OfferedKey[]): string[] {
+function nothingProvenLines(offered: OfferedKey[], method: ConnectionMethod): string[] {
   if (offered.length === 0) return NO_KEY_OFFERED;
   const unproven = unprovenOf(offered);
   if (unproven.length > 0) return ["Not proven:", ...unproven.map(keyLine), UNSIGNED_HELP];
   const newKeyHelps = offered.some(
     (key) => key.fate === "refused" && UNUSABLE_KEY_TYPES.has(key.refusal),
   );
-  return newKeyHelps ? NO_USABLE_KEY : [NOTHING_USABLE];
+  return newKeyHelps ? [NOTHING_USABLE, ...USE_ANOTHER_KEY[method].make] : [NOTHING_USABLE];
 }
 
 export function resultLines(
   kind: "collect" | "verify",
   result: FinishConnectionResponse,
   offered: OfferedKey[],
+  method: ConnectionMethod = "ssh",
 ): string[] {
   switch (result.outcome) {
     case "collected":
@@ -245,17 +256,17 @@ export function resultLines(
         ...unsignedLines(offered),
       ];
     case "no_key":
-      return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
+      return [...nothingProvenLines(offered, method), ...attemptLines(kind, result)];
     case "no_match": {
       const unexpected = unexpectedOf(offered);
       if (unexpected.length === 0)
-        return [...nothingProvenLines(offered), ...attemptLines(kind, result)];
+        return [...nothingProvenLines(offered, method), ...attemptLines(kind, result)];
       return [
         unexpected.length === 1
           ? "The key you offered is not one this session expects:"
           : `None of the ${unexpected.length} keys you offered is one this session expects:`,
         ...unexpected.map(unexpectedLine),
-        "Offer the right one with: ssh -i /path/to/private_key <the same command>",
+        USE_ANOTHER_KEY[method].offer,
         ...attemptLines(kind, result),
       ];
     }
