@@ -20,6 +20,7 @@ export default defineConfig(async () => {
                   BRIDGE_SECRET_PREVIOUS: "previous-bridge-secret",
                   RECEIVER_URL: inject("receiverUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",
+                  SSH_HOST_KEY_FINGERPRINTS: "SHA256:hostkeyone, SHA256:hostkeytwo",
                   // The receiver runs on 127.0.0.1; the shipped wrangler.toml says production.
                   ENVIRONMENT: "development",
                 },

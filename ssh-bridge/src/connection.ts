@@ -382,7 +382,15 @@ export class BridgeConnection {
     write(refusedKeyLines(offered));
     let confirmed: boolean | null = null;
     if (session.must_confirm && this.#proven.size > 0) {
-      const prompt = confirmPromptLines(session.kind, this.#provenViews(), pty);
+      const proven = this.#provenViews();
+      // Only for the proof page: the prompt does not wait for it.
+      this.#worker
+        .connectionProgress(session.connection_id, {
+          session_id: session.session_id,
+          confirming: proven,
+        })
+        .catch(() => undefined);
+      const prompt = confirmPromptLines(session.kind, proven, pty);
       channel.write(render(prompt, pty).replace(/\r?\n$/, ""));
       confirmed = await readConfirmation(channel, pty, this.#limits.confirmDeadlineMs);
       channel.write(pty ? "\r\n" : "\n");

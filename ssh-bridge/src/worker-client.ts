@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import {
+  type ConnectionProgressRequest,
   type ConnectionStatusResponse,
+  connectionProgressResponse,
   connectionStatusResponse,
   type FinishConnectionRequest,
   type FinishConnectionResponse,
@@ -21,6 +23,8 @@ export interface WorkerApi {
     connectionId: string,
     request: FinishConnectionRequest,
   ): Promise<FinishConnectionResponse>;
+  /** The user is being asked to confirm: the proof page says so. */
+  connectionProgress(connectionId: string, request: ConnectionProgressRequest): Promise<unknown>;
   sessionStatus(sessionId: string): Promise<ConnectionStatusResponse>;
 }
 
@@ -45,6 +49,11 @@ export class WorkerClient implements WorkerApi {
   finishConnection(connectionId: string, request: FinishConnectionRequest) {
     const path = `/internal/v1/connections/${encodeURIComponent(connectionId)}/finish`;
     return this.#call("POST", path, finishConnectionResponse, request);
+  }
+
+  connectionProgress(connectionId: string, request: ConnectionProgressRequest) {
+    const path = `/internal/v1/connections/${encodeURIComponent(connectionId)}/progress`;
+    return this.#call("POST", path, connectionProgressResponse, request);
   }
 
   sessionStatus(sessionId: string) {

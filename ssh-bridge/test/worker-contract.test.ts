@@ -57,6 +57,9 @@ function fakeWorker() {
         remaining_keys: 0,
       };
     },
+    async connectionProgress() {
+      return { ok: true };
+    },
     async sessionStatus() {
       return {
         open: true,

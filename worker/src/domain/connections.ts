@@ -4,6 +4,7 @@ import { sessions } from "../db/sessions.ts";
 import type { Env } from "../env.ts";
 import { notFound } from "../lib/errors.ts";
 import type {
+  ConnectionProgressRequest,
   FinishConnectionRequest,
   OpenConnectionRequest,
   OpenConnectionResponse,
@@ -46,6 +47,15 @@ export async function finishConnection(
   );
   if (!result) throw notFound("Connection", "path.connection_id", connectionId);
   return result;
+}
+
+export async function connectionProgress(
+  ctx: BridgeContext,
+  connectionId: string,
+  request: ConnectionProgressRequest,
+) {
+  await sessionObject(ctx, request.session_id).connectionProgress(connectionId, request.confirming);
+  return { ok: true as const };
 }
 
 export async function connectionStatus(ctx: BridgeContext, sessionId: string) {

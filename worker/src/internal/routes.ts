@@ -4,11 +4,16 @@ import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import {
   type BridgeContext,
+  connectionProgress,
   connectionStatus,
   finishConnection,
   openConnection,
 } from "../domain/connections.ts";
-import { finishConnectionRequest, openConnectionRequest } from "../protocol/messages.ts";
+import {
+  connectionProgressRequest,
+  finishConnectionRequest,
+  openConnectionRequest,
+} from "../protocol/messages.ts";
 import { requireBridgeSignature } from "./require-signature.ts";
 
 const bridgeContext = (env: AppEnv["Bindings"]): BridgeContext => ({ db: database(env.DB), env });
@@ -25,6 +30,18 @@ export const internalRoutes = new Hono<AppEnv>()
     async (c) =>
       c.json(
         await finishConnection(
+          bridgeContext(c.env),
+          c.req.param("connection_id"),
+          c.req.valid("json"),
+        ),
+      ),
+  )
+  .post(
+    "/connections/:connection_id/progress",
+    validate("json", connectionProgressRequest),
+    async (c) =>
+      c.json(
+        await connectionProgress(
           bridgeContext(c.env),
           c.req.param("connection_id"),
           c.req.valid("json"),

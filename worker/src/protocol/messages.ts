@@ -83,6 +83,23 @@ export const finishConnectionRequest = z.strictObject({
   confirmed: z.boolean().nullable(),
 });
 
+/** The bridge is asking the user to confirm these keys (must_confirm): the proof page shows it. */
+export const connectionProgressRequest = z.strictObject({
+  session_id: z.string().max(64),
+  confirming: z
+    .array(
+      z.strictObject({
+        sha256: z.string().max(64),
+        algorithm: z.string().max(64),
+        bits: z.int().min(0).max(16_384),
+        certified: z.boolean(),
+      }),
+    )
+    .max(MAX_KEYS_PER_CONNECTION),
+});
+
+export const connectionProgressResponse = z.object({ ok: z.literal(true) });
+
 export const CONNECTION_RESULTS = [
   "collected",
   "verified",
@@ -122,5 +139,6 @@ export const connectionStatusResponse = z.object({
 export type OpenConnectionRequest = z.infer<typeof openConnectionRequest>;
 export type OpenConnectionResponse = z.infer<typeof openConnectionResponse>;
 export type FinishConnectionRequest = z.infer<typeof finishConnectionRequest>;
+export type ConnectionProgressRequest = z.infer<typeof connectionProgressRequest>;
 export type FinishConnectionResponse = z.infer<typeof finishConnectionResponse>;
 export type ConnectionStatusResponse = z.infer<typeof connectionStatusResponse>;

@@ -132,10 +132,13 @@ const ALGORITHM_NAMES: Record<string, string> = {
   "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
 };
 
-export function keyLine(key: ProvenKeyView): string {
+/** `SHA256:... (ED25519 256)`: a key as the user's tools name it. */
+export function keyLabel(key: ProvenKeyView): string {
   const name = `${ALGORITHM_NAMES[key.algorithm] ?? key.algorithm}${key.certified ? "-CERT" : ""}`;
-  return `  ${key.sha256} (${name} ${key.bits})`;
+  return `${key.sha256} (${name} ${key.bits})`;
 }
+
+export const keyLine = (key: ProvenKeyView) => `  ${keyLabel(key)}`;
 
 /**
  * Lines joined for the channel: a pty needs CR LF, a plain channel LF. Every line is stripped of

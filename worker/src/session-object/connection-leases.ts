@@ -1,3 +1,5 @@
+import type { ProvenKeyView } from "../protocol/terminal.ts";
+
 /** Storage key prefix of connections in progress. */
 const LEASE_PREFIX = "active:";
 /**
@@ -18,6 +20,8 @@ interface Lease extends Partial<ConnectionRules> {
   mustConfirm: boolean;
   /** When the lease runs out (ms). */
   until: number;
+  /** The keys a user is asked to confirm, once the bridge says so (for the proof page). */
+  confirming?: ProvenKeyView[];
 }
 
 /** The connections in progress on one session, kept in the Durable Object's own storage. */
@@ -41,6 +45,20 @@ export class ConnectionLeases {
       requireSecurityKey: lease.requireSecurityKey ?? false,
       requireUserVerification: lease.requireUserVerification ?? false,
     };
+  }
+
+  /** The bridge is asking the user to confirm these keys. */
+  markConfirming(connectionId: string, keys: ProvenKeyView[]) {
+    const lease = this.#kv.get<Lease>(LEASE_PREFIX + connectionId);
+    if (lease) this.#kv.put(LEASE_PREFIX + connectionId, { ...lease, confirming: keys });
+  }
+
+  /** The connections still running at `now`, and what each is asking the user to confirm. */
+  inProgress(now: number): { confirming: ProvenKeyView[] | null }[] {
+    return [...this.#kv.list<Lease>({ prefix: LEASE_PREFIX })]
+      .map(([, lease]) => lease)
+      .filter((lease) => lease.until > now)
+      .map((lease) => ({ confirming: lease.confirming ?? null }));
   }
 
   release(connectionId: string) {

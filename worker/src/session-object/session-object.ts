@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database, insertInChunks } from "../db/client.ts";
 import {
@@ -23,6 +23,7 @@ import {
   type ProvenKey,
 } from "../domain/connection-rules.ts";
 import { type PlannedEvent, statusChanged } from "../domain/events.ts";
+import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
 import {
   completionStatus,
   expiryStatus,
@@ -47,7 +48,7 @@ import { judgeKey, judgeProof, type Parsed, type ProofRules } from "../protocol/
 import { parsePublicKeyBlob } from "../protocol/public-keys.ts";
 import type { AuthenticatorData } from "../protocol/signatures.ts";
 import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
-import type { OfferedKey } from "../protocol/terminal.ts";
+import type { OfferedKey, ProvenKeyView } from "../protocol/terminal.ts";
 import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases, type ConnectionRules } from "./connection-leases.ts";
@@ -81,6 +82,8 @@ export interface ConnectionReport {
 }
 
 const SESSION_ID_KEY = "session_id";
+/** Proof pages that may watch one session at once. */
+const MAX_WATCHERS = 16;
 
 /**
  * One instance per session (named by the session id). Every change of the session runs here, one
@@ -156,6 +159,7 @@ export class SessionObject extends DurableObject<Env> {
       if (!inScope(session, scope)) return notFound();
       // Connections, keys and session webhooks go with the session (ON DELETE CASCADE).
       await this.#db.delete(sessions).where(eq(sessions.id, session.id));
+      for (const socket of this.ctx.getWebSockets()) socket.close(1000, "The session was deleted");
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       return { ok: true, value: null };
@@ -311,6 +315,67 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
+  /** The bridge is asking the user to confirm `keys`: the proof page says so. */
+  async connectionProgress(connectionId: string, keys: ProvenKeyView[]): Promise<void> {
+    const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
+    this.#leases.markConfirming(connectionId, keys);
+    if (sessionId) this.#announce(sessionId);
+  }
+
+  /** What the hosted proof page shows; null once the session is gone. */
+  async proofStatus(sessionId: string): Promise<ProofStatus | null> {
+    const [[session], recent, keys] = await this.#db.batch([
+      this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
+      this.#db
+        .select({ outcome: connections.outcome })
+        .from(connections)
+        .where(eq(connections.sessionId, sessionId))
+        .orderBy(desc(connections.id))
+        .limit(1),
+      this.#db
+        .select()
+        .from(connectionKeys)
+        .where(eq(connectionKeys.sessionId, sessionId))
+        .orderBy(connectionKeys.id),
+    ]);
+    if (!session) return null;
+    return proofStatus({
+      session,
+      connections: recent,
+      keys,
+      inProgress: this.#leases.inProgress(Date.now()),
+    });
+  }
+
+  /**
+   * The proof page's live channel: a WebSocket that hears every change of the session. The
+   * hibernation API keeps watchers without keeping this object awake.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !sessionId)
+      return new Response("Expected a WebSocket upgrade", { status: 426 });
+    if (this.ctx.getWebSockets().length >= MAX_WATCHERS)
+      return new Response("Too many pages are watching this session", { status: 429 });
+    const status = await this.proofStatus(sessionId);
+    if (!status) return new Response("No such session", { status: 404 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.send(JSON.stringify(status));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Watchers only listen. */
+  override async webSocketMessage(): Promise<void> {}
+
+  override async webSocketClose(socket: WebSocket, code: number): Promise<void> {
+    try {
+      socket.close(code === 1005 ? 1000 : code, "closed");
+    } catch {
+      // already closed
+    }
+  }
+
   async connectionStatus(sessionId: string): Promise<ConnectionStatusResponse | null> {
     const session = await this.#load(sessionId);
     if (!session) return null;
@@ -448,7 +513,19 @@ export class SessionObject extends DurableObject<Env> {
     const row = updated[0];
     if (!row) throw new Error(`session ${session.id} vanished during a transition`);
     await enqueueQuietly(this.env, outbox.messages);
+    this.#announce(row.id);
     return row;
+  }
+
+  /** Tells every open proof page what the session looks like now (nothing when none is open). */
+  #announce(sessionId: string) {
+    if (this.ctx.getWebSockets().length === 0) return;
+    this.proofStatus(sessionId)
+      .then((status) => {
+        const message = JSON.stringify(status);
+        for (const socket of this.ctx.getWebSockets()) socket.send(message);
+      })
+      .catch(() => undefined);
   }
 
   #closeConnections(

@@ -12,9 +12,11 @@ import {
   projectListRoutes,
   projectSettingsRoutes,
 } from "./routes/projects.tsx";
+import { proofRoutes } from "./routes/proof.tsx";
 import { sessionRoutes } from "./routes/sessions.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
-import { COPY_SCRIPT, STYLESHEET } from "./style.ts";
+import { COPY_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
+import { STYLESHEET } from "./style.ts";
 
 /** The pages at the site's root; everything else of the web app sits under a guarded mount. */
 const ROOT_PAGES = ["/", "/signin", "/signup", "/signout"];
@@ -42,12 +44,19 @@ export function buildWebApp() {
       "cache-control": "public, max-age=3600",
     }),
   );
-  web.get("/app.js", (c) =>
-    c.body(COPY_SCRIPT, 200, {
-      "content-type": "text/javascript",
-      "cache-control": "public, max-age=3600",
-    }),
-  );
+  for (const [path, script] of [
+    ["/app.js", COPY_SCRIPT],
+    ["/proof.js", PROOF_SCRIPT],
+  ] as const) {
+    web.get(path, (c) =>
+      c.body(script, 200, {
+        "content-type": "text/javascript",
+        "cache-control": "public, max-age=3600",
+      }),
+    );
+  }
+  // Public: the connection identifier names the session, as it does over SSH.
+  web.route("/p", proofRoutes);
   for (const path of ROOT_PAGES) web.use(path, formLimit, webSession, verifyCsrf);
   web.route("/", authRoutes);
 

@@ -13,6 +13,11 @@ export function Layout(props: {
   page?: PageContext;
   /** Use the whole width (the API reference, with its contents column). */
   wide?: boolean;
+  /** For the people a session is for, not its integrator: no navigation. */
+  bare?: boolean;
+  /** More for the head (the proof page's refresh without JavaScript). */
+  head?: Child;
+  scripts?: string[];
   children: Child;
 }) {
   const { page } = props;
@@ -23,22 +28,25 @@ export function Layout(props: {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · keyproof</title>
         <link rel="stylesheet" href="/app.css" />
+        {props.head}
       </head>
       <body>
         <header>
           <a class="brand" href="/">
             keyproof
           </a>
-          <nav>
-            {page?.account ? <a href="/projects">Projects</a> : null}
-            {page?.project ? (
-              <>
-                <a href={`/projects/${page.project.id}/sessions`}>Sessions</a>
-                <a href={`/projects/${page.project.id}/settings`}>Settings</a>
-              </>
-            ) : null}
-            <a href="/docs">API reference</a>
-          </nav>
+          {props.bare ? null : (
+            <nav>
+              {page?.account ? <a href="/projects">Projects</a> : null}
+              {page?.project ? (
+                <>
+                  <a href={`/projects/${page.project.id}/sessions`}>Sessions</a>
+                  <a href={`/projects/${page.project.id}/settings`}>Settings</a>
+                </>
+              ) : null}
+              <a href="/docs">API reference</a>
+            </nav>
+          )}
           {page?.account ? (
             <form class="inline" method="post" action="/signout">
               <Csrf token={page.csrf} />
@@ -54,7 +62,9 @@ export function Layout(props: {
           {page?.flash?.notice ? <p class="flash notice">{page.flash.notice}</p> : null}
           {props.children}
         </main>
-        <script src="/app.js" defer />
+        {(props.scripts ?? ["/app.js"]).map((src) => (
+          <script src={src} defer />
+        ))}
       </body>
     </html>
   );

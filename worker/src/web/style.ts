@@ -1,6 +1,7 @@
 /** The web app's one stylesheet, served at /app.css. */
 export const STYLESHEET = `
-:root { color-scheme: light dark; --accent: #2563eb; --muted: #6b7280; --line: #8884; --ok: #15803d; --bad: #b91c1c; }
+:root { color-scheme: light dark; --accent: #2563eb; --muted: #6b7280; --line: #8884; --ok: #15803d; --bad: #b91c1c; --warn: #b45309; --surface: #f6f8fa; --radius: 6px; }
+@media (prefers-color-scheme: dark) { :root { --accent: #3b82f6; --muted: #9ca3af; --ok: #4ade80; --bad: #f87171; --warn: #fbbf24; --surface: #161b22; } }
 * { box-sizing: border-box; }
 body { font: 16px/1.5 system-ui, sans-serif; margin: 0; }
 header { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
@@ -13,16 +14,20 @@ a { color: var(--accent); }
 code, pre, .mono { font: 14px ui-monospace, SFMono-Regular, Menlo, monospace; word-break: break-all; }
 pre { overflow-x: auto; padding: .75rem; border: 1px solid var(--line); border-radius: 6px; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
-td, th { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+td, th { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .85rem; color: var(--muted); font-weight: 600; }
+tbody tr:hover { background: var(--surface); }
 .table-wrap { overflow-x: auto; }
 form.stack { display: grid; gap: .6rem; max-width: 36rem; }
 form.inline { display: inline; }
 label { display: grid; gap: .2rem; }
 label.check { display: flex; gap: .5rem; align-items: center; }
-input, select, textarea, button { font: inherit; padding: .4rem .55rem; border: 1px solid var(--line); border-radius: 6px; }
+input, select, textarea, button, .button { font: inherit; padding: .4rem .75rem; border: 1px solid var(--line); border-radius: var(--radius); }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 textarea { min-height: 6rem; }
 button, .button { background: var(--accent); color: white; border: 0; cursor: pointer; text-decoration: none; display: inline-block; }
 button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
+button:hover, .button:hover { filter: brightness(1.1); }
 button.danger { background: var(--bad); }
 .muted { color: var(--muted); }
 .flash { padding: .6rem .8rem; border-radius: 6px; margin: .5rem 0 1rem; border: 1px solid; }
@@ -55,19 +60,25 @@ table.fields td:first-child { white-space: nowrap; }
 .badge { margin-left: .5rem; font-size: .75rem; padding: .05rem .4rem; border: 1px solid var(--ok); color: var(--ok); border-radius: 999px; }
 ul.errors { font-size: .9rem; }
 details > summary { cursor: pointer; }
+.proof { max-width: 42rem; margin: 0 auto; }
+.proof h1 { font-size: 1.6rem; }
+.proof h2 { font-size: 1.05rem; margin-top: 1.75rem; }
+.banner { white-space: pre-wrap; padding: .75rem 1rem; border-radius: var(--radius); background: var(--surface); }
+.proof-status { border: 1px solid var(--line); border-left: 6px solid var(--accent); border-radius: var(--radius); padding: 1rem 1.1rem; margin: 1.25rem 0; background: var(--surface); }
+[data-state=connected] .proof-status, [data-state=confirming] .proof-status, [data-state=again] .proof-status { border-left-color: var(--warn); }
+[data-state=done] .proof-status { border-left-color: var(--ok); }
+[data-state=failed] .proof-status { border-left-color: var(--bad); }
+.proof-headline { font-size: 1.2rem; font-weight: 600; margin: 0; }
+[data-state=waiting] .proof-headline::before, [data-state=connected] .proof-headline::before { content: ""; display: inline-block; width: .6rem; height: .6rem; margin-right: .5rem; border-radius: 50%; background: currentColor; animation: pulse 1.4s ease-in-out infinite; vertical-align: middle; }
+@keyframes pulse { 50% { opacity: .25; } }
+@media (prefers-reduced-motion: reduce) { .proof-headline::before { animation: none; } }
+.proof-detail { margin: .3rem 0 0; color: var(--muted); }
+.proof-detail:empty, .proof-keys:empty { display: none; }
+.proof-keys { list-style: none; padding: 0; margin: .6rem 0 0; display: grid; gap: .25rem; }
+[data-state=done] .steps, [data-state=failed] .steps { display: none; }
+.command { display: flex; gap: .5rem; align-items: flex-start; }
+.command code { flex: 1; min-width: 0; padding: .6rem .75rem; border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); white-space: pre-wrap; word-break: break-all; }
+.hint { color: var(--muted); font-size: .92rem; }
 @media (max-width: 60rem) { .reference { grid-template-columns: 1fr; } .toc { position: static; max-height: none; } }
 @media (max-width: 40rem) { td, th { padding: .3rem; } main { padding: .6rem; } }
-`;
-
-/** /app.js. Copy buttons: a small enhancement; without JavaScript the text is still there to select. */
-export const COPY_SCRIPT = `
-document.addEventListener("click", (event) => {
-  const button = event.target.closest("[data-copy]");
-  if (!button) return;
-  navigator.clipboard.writeText(button.dataset.copy).then(() => {
-    const label = button.textContent;
-    button.textContent = "Copied";
-    setTimeout(() => (button.textContent = label), 1500);
-  });
-});
 `;

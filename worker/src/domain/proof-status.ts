@@ -1,0 +1,118 @@
+import type { ConnectionKeyRow, ConnectionRow, SessionRow } from "../db/sessions.ts";
+import { keyLabel, type ProvenKeyView } from "../protocol/terminal.ts";
+
+/**
+ * What the hosted proof page says (SPEC §14), composed once for the first render and for every
+ * live update. Public: it names no `external_id`, key names or anything of other sessions.
+ */
+export interface ProofStatus {
+  /** For styling and tests: where the user is. */
+  state: "waiting" | "connected" | "confirming" | "again" | "done" | "failed";
+  headline: string;
+  detail: string | null;
+  /** The keys proven in this session (or being confirmed), as `SHA256:... (ED25519 256)`. */
+  keys: string[];
+}
+
+export interface ProofStatusInput {
+  session: Pick<
+    SessionRow,
+    "kind" | "status" | "multiConnection" | "maxAttempts" | "failedAttempts"
+  >;
+  /** Newest first. */
+  connections: Pick<ConnectionRow, "outcome">[];
+  keys: Pick<
+    ConnectionKeyRow,
+    "publicKeySha256" | "publicKeyAlgorithm" | "publicKeyBits" | "certificate"
+  >[];
+  /** Connections the session's Durable Object holds open; `confirming` once keys await a `y`. */
+  inProgress: { confirming: ProvenKeyView[] | null }[];
+}
+
+const labels = (keys: ProofStatusInput["keys"]) => [
+  ...new Set(
+    keys.map((key) =>
+      keyLabel({
+        sha256: key.publicKeySha256,
+        algorithm: key.publicKeyAlgorithm,
+        bits: key.publicKeyBits,
+        certified: key.certificate !== null,
+      }),
+    ),
+  ),
+];
+
+/** After a connection that did not finish the session: what happened, and what to do. */
+const AGAIN: Partial<Record<ConnectionRow["outcome"], string>> = {
+  collected: "Key collected. You can prove another key the same way, or close this page.",
+  verified: "Key verified. Prove the next key the same way.",
+  no_match: "That key is not one this session expects. Try again with the right key.",
+  no_key: "No key was proven. Try again: the command below tells you why in your terminal.",
+  declined: "You did not confirm, so nothing was kept. Try again.",
+  disconnected: "The connection ended before a result. Try again.",
+};
+
+export function proofStatus(input: ProofStatusInput): ProofStatus {
+  const { session } = input;
+  const keys = labels(input.keys);
+  switch (session.status) {
+    case "completed":
+      return keys.length > 0
+        ? { state: "done", headline: "Done: your key was received.", detail: null, keys }
+        : { state: "done", headline: "This session is closed.", detail: null, keys };
+    case "verified":
+      return {
+        state: "done",
+        headline: "Verified: you hold the key this session expects.",
+        detail: null,
+        keys,
+      };
+    case "failed":
+      return {
+        state: "failed",
+        headline: "This session has failed after too many attempts.",
+        detail: "Ask for a new one.",
+        keys: [],
+      };
+    case "expired":
+      return {
+        state: "failed",
+        headline: "This session has expired.",
+        detail: "Ask for a new one.",
+        keys: [],
+      };
+  }
+  const confirming = input.inProgress.find((connection) => connection.confirming !== null);
+  if (confirming?.confirming) {
+    return {
+      state: "confirming",
+      headline: "Key proven. Confirm in your terminal: press y.",
+      detail: "Nothing is kept until you do.",
+      keys: confirming.confirming.map(keyLabel),
+    };
+  }
+  if (input.inProgress.length > 0) {
+    return {
+      state: "connected",
+      headline: "Connected. Proving your key…",
+      detail: "Your SSH client is signing; follow what your terminal says.",
+      keys,
+    };
+  }
+  const [last] = input.connections;
+  const again = last ? AGAIN[last.outcome] : undefined;
+  if (again) {
+    const left = session.maxAttempts - session.failedAttempts;
+    const attempts =
+      session.kind === "verify" && last?.outcome !== "verified"
+        ? `${left} attempt${left === 1 ? "" : "s"} left.`
+        : null;
+    return { state: "again", headline: again, detail: attempts, keys };
+  }
+  return {
+    state: "waiting",
+    headline: "Waiting for you to connect.",
+    detail: "Run the command below in a terminal; this page follows along.",
+    keys,
+  };
+}

@@ -1,0 +1,105 @@
+import type { ProofStatus } from "../../domain/proof-status.ts";
+import { CopyButton } from "../components.tsx";
+import { Layout } from "../layout.tsx";
+
+export interface ProofPageProps {
+  kind: "collect" | "verify";
+  identifier: string;
+  sshCommand: string;
+  signCommand: string;
+  banner: string | null;
+  hostKeyFingerprints: string[];
+  status: ProofStatus;
+}
+
+/** Without JavaScript the page looks again every few seconds. */
+const REFRESH_SECONDS = 5;
+
+function Command(props: { id: string; text: string }) {
+  return (
+    <div class="command">
+      <code id={props.id}>{props.text}</code>
+      <CopyButton text={props.text} />
+    </div>
+  );
+}
+
+/**
+ * The page an integrator sends a user to (SPEC §14): what to run, how to check the server, the
+ * way around a network without SSH, and the status, live. It shows only what the user may see.
+ */
+export function ProofPage(props: ProofPageProps) {
+  const { status } = props;
+  return (
+    <Layout
+      title={props.kind === "collect" ? "Prove your SSH key" : "Prove you hold your SSH key"}
+      bare
+      head={
+        <noscript>
+          <meta http-equiv="refresh" content={String(REFRESH_SECONDS)} />
+        </noscript>
+      }
+      scripts={["/app.js", "/proof.js"]}
+    >
+      <section class="proof" data-live={`/p/${props.identifier}/live`} data-state={status.state}>
+        <h1>{props.kind === "collect" ? "Prove your SSH key" : "Prove you hold your SSH key"}</h1>
+        {props.banner ? <p class="banner">{props.banner}</p> : null}
+        <div class="proof-status" aria-live="polite">
+          <p class="proof-headline" id="proof-headline">
+            {status.headline}
+          </p>
+          <p class="proof-detail" id="proof-detail">
+            {status.detail ?? ""}
+          </p>
+          <ul class="proof-keys" id="proof-keys">
+            {status.keys.map((key) => (
+              <li>
+                <code>{key}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div class="steps">
+          <h2>Run this in a terminal</h2>
+          <Command id="ssh-command" text={props.sshCommand} />
+          <p class="hint">
+            Your SSH client proves it holds your key by signing; the private key never leaves your
+            computer. To choose a key, add <code>-i ~/.ssh/your_key</code>.
+          </p>
+          {props.hostKeyFingerprints.length > 0 ? (
+            <p class="hint" id="host-keys">
+              The first time, <code>ssh</code> asks whether to trust the server. Answer yes only if
+              the fingerprint it shows is one of:
+              {props.hostKeyFingerprints.map((fingerprint) => (
+                <>
+                  {" "}
+                  <code class="fingerprint">{fingerprint}</code>
+                </>
+              ))}
+            </p>
+          ) : null}
+          <h2>No SSH where you are? Sign instead</h2>
+          <p class="hint">
+            If your network blocks SSH, this proves the same key over HTTPS. Put the path of your
+            private key after <code>-f</code>.
+          </p>
+          <Command id="sign-command" text={props.signCommand} />
+        </div>
+      </section>
+    </Layout>
+  );
+}
+
+export function ProofNotFoundPage() {
+  return (
+    <Layout title="No proof page here" bare>
+      <section class="proof">
+        <h1>No proof page here</h1>
+        <p>
+          The link is wrong, or the session has expired or been deleted. Ask whoever sent it for a
+          new one.
+        </p>
+      </section>
+    </Layout>
+  );
+}
