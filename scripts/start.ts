@@ -3,10 +3,9 @@
  * together. Ctrl-C stops both.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { parsePublicKey } from "../worker/src/protocol/public-keys.ts";
+import { loadOrCreateHostKeys } from "../ssh-bridge/src/server-keys.ts";
 import {
   applyLocalMigrations,
   BIN,
@@ -28,6 +27,11 @@ const vars = ensureDevVars();
 const stateDir = ensureLocalStateDir();
 console.log("Applying local D1 migrations…");
 applyLocalMigrations();
+
+// The bridge's host keys, made now if this is the first start: the proof page shows their
+// fingerprints so users can compare what `ssh` prints on first contact.
+const hostKeyDir = process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys");
+const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
 
 const children: ChildProcess[] = [];
 let stopping = false;
@@ -82,6 +86,10 @@ start(
     `SSH_HOST:${SSH_HOST}`,
     "--var",
     `SSH_PORT:${SSH_PORT}`,
+    "--var",
+    `PUBLIC_URL:http://localhost:${HTTP_PORT}`,
+    "--var",
+    `SSH_HOST_KEY_FINGERPRINTS:${hostKeys.map((key) => key.fingerprint).join(",")}`,
     // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
     "--var",
     "ENVIRONMENT:development",
@@ -100,7 +108,6 @@ await waitForWorker(workerUrl);
 // wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost.
 runScheduledEvery(workerUrl, CRON_EVERY_MS);
 
-const hostKeyDir = process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys");
 start("ssh-bridge", process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
   WORKER_URL: workerUrl,
   BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
@@ -114,20 +121,10 @@ console.log(`
 keyproof is running.
   Web app and API  ${workerUrl}/      (reference: ${workerUrl}/docs)
   SSH              ${SSH_HOST} port ${SSH_PORT}   (users run: ssh -p ${SSH_PORT} <identifier>@${SSH_HOST})
-  Host keys        ${(await hostKeyFingerprints(hostKeyDir)).join("\n                   ")}
+  Host keys        ${hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`).join("\n                   ")}
   API key          npm run seed   (in another terminal)
 Press Ctrl-C to stop.
 `);
-
-async function hostKeyFingerprints(dir: string): Promise<string[]> {
-  const files = readdirSync(dir).filter((file) => file.endsWith(".pub"));
-  return Promise.all(
-    files.map(async (file) => {
-      const key = parsePublicKey(readFileSync(join(dir, file), "utf8"));
-      return `${key.publicKeyAlgorithm} ${key.publicKeySha256}`;
-    }),
-  );
-}
 
 async function waitForPort(port: number) {
   const deadline = Date.now() + READY_TIMEOUT_MS;

@@ -1,20 +1,18 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { inject } from "vitest";
 import type { ConnectionLog } from "../../src/connection.ts";
 import { BRIDGE_DEFAULTS } from "../../src/limits.ts";
 import { type BridgeServerOptions, createBridgeServer } from "../../src/server.ts";
 import { loadOrCreateHostKeys } from "../../src/server-keys.ts";
 import { WorkerClient } from "../../src/worker-client.ts";
 
-let hostKeyDir: string | null = null;
+/** The host keys the shared Worker's proof page names (test/setup/global-worker.ts). */
+const hostKeyDir = inject("hostKeyDir");
 
 /** A real bridge on 127.0.0.1 and a free port, talking to `workerUrl`. */
 export async function startBridge(
   worker: { url: string; secret: string },
   overrides: Partial<BridgeServerOptions> = {},
 ) {
-  hostKeyDir ??= mkdtempSync(join(tmpdir(), "keyproof-hostkeys-"));
   const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
   const logs: ConnectionLog[] = [];
   const server = createBridgeServer({

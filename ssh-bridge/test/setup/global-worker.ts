@@ -1,5 +1,9 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { removeState, seedProject, startLocalWorker } from "../../../test-support/local-worker.ts";
+import { loadOrCreateHostKeys } from "../../src/server-keys.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -7,17 +11,24 @@ declare module "vitest" {
     bridgeSecret: string;
     apiKey: string;
     persistTo: string;
+    /** The bridges' host keys, whose fingerprints the Worker's proof page shows. */
+    hostKeyDir: string;
   }
 }
 
 /** One real local Worker (wrangler dev) shared by the bridge tests. */
 export default async function setup(project: TestProject) {
-  const worker = await startLocalWorker();
+  const hostKeyDir = mkdtempSync(join(tmpdir(), "keyproof-hostkeys-"));
+  const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
+  const worker = await startLocalWorker({
+    vars: { SSH_HOST_KEY_FINGERPRINTS: hostKeys.map((key) => key.fingerprint).join(",") },
+  });
   const { apiKey } = await seedProject(worker);
   project.provide("workerUrl", worker.url);
   project.provide("bridgeSecret", worker.secret);
   project.provide("apiKey", apiKey);
   project.provide("persistTo", worker.persistTo);
+  project.provide("hostKeyDir", hostKeyDir);
   return async () => {
     await worker.stop();
     removeState(worker);

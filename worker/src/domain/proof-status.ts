@@ -52,19 +52,21 @@ const AGAIN: Partial<Record<ConnectionRow["outcome"], string>> = {
   disconnected: "The connection ended before a result. Try again.",
 };
 
+const CLOSE = "You can close this page.";
+
 export function proofStatus(input: ProofStatusInput): ProofStatus {
   const { session } = input;
   const keys = labels(input.keys);
   switch (session.status) {
     case "completed":
       return keys.length > 0
-        ? { state: "done", headline: "Done: your key was received.", detail: null, keys }
+        ? { state: "done", headline: "Done: your key was received.", detail: CLOSE, keys }
         : { state: "done", headline: "This session is closed.", detail: null, keys };
     case "verified":
       return {
         state: "done",
         headline: "Verified: you hold the key this session expects.",
-        detail: null,
+        detail: CLOSE,
         keys,
       };
     case "failed":

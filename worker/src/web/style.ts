@@ -79,6 +79,7 @@ details > summary { cursor: pointer; }
 .command { display: flex; gap: .5rem; align-items: flex-start; }
 .command code { flex: 1; min-width: 0; padding: .6rem .75rem; border: 1px solid var(--line); border-radius: var(--radius); background: var(--surface); white-space: pre-wrap; word-break: break-all; }
 .hint { color: var(--muted); font-size: .92rem; }
+.fingerprints { list-style: none; padding: 0; margin: .25rem 0 0; }
 @media (max-width: 60rem) { .reference { grid-template-columns: 1fr; } .toc { position: static; max-height: none; } }
 @media (max-width: 40rem) { td, th { padding: .3rem; } main { padding: .6rem; } }
 `;

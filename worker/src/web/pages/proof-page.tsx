@@ -67,16 +67,19 @@ export function ProofPage(props: ProofPageProps) {
             computer. To choose a key, add <code>-i ~/.ssh/your_key</code>.
           </p>
           {props.hostKeyFingerprints.length > 0 ? (
-            <p class="hint" id="host-keys">
-              The first time, <code>ssh</code> asks whether to trust the server. Answer yes only if
-              the fingerprint it shows is one of:
-              {props.hostKeyFingerprints.map((fingerprint) => (
-                <>
-                  {" "}
-                  <code class="fingerprint">{fingerprint}</code>
-                </>
-              ))}
-            </p>
+            <div class="hint" id="host-keys">
+              <p>
+                The first time, <code>ssh</code> asks whether to trust the server. Answer yes only
+                if the fingerprint it shows is one of these:
+              </p>
+              <ul class="fingerprints">
+                {props.hostKeyFingerprints.map((fingerprint) => (
+                  <li>
+                    <code>{fingerprint}</code>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ) : null}
           <h2>No SSH where you are? Sign instead</h2>
           <p class="hint">

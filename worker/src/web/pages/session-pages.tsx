@@ -1,5 +1,5 @@
 import type { SessionDetail } from "../../domain/session-views.ts";
-import { sshCommand } from "../../domain/session-views.ts";
+import { proofLinks, sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
 import type { CollectedKey } from "../../schemas/public-keys.ts";
 import type { Delivery, EventView } from "../../schemas/webhooks.ts";
@@ -229,6 +229,7 @@ export function SessionPage(props: DetailProps) {
   const { session, connections, given } = props.detail;
   const base = `/projects/${props.project.id}/sessions/${session.id}`;
   const command = sshCommand(props.env, session.connectionIdentifier);
+  const proofUrl = proofLinks(props.env, session).proof_url;
   const open = session.completedAt === null;
   return (
     <Layout title={session.id} page={props.page}>
@@ -248,6 +249,13 @@ export function SessionPage(props: DetailProps) {
       <p>Give this command to the user:</p>
       <p class="copy-row">
         <code id="ssh-command">{command}</code> <CopyButton text={command} />
+      </p>
+      <p class="copy-row">
+        <span>or send them to their proof page:</span>
+        <a id="proof-url" href={proofUrl}>
+          {proofUrl}
+        </a>
+        <CopyButton text={proofUrl} />
       </p>
       <p>
         {open && session.multiConnection ? (
@@ -303,6 +311,7 @@ export function SessionPage(props: DetailProps) {
           <p>
             <Status value={connection.outcome} />{" "}
             <span class="muted">{connection.created_at.slice(0, 19).replace("T", " ")}</span> ·{" "}
+            {connection.method === "signature" ? "signature · " : null}
             {connection.ip_address} · <span class="mono">{connection.client_version}</span>
             {connection.confirmed === null ? null : (
               <span> · confirmed: {connection.confirmed ? "yes" : "no"}</span>

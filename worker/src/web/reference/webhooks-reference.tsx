@@ -5,22 +5,22 @@ const EVENTS: [string, string, string][] = [
   [
     "new_connection",
     "An SSH connection to the session starts, or a signature proof arrives",
-    "`{kind}_connection_id`, `ip_address`, `client_version`",
+    "`{kind}_connection_id`, `method` (`ssh` or `signature`), `ip_address`, `client_version`",
   ],
   [
     "key_collected",
     "A collection connection ends having proven a key not collected before (one event per key)",
-    "`{kind}_connection_id`, `key` (the key record)",
+    "`{kind}_connection_id`, `method`, `key` (the key record, with `security_key` and `certificate`)",
   ],
   [
     "verified",
     "A verification session becomes `verified`",
-    "`{kind}_connection_id`, `keys` (the keys that connection proved)",
+    "`{kind}_connection_id`, `method`, `keys` (the keys that connection proved)",
   ],
   [
     "failed_attempt",
     "A verification connection proves no configured key, or the user declines",
-    "`{kind}_connection_id`, `outcome`, `failed_attempts`, `max_attempts`",
+    "`{kind}_connection_id`, `method`, `outcome`, `failed_attempts`, `max_attempts`",
   ],
   [
     "status_changed",
