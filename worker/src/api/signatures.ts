@@ -120,7 +120,8 @@ signatureRoutes.openapi(
     const answer = await proveBySignature(
       { db: database(c.env.DB), env: c.env },
       c.req.valid("param").connection_identifier.toLowerCase(),
-      await c.req.text(),
+      // Read as bytes: curl's default media type would make the platform warn about .text().
+      new TextDecoder().decode(await c.req.arrayBuffer()),
       {
         ipAddress: c.req.header("cf-connecting-ip") ?? "127.0.0.1",
         userAgent: c.req.header("user-agent"),
