@@ -3,6 +3,7 @@ import type { AuthenticatedKey } from "./domain/api-keys.ts";
 import type { ProjectContext } from "./domain/context.ts";
 import type { MemberRole } from "./domain/projects.ts";
 import type { Env } from "./env.ts";
+import type { BridgeNonce } from "./session-object/seen-nonces.ts";
 
 /** Hono's view of the Worker: its bindings and what middleware leaves for handlers. */
 export interface AppEnv {
@@ -19,5 +20,7 @@ export interface AppEnv {
     member: { project: { id: string; name: string }; role: MemberRole };
     /** This browser's CSRF token, echoed in every form. */
     csrf: string;
+    /** The nonce of a signed bridge call (internal only), for its session's replay guard. */
+    bridgeNonce: BridgeNonce;
   };
 }

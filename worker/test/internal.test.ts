@@ -1,7 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGNATURE_HEADERS, signRequest } from "../src/protocol/request-signing.ts";
-import { call, callJson, expectProblem, newProject, postRawJson } from "./helpers.ts";
+import {
+  call,
+  callJson,
+  createSession,
+  expectProblem,
+  newProject,
+  postRawJson,
+} from "./helpers.ts";
 
 const PATH = "/internal/v1/connections";
 
@@ -85,10 +92,50 @@ describe("internal endpoints", () => {
     await expectProblem(await call(PATH, { method: "POST", rawBody: body, headers }), 401);
   });
 
-  it("refuse a replayed nonce", async () => {
+  it("refuse a replayed call that would change a session: open, finish, progress", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect", { multi_connection: true });
+    const open = await signedOpen(session.connection_identifier);
+    const opened = await callJson<{ connection_id: string; session_id: string }>(PATH, 200, {
+      method: "POST",
+      rawBody: open.body,
+      headers: open.headers,
+    });
+    // The same open again would start a second connection: refused.
+    await expectProblem(
+      await call(PATH, { method: "POST", rawBody: open.body, headers: open.headers }),
+      401,
+    );
+    const signed = async (path: string, payload: unknown) => {
+      const body = JSON.stringify(payload);
+      const headers = await signRequest(env.BRIDGE_SECRET ?? "", { method: "POST", path, body });
+      return { path, body, headers: { ...headers, "content-type": "application/json" } };
+    };
+    for (const request of [
+      await signed(`${PATH}/${opened.connection_id}/progress`, {
+        session_id: opened.session_id,
+        confirming: [],
+      }),
+      await signed(`${PATH}/${opened.connection_id}/finish`, {
+        session_id: opened.session_id,
+        keys: [],
+        keys_offered: 0,
+        confirmed: null,
+      }),
+    ]) {
+      const send = () =>
+        call(request.path, { method: "POST", rawBody: request.body, headers: request.headers });
+      expect((await send()).status).toBe(200);
+      await expectProblem(await send(), 401);
+    }
+  });
+
+  it("answer a replayed call that changes nothing the same again", async () => {
     const { body, headers } = await signedOpen("0000000000000000000000000a");
-    expect((await call(PATH, { method: "POST", rawBody: body, headers })).status).toBe(200);
-    await expectProblem(await call(PATH, { method: "POST", rawBody: body, headers }), 401);
+    for (let i = 0; i < 2; i++) {
+      const result = await callJson(PATH, 200, { method: "POST", rawBody: body, headers });
+      expect(result).toMatchObject({ accepted: false, reason: "unknown" });
+    }
   });
 
   it("refuse a body that differs from the signed one", async () => {

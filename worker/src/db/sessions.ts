@@ -155,16 +155,6 @@ export type SessionAuthorityRow = typeof sessionAuthorities.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;
 
-/** Nonces of signed bridge requests, kept until their timestamp can no longer be accepted. */
-export const bridgeNonces = sqliteTable(
-  "bridge_nonces",
-  {
-    nonce: text().primaryKey(),
-    expiresAt: text("expires_at").notNull(),
-  },
-  (t) => [index("bridge_nonces_expiry_idx").on(t.expiresAt)],
-);
-
 /** The session `id`, if it is of `kind` and the project's: any other does not exist for the caller. */
 export const sessionOfProject = (id: string, projectId: string, kind: SessionKind) =>
   and(eq(sessions.id, id), eq(sessions.projectId, projectId), eq(sessions.kind, kind));

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
 import type { Env } from "../env.ts";
+import { bridgeUnauthorized } from "../internal/require-signature.ts";
 import { notFound } from "../lib/errors.ts";
 import type {
   ConnectionProgressRequest,
@@ -9,30 +10,60 @@ import type {
   OpenConnectionRequest,
   OpenConnectionResponse,
 } from "../protocol/messages.ts";
+import type { BridgeNonce } from "../session-object/seen-nonces.ts";
 
 /** What the bridge's calls receive: no project, the bridge acts for the SSH user. */
 export interface BridgeContext {
   db: Database;
   env: Env;
+  /** The call's nonce: the session's Durable Object refuses it a second time. */
+  nonce: BridgeNonce;
+}
+
+/** A replayed call gets the same 401 as a bad signature. */
+function refuseReplay<T>(result: T | "replayed"): T {
+  if (result === "replayed") throw bridgeUnauthorized();
+  return result;
 }
 
 const sessionObject = (ctx: BridgeContext, sessionId: string) =>
   ctx.env.SESSIONS.get(ctx.env.SESSIONS.idFromName(sessionId));
 
+/**
+ * Which session an identifier names, remembered by the isolate: it never changes, and a deleted
+ * session's Durable Object answers "unknown" itself.
+ */
+const sessionIds = new Map<string, string>();
+const MAX_REMEMBERED_IDENTIFIERS = 10_000;
+
+async function sessionIdOf(db: Database, identifier: string): Promise<string | null> {
+  const remembered = sessionIds.get(identifier);
+  if (remembered) return remembered;
+  const [session] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(eq(sessions.connectionIdentifier, identifier))
+    .limit(1);
+  if (!session) return null;
+  if (sessionIds.size >= MAX_REMEMBERED_IDENTIFIERS)
+    sessionIds.delete(sessionIds.keys().next().value ?? "");
+  sessionIds.set(identifier, session.id);
+  return session.id;
+}
+
 export async function openConnection(
   ctx: BridgeContext,
   request: OpenConnectionRequest,
 ): Promise<OpenConnectionResponse> {
-  const [session] = await ctx.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(eq(sessions.connectionIdentifier, request.connection_identifier.toLowerCase()))
-    .limit(1);
-  if (!session) return { accepted: false, reason: "unknown" };
-  return sessionObject(ctx, session.id).openConnection(session.id, {
-    ipAddress: request.ip_address,
-    clientVersion: request.client_version,
-  });
+  const sessionId = await sessionIdOf(ctx.db, request.connection_identifier.toLowerCase());
+  if (!sessionId) return { accepted: false, reason: "unknown" };
+  return refuseReplay(
+    await sessionObject(ctx, sessionId).openConnection(
+      sessionId,
+      { ipAddress: request.ip_address, clientVersion: request.client_version },
+      ctx.nonce,
+    ),
+  );
 }
 
 export async function finishConnection(
@@ -40,10 +71,13 @@ export async function finishConnection(
   connectionId: string,
   request: FinishConnectionRequest,
 ) {
-  const result = await sessionObject(ctx, request.session_id).finishConnection(
-    request.session_id,
-    connectionId,
-    { keys: request.keys, keysOffered: request.keys_offered, confirmed: request.confirmed },
+  const result = refuseReplay(
+    await sessionObject(ctx, request.session_id).finishConnection(
+      request.session_id,
+      connectionId,
+      { keys: request.keys, keysOffered: request.keys_offered, confirmed: request.confirmed },
+      ctx.nonce,
+    ),
   );
   if (!result) throw notFound("Connection", "path.connection_id", connectionId);
   return result;
@@ -54,7 +88,13 @@ export async function connectionProgress(
   connectionId: string,
   request: ConnectionProgressRequest,
 ) {
-  await sessionObject(ctx, request.session_id).connectionProgress(connectionId, request.confirming);
+  refuseReplay(
+    await sessionObject(ctx, request.session_id).connectionProgress(
+      connectionId,
+      request.confirming,
+      ctx.nonce,
+    ),
+  );
   return { ok: true as const };
 }
 

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { validate } from "../api/router.ts";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
@@ -16,24 +16,24 @@ import {
 } from "../protocol/messages.ts";
 import { requireBridgeSignature } from "./require-signature.ts";
 
-const bridgeContext = (env: AppEnv["Bindings"]): BridgeContext => ({ db: database(env.DB), env });
+const bridgeContext = (c: Context<AppEnv>): BridgeContext => ({
+  db: database(c.env.DB),
+  env: c.env,
+  nonce: c.var.bridgeNonce,
+});
 
 /** The signed endpoints the SSH bridge calls; never in the OpenAPI document, never an API key. */
 export const internalRoutes = new Hono<AppEnv>()
   .use(requireBridgeSignature)
   .post("/connections", validate("json", openConnectionRequest), async (c) =>
-    c.json(await openConnection(bridgeContext(c.env), c.req.valid("json"))),
+    c.json(await openConnection(bridgeContext(c), c.req.valid("json"))),
   )
   .post(
     "/connections/:connection_id/finish",
     validate("json", finishConnectionRequest),
     async (c) =>
       c.json(
-        await finishConnection(
-          bridgeContext(c.env),
-          c.req.param("connection_id"),
-          c.req.valid("json"),
-        ),
+        await finishConnection(bridgeContext(c), c.req.param("connection_id"), c.req.valid("json")),
       ),
   )
   .post(
@@ -42,12 +42,12 @@ export const internalRoutes = new Hono<AppEnv>()
     async (c) =>
       c.json(
         await connectionProgress(
-          bridgeContext(c.env),
+          bridgeContext(c),
           c.req.param("connection_id"),
           c.req.valid("json"),
         ),
       ),
   )
   .get("/sessions/:session_id/status", async (c) =>
-    c.json(await connectionStatus(bridgeContext(c.env), c.req.param("session_id"))),
+    c.json(await connectionStatus(bridgeContext(c), c.req.param("session_id"))),
   );

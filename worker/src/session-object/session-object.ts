@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type Database, database, insertInChunks } from "../db/client.ts";
+import { type Database, database, insertInChunks, readTogether } from "../db/client.ts";
 import {
   type ConnectionRow,
   connectionKeys,
@@ -52,6 +52,8 @@ import type { OfferedKey, ProvenKeyView } from "../protocol/terminal.ts";
 import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases, type ConnectionRules } from "./connection-leases.ts";
+import { GivenKeysStore } from "./given-keys.ts";
+import { type BridgeNonce, SeenNonces } from "./seen-nonces.ts";
 
 export type SessionPatch = Partial<
   Pick<
@@ -94,12 +96,16 @@ const MAX_WATCHERS = 16;
 export class SessionObject extends DurableObject<Env> {
   readonly #db: Database;
   readonly #leases: ConnectionLeases;
+  readonly #nonces: SeenNonces;
+  readonly #given: GivenKeysStore;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#db = database(env.DB);
     this.#leases = new ConnectionLeases(ctx.storage.kv);
+    this.#nonces = new SeenNonces(ctx.storage.kv);
+    this.#given = new GivenKeysStore(ctx.storage.kv);
   }
 
   async create(
@@ -110,6 +116,7 @@ export class SessionObject extends DurableObject<Env> {
   ): Promise<SessionRow> {
     return this.#serialized(async () => {
       this.ctx.storage.kv.put(SESSION_ID_KEY, session.id);
+      this.#given.put({ configured: keys, authorities });
       await this.#db.batch([
         this.#db.insert(sessions).values(session),
         ...insertInChunks(this.#db, sessionKeys, keys),
@@ -191,8 +198,13 @@ export class SessionObject extends DurableObject<Env> {
     });
   }
 
-  async openConnection(sessionId: string, start: ConnectionStart): Promise<OpenConnectionResponse> {
+  async openConnection(
+    sessionId: string,
+    start: ConnectionStart,
+    call: BridgeNonce,
+  ): Promise<OpenConnectionResponse | "replayed"> {
     return this.#serialized(async () => {
+      if (!this.#nonces.admit(call, Date.now())) return "replayed";
       const snapshot = await this.#snapshot(sessionId);
       const { session } = snapshot;
       if (!session) return { accepted: false, reason: "unknown" };
@@ -246,11 +258,17 @@ export class SessionObject extends DurableObject<Env> {
     sessionId: string,
     connectionId: string,
     report: ConnectionReport,
-  ): Promise<FinishConnectionResponse | null> {
+    call: BridgeNonce,
+  ): Promise<FinishConnectionResponse | null | "replayed"> {
     return this.#serialized(async () => {
+      if (!this.#nonces.admit(call, Date.now())) return "replayed";
       const at = new Date();
       const proven = parseProvenKeys(report.keys, at);
-      const snapshot = await this.#snapshot(sessionId, connectionId, securityKeysOf(proven));
+      const snapshot = await this.#snapshot(sessionId, {
+        connectionId,
+        securityKeys: securityKeysOf(proven),
+        collected: true,
+      });
       const { session, connection } = snapshot;
       if (!session || !connection) return null;
       const rules = this.#leases.rules(connectionId) ?? connectionRulesOf(session);
@@ -279,7 +297,10 @@ export class SessionObject extends DurableObject<Env> {
       const parsed = parseOffered(proof.key, at);
       const signing =
         "key" in parsed ? [{ key: parsed.key, authenticator: proof.authenticator }] : [];
-      const snapshot = await this.#snapshot(sessionId, "", securityKeysOf(signing));
+      const snapshot = await this.#snapshot(sessionId, {
+        securityKeys: securityKeysOf(signing),
+        collected: true,
+      });
       const { session } = snapshot;
       if (!session) return { recorded: false, reason: "unknown" };
       const { active } = this.#leases.sweep(at.getTime());
@@ -316,7 +337,12 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** The bridge is asking the user to confirm `keys`: the proof page says so. */
-  async connectionProgress(connectionId: string, keys: ProvenKeyView[]): Promise<void> {
+  async connectionProgress(
+    connectionId: string,
+    keys: ProvenKeyView[],
+    call: BridgeNonce,
+  ): Promise<"replayed" | undefined> {
+    if (!this.#nonces.admit(call, Date.now())) return "replayed";
     const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
     this.#leases.markConfirming(connectionId, keys);
     if (sessionId) this.#announce(sessionId);
@@ -456,6 +482,7 @@ export class SessionObject extends DurableObject<Env> {
       ],
       snapshot.listeners,
     );
+    this.#given.markVerified(verifiedKeys, now);
     if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
     return {
       response: {
@@ -559,44 +586,70 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
-   * Everything a connection transition reads, in one D1 round trip: the session, its configured
-   * keys and CAs, the fingerprints collected so far, the webhooks listening, the connection,
-   * and the last counter this project recorded for each of `securityKeys`.
+   * Everything a connection transition reads, in one D1 round trip: the session, the webhooks
+   * listening, and what this transition needs besides (the connection, the fingerprints collected
+   * so far, the last counters of `securityKeys`). The configured keys and CAs come from this
+   * object's own storage once it has them: only it writes them.
    */
   async #snapshot(
     sessionId: string,
-    connectionId = "",
-    securityKeys: string[] = [],
+    need: { connectionId?: string; securityKeys?: string[]; collected?: boolean } = {},
   ): Promise<Snapshot> {
-    const [[session], configured, authorities, collected, listeners, [connection], counters] =
-      await this.#db.batch([
-        this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
-        this.#db.select().from(sessionKeys).where(eq(sessionKeys.sessionId, sessionId)),
-        this.#db
-          .select()
-          .from(sessionAuthorities)
-          .where(eq(sessionAuthorities.sessionId, sessionId)),
-        this.#db
-          .select({ sha256: connectionKeys.publicKeySha256 })
-          .from(connectionKeys)
-          .where(eq(connectionKeys.sessionId, sessionId)),
-        subscribersOfSession(this.#db, sessionId),
-        this.#db
-          .select()
-          .from(connections)
-          .where(and(eq(connections.id, connectionId), eq(connections.sessionId, sessionId)))
-          .limit(1),
-        lastCountersIn(this.#db, sessionId, securityKeys),
-      ]);
+    const given = this.#given.get();
+    const read = await readTogether(this.#db, {
+      session: this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
+      listeners: subscribersOfSession(this.#db, sessionId),
+      ...(given
+        ? {}
+        : {
+            configured: this.#db
+              .select()
+              .from(sessionKeys)
+              .where(eq(sessionKeys.sessionId, sessionId)),
+            authorities: this.#db
+              .select()
+              .from(sessionAuthorities)
+              .where(eq(sessionAuthorities.sessionId, sessionId)),
+          }),
+      ...(need.collected
+        ? {
+            collected: this.#db
+              .select({ sha256: connectionKeys.publicKeySha256 })
+              .from(connectionKeys)
+              .where(eq(connectionKeys.sessionId, sessionId)),
+          }
+        : {}),
+      ...(need.connectionId
+        ? {
+            connection: this.#db
+              .select()
+              .from(connections)
+              .where(
+                and(eq(connections.id, need.connectionId), eq(connections.sessionId, sessionId)),
+              )
+              .limit(1),
+          }
+        : {}),
+      ...(need.securityKeys?.length
+        ? { counters: lastCountersIn(this.#db, sessionId, need.securityKeys) }
+        : {}),
+    });
+    const [session] = read.session;
+    const givenKeys = given ?? {
+      configured: read.configured ?? [],
+      authorities: read.authorities ?? [],
+    };
+    if (session && !given) this.#given.put(givenKeys);
     return {
       session,
-      configured,
-      authorities,
-      collected: new Set(collected.map((key) => key.sha256)),
-      listeners,
-      connection,
+      ...givenKeys,
+      collected: new Set((read.collected ?? []).map((key) => key.sha256)),
+      listeners: read.listeners,
+      connection: read.connection?.[0],
       lastCounters: new Map(
-        counters.flatMap(({ sha256, counter }) => (counter === null ? [] : [[sha256, counter]])),
+        (read.counters ?? []).flatMap(({ sha256, counter }) =>
+          counter === null ? [] : [[sha256, counter]],
+        ),
       ),
     };
   }
