@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { consumeSlidingWindow } from "../src/domain/rate-limit.ts";
+import { LEASE_MS } from "../src/api/rate-limit-leases.ts";
+import { consumeSlidingWindow, leaseSlidingWindow } from "../src/domain/rate-limit.ts";
 import { call, expectProblem, newProject } from "./helpers.ts";
 
 describe("project rate limit", () => {
@@ -27,7 +28,8 @@ describe("project rate limit", () => {
     expect(problem.detail).toMatch(`${limit} requests per minute`);
     const retryAfter = Number(over.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Grants to an isolate are logged as spent at the end of their lease: at most that much later.
+    expect(retryAfter).toBeLessThanOrEqual(60 + LEASE_MS / 1000);
 
     const otherProject = await newProject();
     expect((await call("/api/v1/auth/info/", { key: otherProject.apiKey })).status).toBe(200);
@@ -41,5 +43,16 @@ describe("project rate limit", () => {
     expect(consumeSlidingWindow(hits, 3, 61_000).allowed).toBe(true);
     expect(consumeSlidingWindow(hits, 3, 61_000).allowed).toBe(false);
     expect(consumeSlidingWindow(hits, 3, 61_002).allowed).toBe(true);
+  });
+
+  it("never exceeds the limit however leased hits are spent", () => {
+    const hits: number[] = [];
+    // Leases of 3 at t=0, spendable until t=2000, logged at 2000.
+    expect(leaseSlidingWindow(hits, 5, 3, 0, 2_000)).toMatchObject({ granted: 3, remaining: 2 });
+    expect(leaseSlidingWindow(hits, 5, 3, 0, 2_000)).toMatchObject({ granted: 2, remaining: 0 });
+    expect(leaseSlidingWindow(hits, 5, 1, 1_000, 2_000)).toMatchObject({ granted: 0 });
+    // Spent at t=1999 at the latest, those hits count until 61,999: nothing before 62,000.
+    expect(consumeSlidingWindow(hits, 5, 61_999).allowed).toBe(false);
+    expect(consumeSlidingWindow(hits, 5, 62_000).allowed).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { database } from "../db/client.ts";
 import { authenticateApiKey, recordApiKeyUse, shouldRecordUse } from "../domain/api-keys.ts";
 import { ApiError } from "../lib/errors.ts";
 import { bodyTooLarge } from "./problem.ts";
+import { admit } from "./rate-limit-leases.ts";
 
 export const API_KEY_HEADER = "x-api-key";
 const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -21,19 +22,19 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   if (!auth) {
     throw new ApiError(401, `A valid API key is required in the ${API_KEY_HEADER} header`);
   }
-  if (shouldRecordUse(auth.key, now))
-    c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key.id, now));
+  if (shouldRecordUse(auth.key, now)) c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key, now));
   c.set("apiKey", auth);
   c.set("project", { db, env: c.env, projectId: auth.key.projectId, now });
   await next();
 });
 
-/** The project-wide limit, counted by one Durable Object per project. */
+/**
+ * The project-wide limit, counted by one Durable Object per project, which grants each isolate a
+ * few requests at a time (api/rate-limit-leases.ts says how exact that is).
+ */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const projectId = c.var.project.projectId;
   const limit = Number(c.env.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;
-  const limiter = c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(projectId));
-  const decision = await limiter.consume(limit);
+  const decision = await admit(c.env, c.var.project.projectId, limit);
   const headers = {
     "RateLimit-Limit": String(decision.limit),
     "RateLimit-Remaining": String(decision.remaining),

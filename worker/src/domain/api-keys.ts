@@ -71,19 +71,40 @@ export async function createApiKey(
 }
 
 /** Finds a usable key: known, not revoked, not expired. Anything else is null, without saying why. */
+/**
+ * A verified key is trusted by the isolate that verified it for this long without asking D1 again:
+ * a revocation takes effect at once in the isolate that made it and within this time everywhere.
+ * Expiry is checked on every request.
+ */
+export const API_KEY_CACHE_MS = 10_000;
+const MAX_CACHED_KEYS = 1_000;
+const verifiedKeys = new Map<string, { found: AuthenticatedKey; until: number }>();
+
+async function lookUpApiKey(db: Database, hash: string, now: Date) {
+  const cached = verifiedKeys.get(hash);
+  if (cached && cached.until > now.getTime()) return cached.found;
+  const [found] = await db
+    .select({ key: apiKeys, projectName: projects.name })
+    .from(apiKeys)
+    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+    .where(eq(apiKeys.hash, hash))
+    .limit(1);
+  verifiedKeys.delete(hash);
+  if (!found || found.key.revokedAt !== null) return null;
+  if (verifiedKeys.size >= MAX_CACHED_KEYS)
+    verifiedKeys.delete(verifiedKeys.keys().next().value ?? "");
+  verifiedKeys.set(hash, { found, until: now.getTime() + API_KEY_CACHE_MS });
+  return found;
+}
+
 export async function authenticateApiKey(
   db: Database,
   plaintext: string,
   now: Date,
 ): Promise<AuthenticatedKey | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
-  const [found] = await db
-    .select({ key: apiKeys, projectName: projects.name })
-    .from(apiKeys)
-    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-    .where(eq(apiKeys.hash, await sha256Hex(plaintext)))
-    .limit(1);
-  if (!found || found.key.revokedAt !== null) return null;
+  const found = await lookUpApiKey(db, await sha256Hex(plaintext), now);
+  if (!found) return null;
   if (found.key.expiredAt !== null && Date.parse(found.key.expiredAt) <= now.getTime()) return null;
   return found;
 }
@@ -94,11 +115,15 @@ export function shouldRecordUse(key: ApiKeyRow, now: Date): boolean {
   );
 }
 
-export async function recordApiKeyUse(db: Database, keyId: string, now: Date) {
-  await db.update(apiKeys).set({ lastUsedAt: now.toISOString() }).where(eq(apiKeys.id, keyId));
+/** Records the key's use; the cached copy learns it too, so the next request need not. */
+export async function recordApiKeyUse(db: Database, key: ApiKeyRow, now: Date) {
+  key.lastUsedAt = now.toISOString();
+  await db.update(apiKeys).set({ lastUsedAt: key.lastUsedAt }).where(eq(apiKeys.id, key.id));
 }
 
 export async function revokeApiKey(db: Database, projectId: string, keyId: string, now: Date) {
+  for (const [hash, cached] of verifiedKeys)
+    if (cached.found.key.id === keyId) verifiedKeys.delete(hash);
   await db
     .update(apiKeys)
     .set({ revokedAt: now.toISOString() })

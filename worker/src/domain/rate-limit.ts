@@ -44,5 +44,37 @@ export function consumeSlidingWindow(
   const decision = checkSlidingWindow(hits, limit, now, windowMs);
   if (!decision.allowed) return decision;
   hits.push(now);
+  // A lease's hits are logged ahead (leaseSlidingWindow); the log stays in time order.
+  if ((hits.at(-2) ?? 0) > now) hits.sort((a, b) => a - b);
   return { ...decision, remaining: decision.remaining - 1 };
+}
+
+/** A grant of hits an isolate may spend by itself until `until` (ms). */
+export interface RateLimitLease extends RateLimitDecision {
+  granted: number;
+  until: number;
+}
+
+/**
+ * Grants up to `count` hits at once, to be spent within `leaseMs`. They are logged as if made
+ * at the end of the lease, the latest they can be spent, so each counts in the window for at
+ * least as long as the hit it stands for: the limit is never exceeded, however the grants are
+ * spent. Hits granted but not spent are lost for the window (the cost of not asking each time).
+ */
+export function leaseSlidingWindow(
+  hits: number[],
+  limit: number,
+  count: number,
+  now: number,
+  leaseMs: number,
+  windowMs = RATE_LIMIT_WINDOW_MS,
+): RateLimitLease {
+  const decision = checkSlidingWindow(hits, limit, now, windowMs);
+  const until = now + leaseMs;
+  if (!decision.allowed) return { ...decision, granted: 0, until };
+  const granted = Math.min(count, decision.remaining);
+  // Kept in time order: a grant logged in the future is the newest entry.
+  for (let i = 0; i < granted; i++) hits.push(until);
+  hits.sort((a, b) => a - b);
+  return { ...decision, remaining: decision.remaining - granted, granted, until };
 }

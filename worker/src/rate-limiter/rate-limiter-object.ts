@@ -2,7 +2,9 @@ import { DurableObject } from "cloudflare:workers";
 import {
   checkSlidingWindow,
   consumeSlidingWindow,
+  leaseSlidingWindow,
   type RateLimitDecision,
+  type RateLimitLease,
 } from "../domain/rate-limit.ts";
 import type { Env } from "../env.ts";
 
@@ -17,6 +19,11 @@ export class RateLimiter extends DurableObject<Env> {
   /** Counts one hit if it fits. */
   async consume(limit: number, windowMs?: number): Promise<RateLimitDecision> {
     return consumeSlidingWindow(this.#hits, limit, Date.now(), windowMs);
+  }
+
+  /** Grants up to `count` hits for an isolate to spend within `leaseMs` (api/rate-limit-leases.ts). */
+  async lease(limit: number, count: number, leaseMs: number): Promise<RateLimitLease> {
+    return leaseSlidingWindow(this.#hits, limit, count, Date.now(), leaseMs);
   }
 
   /** Whether one more hit would fit, without counting it. */

@@ -1,0 +1,89 @@
+import type { Env } from "../env.ts";
+
+/**
+ * The project-wide rate limit without a Durable Object round trip per request. Each isolate asks
+ * the project's `RateLimiter` for a few hits at a time and spends them itself; a project that
+ * uses an isolate's grant up quickly gets bigger grants, one that does not gets one at a time.
+ *
+ * Exactness: the limit is never exceeded, anywhere (the Durable Object logs every grant as if it
+ * were spent at the last moment it could be: domain/rate-limit.ts). A request can be refused
+ * a little before the limit when another isolate holds hits it has not spent yet: at most one
+ * grant (up to MAX_GRANT) per isolate, for at most LEASE_MS. `Retry-After` comes from the Durable
+ * Object's log, as before.
+ */
+
+/** How long an isolate may spend a grant. */
+export const LEASE_MS = 2_000;
+/** The largest grant, as a share of the limit. */
+const MAX_GRANT_SHARE = 0.05;
+
+interface Grant {
+  left: number;
+  until: number;
+}
+
+/** An isolate's grants for one project, and the size of the next one to ask for. */
+interface ProjectGrants {
+  grants: Grant[];
+  next: number;
+  /** What the project had left at the last grant, for `RateLimit-Remaining`. */
+  remaining: number;
+}
+
+const projects = new Map<string, ProjectGrants>();
+/** Isolates hold many projects; the oldest go first past this. */
+const MAX_PROJECTS = 10_000;
+
+export interface Admission {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  retryAfter: number;
+}
+
+/** Spends one hit from the grant that runs out first; false when none is left. */
+function spend(state: ProjectGrants, now: number): boolean {
+  let wasted = false;
+  state.grants = state.grants.filter((grant) => {
+    if (grant.until > now && grant.left > 0) return true;
+    if (grant.left > 0) wasted = true;
+    return false;
+  });
+  // Grants left unspent mean the project is slower than its grants: ask for one at a time.
+  if (wasted) state.next = 1;
+  const grant = state.grants[0];
+  if (!grant) return false;
+  grant.left -= 1;
+  return true;
+}
+
+const left = (state: ProjectGrants) => state.grants.reduce((sum, grant) => sum + grant.left, 0);
+
+export async function admit(env: Env, projectId: string, limit: number): Promise<Admission> {
+  let state = projects.get(projectId);
+  if (!state) {
+    if (projects.size >= MAX_PROJECTS) projects.delete(projects.keys().next().value ?? "");
+    state = { grants: [], next: 1, remaining: limit };
+    projects.set(projectId, state);
+  }
+  const allowed = (current: ProjectGrants): Admission => ({
+    allowed: true,
+    limit,
+    remaining: Math.max(0, current.remaining + left(current)),
+    retryAfter: 0,
+  });
+  if (spend(state, Date.now())) return allowed(state);
+  const size = state.next;
+  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(projectId));
+  const grant = await limiter.lease(limit, size, LEASE_MS);
+  if (grant.granted > 0) {
+    state.grants.push({ left: grant.granted, until: grant.until });
+    state.grants.sort((a, b) => a.until - b.until);
+    state.remaining = grant.remaining;
+    // This isolate spent its grants before they ran out: the next may be bigger.
+    state.next = Math.min(Math.max(1, Math.floor(limit * MAX_GRANT_SHARE)), size * 2);
+  }
+  // Another request may have brought a grant meanwhile.
+  if (spend(state, Date.now())) return allowed(state);
+  return { allowed: false, limit, remaining: 0, retryAfter: Math.max(1, grant.retryAfter) };
+}
