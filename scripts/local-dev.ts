@@ -66,7 +66,15 @@ export function executeLocalSql(statements: string[], persistTo?: string) {
   const path = join(ensureLocalStateDir(), `statements-${process.pid}-${Date.now()}.sql`);
   writeFileSync(path, statements.join("\n"));
   try {
-    wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path], persistTo);
+    // A running `wrangler dev` may hold SQLite's write lock for a moment; wait for it as D1 would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path], persistTo);
+        return;
+      } catch (error) {
+        if (attempt === 5 || !/SQLITE_BUSY|database is locked/i.test(String(error))) throw error;
+      }
+    }
   } finally {
     rmSync(path, { force: true });
   }

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from "drizzle-orm";
 import { type Database, database } from "../db/client.ts";
 import {
   events,
@@ -16,6 +16,8 @@ import { allowsPrivateNetworks, unsafeUrlReason } from "./url-safety.ts";
 
 /** A first attempt waits this long for an earlier, not yet attempted event of its webhook. */
 const ORDER_WAIT_SECONDS = 1;
+/** Earlier events one message sends before its own; more than this, and it waits its turn. */
+const MAX_PREDECESSORS_SENT = 50;
 /** How many times a first attempt waits for a predecessor before going ahead anyway. */
 const MAX_ORDER_WAITS = 10;
 /** Older predecessors are assumed stuck and no longer hold later events back. */
@@ -96,15 +98,11 @@ export async function processInvocation(
   now: Date,
   messageAttempts = 1,
 ): Promise<QueueDecision> {
-  const [found] = await db
-    .select({ invocation: webhookInvocations, webhook: webhooks, event: events })
-    .from(webhookInvocations)
-    .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
-    .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+  const [found] = await withWebhookAndEvent(db)
     .where(eq(webhookInvocations.id, message.invocation_id))
     .limit(1);
   if (!found) return done;
-  const { invocation, webhook, event } = found;
+  const { invocation, webhook } = found;
   if (invocation.status !== "pending" && invocation.status !== "retrying") return done;
   const attempt = invocation.attempts + 1;
   // Made already by another message: this one is a duplicate.
@@ -126,13 +124,30 @@ export async function processInvocation(
   if (invocation.nextAttemptAt && Date.parse(invocation.nextAttemptAt) > now.getTime() + 1000) {
     return later((Date.parse(invocation.nextAttemptAt) - now.getTime()) / 1000);
   }
-  const mayWait = attempt === 1 && messageAttempts <= MAX_ORDER_WAITS;
-  if (mayWait && (await hasUnsentPredecessor(db, invocation.webhookId, invocation.id, now))) {
-    return later(ORDER_WAIT_SECONDS);
+  // Earlier events of this webhook go first: this message sends them, in order, itself.
+  if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS) {
+    if (!(await sendPredecessorsInOrder(env, db, invocation, now)))
+      return later(ORDER_WAIT_SECONDS);
   }
+  return (await attemptInvocation(env, db, found, now)) ?? done;
+}
+
+/**
+ * Makes the next attempt of an invocation, if this caller wins its claim: sends it, records the
+ * answer, and says what comes next. Null when someone else holds the attempt.
+ */
+async function attemptInvocation(
+  env: Env,
+  db: Database,
+  found: LoadedInvocation,
+  now: Date,
+): Promise<QueueDecision | null> {
+  const { invocation, webhook, event } = found;
+  const attempt = invocation.attempts + 1;
+  const at = now.toISOString();
   const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
   // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
-  if (!(await claimAttempt(db, invocation, now, leaseSeconds(timeout)))) return done;
+  if (!(await claimAttempt(db, invocation, now, leaseSeconds(timeout)))) return null;
 
   const unsafe = unsafeUrlReason(webhook.url, allowsPrivateNetworks(env.ENVIRONMENT));
   const body = JSON.stringify(envelope(webhook, invocation, event, attempt, now));
@@ -204,20 +219,35 @@ export async function processInvocation(
   return status === "retrying" ? { kind: "next", attempt: attempt + 1, delaySeconds: delay } : done;
 }
 
-/** Whether an earlier event for this webhook is still waiting for its first attempt. */
-async function hasUnsentPredecessor(
-  db: Database,
-  webhookId: string,
-  invocationId: string,
-  now: Date,
-) {
-  const [earlier] = await db
-    .select({ id: webhookInvocations.id })
+/** An invocation with what sending it needs: its webhook and its event. */
+const withWebhookAndEvent = (db: Database) =>
+  db
+    .select({ invocation: webhookInvocations, webhook: webhooks, event: events })
     .from(webhookInvocations)
+    .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
+    .innerJoin(events, eq(events.id, webhookInvocations.eventId));
+
+type LoadedInvocation = Awaited<
+  ReturnType<ReturnType<typeof withWebhookAndEvent>["limit"]>
+>[number];
+
+/**
+ * Sends, oldest first, the earlier events of this webhook still waiting for their first attempt,
+ * so a burst drains in order without each message waiting its turn on the queue. False when one
+ * of them is being sent elsewhere right now, or more remain than one message takes on: then this
+ * message waits, and tries again.
+ */
+async function sendPredecessorsInOrder(
+  env: Env,
+  db: Database,
+  invocation: InvocationRow,
+  now: Date,
+): Promise<boolean> {
+  const earlier = await withWebhookAndEvent(db)
     .where(
       and(
-        eq(webhookInvocations.webhookId, webhookId),
-        lt(webhookInvocations.id, invocationId),
+        eq(webhookInvocations.webhookId, invocation.webhookId),
+        lt(webhookInvocations.id, invocation.id),
         eq(webhookInvocations.attempts, 0),
         eq(webhookInvocations.status, "pending"),
         gt(
@@ -226,6 +256,15 @@ async function hasUnsentPredecessor(
         ),
       ),
     )
-    .limit(1);
-  return earlier !== undefined;
+    .orderBy(asc(webhookInvocations.id))
+    .limit(MAX_PREDECESSORS_SENT);
+  for (const predecessor of earlier) {
+    const decision = await attemptInvocation(env, db, predecessor, new Date());
+    if (decision === null) return false;
+    if (decision.kind === "next") {
+      const next = { invocation_id: predecessor.invocation.id, attempt: decision.attempt };
+      await enqueueQuietly(env, [next], decision.delaySeconds);
+    }
+  }
+  return earlier.length < MAX_PREDECESSORS_SENT;
 }
