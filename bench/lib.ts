@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { BIN, ROOT } from "../scripts/local-dev.ts";
+import { BIN, BRIDGE_NODE_ENV, bridgeCommand, ROOT } from "../scripts/local-dev.ts";
 
 export const RESULTS_FILE = join(ROOT, "docs", "benchmarks.md");
 
@@ -102,9 +102,11 @@ export function spawnBridge(
   worker: { url: string; secret: string },
   options: { port: number; hostKeyDir: string; env?: Record<string, string> },
 ): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
+  const [node, args] = bridgeCommand();
+  return spawn(node, args, {
     env: {
       ...process.env,
+      ...BRIDGE_NODE_ENV,
       WORKER_URL: worker.url,
       BRIDGE_SECRET: worker.secret,
       SSH_PORT: String(options.port),

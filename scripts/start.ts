@@ -9,6 +9,8 @@ import { loadOrCreateHostKeys } from "../ssh-bridge/src/server-keys.ts";
 import {
   applyLocalMigrations,
   BIN,
+  BRIDGE_NODE_ENV,
+  bridgeCommand,
   ensureDevVars,
   ensureLocalStateDir,
   nodeVersionCheck,
@@ -108,7 +110,8 @@ await waitForWorker(workerUrl);
 // wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost.
 runScheduledEvery(workerUrl, CRON_EVERY_MS);
 
-start("ssh-bridge", process.execPath, [join(ROOT, "ssh-bridge", "src", "main.ts")], {
+start("ssh-bridge", ...bridgeCommand(), {
+  ...BRIDGE_NODE_ENV,
   WORKER_URL: workerUrl,
   BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
   SSH_PORT: String(SSH_PORT),

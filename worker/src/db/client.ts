@@ -7,11 +7,21 @@ import * as webhooks from "./webhooks.ts";
 
 export const schema = { ...accounts, ...sessions, ...webhooks };
 
-export function database(d1: D1Database) {
-  return drizzle(d1, { schema });
-}
+const connect = (d1: D1Database) => drizzle(d1, { schema });
 
-export type Database = ReturnType<typeof database>;
+export type Database = ReturnType<typeof connect>;
+
+/** One drizzle instance per binding: building it walks the whole schema, on every request otherwise. */
+const instances = new WeakMap<D1Database, Database>();
+
+export function database(d1: D1Database): Database {
+  let db = instances.get(d1);
+  if (!db) {
+    db = connect(d1);
+    instances.set(d1, db);
+  }
+  return db;
+}
 
 /** D1 binds at most 100 parameters per statement. */
 export const D1_MAX_BOUND_PARAMETERS = 100;

@@ -1,7 +1,5 @@
 import type { ProvenKeyView } from "../protocol/terminal.ts";
-
-/** Storage key prefix of connections in progress. */
-const LEASE_PREFIX = "active:";
+import { KvMap } from "./kv-map.ts";
 /**
  * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
  * prompt and a margin; a bridge that dies mid-connection frees the session after this.
@@ -26,19 +24,19 @@ interface Lease extends Partial<ConnectionRules> {
 
 /** The connections in progress on one session, kept in the Durable Object's own storage. */
 export class ConnectionLeases {
-  readonly #kv: SyncKvStorage;
+  readonly #leases: KvMap<Lease>;
 
   constructor(kv: SyncKvStorage) {
-    this.#kv = kv;
+    this.#leases = new KvMap(kv, "active:");
   }
 
   take(connectionId: string, now: number, rules: ConnectionRules) {
-    this.#kv.put(LEASE_PREFIX + connectionId, { ...rules, until: now + CONNECTION_LEASE_MS });
+    this.#leases.set(connectionId, { ...rules, until: now + CONNECTION_LEASE_MS });
   }
 
   /** The rules a connection opened under, or null once its lease is gone. */
   rules(connectionId: string): ConnectionRules | null {
-    const lease = this.#kv.get<Lease>(LEASE_PREFIX + connectionId);
+    const lease = this.#leases.get(connectionId);
     if (!lease) return null;
     return {
       mustConfirm: lease.mustConfirm,
@@ -49,32 +47,32 @@ export class ConnectionLeases {
 
   /** The bridge is asking the user to confirm these keys. */
   markConfirming(connectionId: string, keys: ProvenKeyView[]) {
-    const lease = this.#kv.get<Lease>(LEASE_PREFIX + connectionId);
-    if (lease) this.#kv.put(LEASE_PREFIX + connectionId, { ...lease, confirming: keys });
+    const lease = this.#leases.get(connectionId);
+    if (lease) this.#leases.set(connectionId, { ...lease, confirming: keys });
   }
 
   /** The connections still running at `now`, and what each is asking the user to confirm. */
   inProgress(now: number): { confirming: ProvenKeyView[] | null }[] {
-    return [...this.#kv.list<Lease>({ prefix: LEASE_PREFIX })]
+    return this.#leases
+      .entries()
       .map(([, lease]) => lease)
       .filter((lease) => lease.until > now)
       .map((lease) => ({ confirming: lease.confirming ?? null }));
   }
 
   release(connectionId: string) {
-    this.#kv.delete(LEASE_PREFIX + connectionId);
+    this.#leases.delete(connectionId);
   }
 
   /** Splits the held leases into running and lapsed, forgetting the lapsed ones. */
   sweep(now: number): { active: string[]; lapsed: string[] } {
     const active: string[] = [];
     const lapsed: string[] = [];
-    for (const [key, lease] of this.#kv.list<Lease>({ prefix: LEASE_PREFIX })) {
-      const id = key.slice(LEASE_PREFIX.length);
+    for (const [id, lease] of this.#leases.entries()) {
       if (lease.until > now) active.push(id);
       else {
         lapsed.push(id);
-        this.#kv.delete(key);
+        this.#leases.delete(id);
       }
     }
     return { active, lapsed };
@@ -82,11 +80,8 @@ export class ConnectionLeases {
 
   /** Every connection in progress, forgotten at once (the session closed). */
   releaseAll(): string[] {
-    const ids: string[] = [];
-    for (const [key] of this.#kv.list({ prefix: LEASE_PREFIX })) {
-      ids.push(key.slice(LEASE_PREFIX.length));
-      this.#kv.delete(key);
-    }
+    const ids = this.#leases.entries().map(([id]) => id);
+    for (const id of ids) this.#leases.delete(id);
     return ids;
   }
 }

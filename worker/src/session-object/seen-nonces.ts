@@ -1,5 +1,4 @@
-/** Storage key prefix of the bridge nonces a session has seen. */
-const NONCE_PREFIX = "nonce:";
+import { KvMap } from "./kv-map.ts";
 
 /** A signed bridge call: its nonce, and when its timestamp stops being accepted (ms). */
 export interface BridgeNonce {
@@ -7,26 +6,31 @@ export interface BridgeNonce {
   expiresAt: number;
 }
 
+/** How often nonces past their window are forgotten. */
+const PRUNE_EVERY_MS = 60_000;
+
 /**
  * The replay guard for the bridge's calls about one session, in its Durable Object's own storage:
  * every call that changes the session comes through here anyway, so remembering its nonce costs
- * no round trip. A nonce is kept as long as its timestamp could still be accepted.
+ * no round trip. A nonce is kept at least as long as its timestamp could still be accepted.
  */
 export class SeenNonces {
-  readonly #kv: SyncKvStorage;
+  readonly #seen: KvMap<number>;
+  #prunedAt = 0;
 
   constructor(kv: SyncKvStorage) {
-    this.#kv = kv;
+    this.#seen = new KvMap(kv, "nonce:");
   }
 
   /** Records the nonce; false when it was seen before (a replayed call). */
   admit(call: BridgeNonce, now: number): boolean {
-    const key = NONCE_PREFIX + call.nonce;
-    if (this.#kv.get<number>(key) !== undefined) return false;
-    for (const [seen, expiresAt] of this.#kv.list<number>({ prefix: NONCE_PREFIX })) {
-      if (expiresAt <= now) this.#kv.delete(seen);
+    if (this.#seen.get(call.nonce) !== undefined) return false;
+    if (now - this.#prunedAt >= PRUNE_EVERY_MS) {
+      this.#prunedAt = now;
+      for (const [nonce, expiresAt] of this.#seen.entries())
+        if (expiresAt <= now) this.#seen.delete(nonce);
     }
-    this.#kv.put(key, call.expiresAt);
+    this.#seen.set(call.nonce, call.expiresAt);
     return true;
   }
 }
