@@ -70,7 +70,6 @@ export async function createApiKey(
   return created;
 }
 
-/** Finds a usable key: known, not revoked, not expired. Anything else is null, without saying why. */
 /**
  * A verified key is trusted by the isolate that verified it for this long without asking D1 again:
  * a revocation takes effect at once in the isolate that made it and within this time everywhere.
@@ -97,6 +96,7 @@ async function lookUpApiKey(db: Database, hash: string, now: Date) {
   return found;
 }
 
+/** Finds a usable key: known, not revoked, not expired. Anything else is null, without saying why. */
 export async function authenticateApiKey(
   db: Database,
   plaintext: string,
