@@ -8,7 +8,7 @@ import {
   SIGNATURE_LIMITS,
 } from "../domain/signature-proofs.ts";
 import { ApiError } from "../lib/errors.ts";
-import { CONNECTION_RESULTS, SESSION_STATUSES } from "../protocol/messages.ts";
+import { CONNECTION_RESULTS, countedKey, SESSION_STATUSES } from "../protocol/messages.ts";
 import { render } from "../protocol/terminal.ts";
 import { problem } from "../schemas/common.ts";
 import { limitBodyTo } from "./middleware.ts";
@@ -45,17 +45,7 @@ const signatureResult = z
       .enum(CONNECTION_RESULTS)
       .describe("`collected`, `verified`, `no_match` (a failed attempt) or `no_key`"),
     session_status: z.enum(SESSION_STATUSES),
-    keys: z
-      .array(
-        z.object({
-          sha256: z.string(),
-          algorithm: z.string(),
-          bits: z.int(),
-          certified: z.boolean(),
-          new: z.boolean(),
-        }),
-      )
-      .describe("The key that counted, if it did"),
+    keys: z.array(countedKey).describe("The key that counted, if it did"),
     failed_attempts: z.int(),
     max_attempts: z.int(),
     remaining_keys: z.int(),

@@ -111,20 +111,21 @@ export const CONNECTION_RESULTS = [
 ] as const;
 export type ConnectionResult = (typeof CONNECTION_RESULTS)[number];
 
+/** A key a connection counted, as the bridge and the signature answer report it. */
+export const countedKey = z.object({
+  sha256: z.string(),
+  algorithm: z.string(),
+  bits: z.int(),
+  /** Proven through a certificate. */
+  certified: z.boolean(),
+  new: z.boolean(),
+});
+
 export const finishConnectionResponse = z.object({
   outcome: z.enum(CONNECTION_RESULTS),
   session_status: z.enum(SESSION_STATUSES),
   /** The keys this connection counted: collected, or configured keys it matched. */
-  keys: z.array(
-    z.object({
-      sha256: z.string(),
-      algorithm: z.string(),
-      bits: z.int(),
-      /** Proven through a certificate. */
-      certified: z.boolean(),
-      new: z.boolean(),
-    }),
-  ),
+  keys: z.array(countedKey),
   failed_attempts: z.int(),
   max_attempts: z.int(),
   remaining_keys: z.int().describe("Configured keys still to prove (match_all_keys)"),
