@@ -95,6 +95,9 @@ start(
     // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
     "--var",
     "ENVIRONMENT:development",
+    // No edge in front: a client's own cf-connecting-ip is not believed.
+    "--var",
+    "TRUST_CF_CONNECTING_IP:false",
     // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
     "--test-scheduled",
     "--show-interactive-dev-session=false",

@@ -78,7 +78,9 @@ export async function startLocalWorker(
           `PUBLIC_URL:http://127.0.0.1:${port}`,
           "--var",
           "RATE_LIMIT_PER_MINUTE:100000",
-          ...(options.shippedEnvironment ? [] : ["--var", "ENVIRONMENT:development"]),
+          ...(options.shippedEnvironment
+            ? []
+            : ["--var", "ENVIRONMENT:development", "--var", "TRUST_CF_CONNECTING_IP:false"]),
           ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [
             "--var",
             `${name}:${value}`,

@@ -1,3 +1,4 @@
+import type { Socket } from "node:net";
 import type {
   AuthContext,
   AuthenticationType,
@@ -8,6 +9,11 @@ import type {
 } from "ssh2";
 import { isCertificateAlgorithm } from "../../worker/src/protocol/certificates.ts";
 import { fingerprints, PublicKeyError } from "../../worker/src/protocol/key-material.ts";
+import {
+  type OfferedKey,
+  type ProvenKeyView,
+  uncountedReasons,
+} from "../../worker/src/protocol/key-outcomes.ts";
 import {
   type FinishConnectionResponse,
   MAX_KEY_BLOB_BYTES,
@@ -25,22 +31,26 @@ import { SshReader } from "../../worker/src/protocol/ssh-wire.ts";
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
-  type OfferedKey,
-  type ProvenKeyView,
+  LIFETIME_EXCEEDED_MESSAGE,
   REFUSALS,
   refusedKeyLines,
   render,
   resultLines,
   UNAVAILABLE_MESSAGE,
 } from "../../worker/src/protocol/terminal.ts";
+import { escapeUntrustedText } from "../../worker/src/protocol/terminal-text.ts";
 import { readConfirmation } from "./confirmation.ts";
 import { answerKeyRequest, enoughKeysProven, type KeyRules } from "./key-decisions.ts";
-import { verifySignedRequest } from "./signatures.ts";
+import { requestAlgorithmOf, requestAlgorithmRefusal, verifySignedRequest } from "./signatures.ts";
 import { sendUserauthBanner } from "./userauth-banner.ts";
 import { type WorkerApi, WorkerUnavailableError } from "./worker-client.ts";
 
 export interface ConnectionLimits {
   authDeadlineMs: number;
+  /** After authentication, the time a client has to open its session channel. */
+  sessionChannelDeadlineMs: number;
+  /** From TCP accept: the longest a connection may last, whatever it is doing. */
+  connectionLifetimeMs: number;
   confirmDeadlineMs: number;
   maxKeyOffers: number;
   /** Signatures verified per connection: each costs CPU, so a client cannot ask without end. */
@@ -69,19 +79,25 @@ type OpenedSession = Extract<OpenConnectionResponse, { accepted: true }>;
 const IDENTIFIER_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
 /** How long a client may keep the connection after its channel closed. */
 const CLIENT_HANGUP_GRACE_MS = 2_000;
+/**
+ * How long a disconnected client may take to close its side. A client waiting at its own prompt
+ * (a password it was never offered) never reads the DISCONNECT, so the socket is then destroyed.
+ */
+const DISCONNECT_GRACE_MS = 1_000;
 /** Checked a little after the session's expiry, so the Worker's alarm has run. */
 const EXPIRY_CHECK_MARGIN_MS = 500;
 /** Node timers cap at ~24.8 days; a later expiry is simply checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const AUTH_METHODS: AuthenticationType[] = ["publickey", "keyboard-interactive"];
 
-/** Request algorithms whose signatures are SHA-1 (ssh2 reports rsa-sha2-256/512 with a hashAlgo). */
-const SHA1_ALGORITHMS = new Set(["ssh-rsa", "ssh-rsa-cert-v01@openssh.com"]);
+/** Refusals of the request's algorithm, not of the key: the same key may come again rightly named. */
+const ALGORITHM_REFUSALS = new Set<string>(["sha1", "algorithm_mismatch"]);
 
-function parse(blob: Buffer): Parsed {
+/** A key blob as offered from `clientAddress`, which a certificate's source-address must allow. */
+function parse(blob: Buffer, clientAddress: string): Parsed {
   if (blob.length > MAX_KEY_BLOB_BYTES) return { refusal: "malformed", detail: null };
   try {
-    return { key: parsePublicKeyBlob(blob) };
+    return { key: parsePublicKeyBlob(blob, { clientAddress }) };
   } catch (error) {
     if (error instanceof PublicKeyError) return { refusal: error.code, detail: error.detail };
     return { refusal: "malformed", detail: null };
@@ -116,7 +132,9 @@ export class BridgeConnection {
   readonly #log: (line: ConnectionLog) => void;
   readonly #remoteAddress: string;
   readonly #clientVersion: string;
-  readonly #startedAt = Date.now();
+  readonly #socket: Socket | undefined;
+  /** When the TCP connection was accepted: the deadlines count from here. */
+  readonly #startedAt: number;
   #identifier: string | null = null;
   #session: OpenedSession | null = null;
   #rules: KeyRules | null = null;
@@ -137,15 +155,20 @@ export class BridgeConnection {
   #finish: Promise<FinishConnectionResponse | null> | null = null;
   #outcome = "disconnected";
   #channel: ServerChannel | null = null;
+  /** Every timer this connection runs, cleared when it closes. */
+  readonly #timers = new Set<NodeJS.Timeout>();
   /** Ends a connection that has not authenticated in time. */
   readonly #authDeadline: NodeJS.Timeout;
-  /** Asks the Worker, once the session's expiry has passed, whether it has really ended. */
-  #expiryCheck: NodeJS.Timeout | null = null;
   /** Hangs up on a client that lingers after its channel closed. */
   #hangUp: NodeJS.Timeout | null = null;
+  /** Destroys the socket of a client that does not close after a DISCONNECT. */
+  #forceClose: NodeJS.Timeout | null = null;
 
   constructor(options: {
     client: Connection;
+    /** The TCP socket under `client`: destroyed when a client ignores a DISCONNECT. */
+    socket?: Socket;
+    acceptedAt?: number;
     remoteAddress: string;
     clientVersion: string;
     worker: WorkerApi;
@@ -153,28 +176,64 @@ export class BridgeConnection {
     log: (line: ConnectionLog) => void;
   }) {
     this.#client = options.client;
+    this.#socket = options.socket;
+    this.#startedAt = options.acceptedAt ?? Date.now();
     this.#worker = options.worker;
     this.#limits = options.limits;
     this.#log = options.log;
     this.#remoteAddress = options.remoteAddress;
     this.#clientVersion = options.clientVersion;
-    this.#authDeadline = setTimeout(() => {
-      this.#outcome = "auth_timeout";
-      this.#client.end();
-    }, this.#limits.authDeadlineMs);
+    const fromAccept = (ms: number) => Math.max(0, this.#startedAt + ms - Date.now());
+    this.#authDeadline = this.#timer(fromAccept(this.#limits.authDeadlineMs), () =>
+      this.#disconnect("auth_timeout"),
+    );
+    this.#timer(fromAccept(this.#limits.connectionLifetimeMs), () => this.#endOfLifetime());
     this.#client.on("authentication", (ctx) => {
       this.#authenticate(ctx).catch((error: Error) => {
         // Reported in this connection's log line; the client only sees the connection end.
-        this.#outcome = `error: ${error.message}`;
-        this.#client.end();
+        this.#disconnect(`error: ${error.message}`);
       });
     });
     this.#client.on("ready", () => {
       clearTimeout(this.#authDeadline);
+      // A login that never opens its session channel (`ssh -N`) would hold a place for nothing.
+      this.#timer(this.#limits.sessionChannelDeadlineMs, () => {
+        if (!this.#channel) this.#disconnect("no_session_channel");
+      });
       this.#client.on("session", (accept) => this.#onSession(accept()));
     });
     this.#client.on("error", () => undefined);
     this.#client.on("close", () => this.#onClose());
+  }
+
+  #timer(ms: number, run: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, ms);
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  /**
+   * Ends the connection now (DISCONNECT), and destroys the socket if the client does not close
+   * its side promptly, as a client waiting at a prompt of its own never reads the DISCONNECT.
+   */
+  #disconnect(outcome?: string) {
+    if (outcome) {
+      this.#outcome = outcome;
+      this.#cutOffAs = outcome;
+    }
+    this.#client.end();
+    this.#forceClose ??= this.#timer(DISCONNECT_GRACE_MS, () => this.#socket?.destroy());
+  }
+
+  /** The connection's absolute lifetime is over: the user is told, and it ends. */
+  #endOfLifetime() {
+    this.#outcome = "lifetime_exceeded";
+    this.#cutOffAs = "lifetime_exceeded";
+    if (!this.#channel) return this.#disconnect();
+    this.end(LIFETIME_EXCEEDED_MESSAGE);
   }
 
   /** Ends the connection politely (shutdown, expiry). */
@@ -192,9 +251,8 @@ export class BridgeConnection {
       this.#channel.exit(0);
       this.#channel.end();
     }
-    this.#hangUp ??= setTimeout(
-      () => this.#client.end(),
-      this.#channel ? CLIENT_HANGUP_GRACE_MS : 0,
+    this.#hangUp ??= this.#timer(this.#channel ? CLIENT_HANGUP_GRACE_MS : 0, () =>
+      this.#disconnect(),
     );
   }
 
@@ -203,7 +261,12 @@ export class BridgeConnection {
       return this.#cutOff(ctx, "too_many_auth_requests");
     await this.#openSession(ctx.username);
     const rules = this.#rules;
-    if (this.#refusal !== null || !rules) return ctx.reject([]);
+    if (this.#refusal !== null || !rules) {
+      // The sentence is out (the banner); end at once, as sshd does after its last method fails,
+      // rather than leave the client to try methods that prompt (a password, which nobody asked for).
+      ctx.reject([]);
+      return this.#disconnect();
+    }
     if (ctx.method === "keyboard-interactive") return ctx.accept();
     if (ctx.method !== "publickey") return ctx.reject(AUTH_METHODS);
     return this.#offer(ctx, rules);
@@ -216,15 +279,21 @@ export class BridgeConnection {
     if (this.#awaitingCertificate && !this.#bareProofCertifiedBy(blob))
       return ctx.reject(["keyboard-interactive"]);
     const offerId = fingerprints(blob).publicKeySha256;
-    const sha1 = SHA1_ALGORITHMS.has(ctx.key.algo) && !ctx.hashAlgo;
+    const algorithm = requestAlgorithmOf(ctx);
+    const algorithmRefusal = requestAlgorithmRefusal(algorithm, blobType(blob));
     let offered = this.#offered.get(offerId);
-    if (!offered || (offered.fate === "refused" && offered.refusal === "sha1" && !sha1)) {
+    // A key refused for the name its request gave may come again, rightly named.
+    const renamed =
+      offered?.fate === "refused" && ALGORITHM_REFUSALS.has(offered.refusal) && !algorithmRefusal;
+    if (!offered || renamed) {
       // Past the cap, new keys are turned away; the signed request for an offered one still counts.
       if (!offered && this.#offered.size >= this.#limits.maxKeyOffers)
         return ctx.reject(["keyboard-interactive"]);
-      const parsed: Parsed = sha1 ? { refusal: "sha1", detail: null } : parse(blob);
+      const parsed: Parsed = algorithmRefusal
+        ? { refusal: algorithmRefusal, detail: escapeUntrustedText(algorithm.slice(0, 64)) }
+        : parse(blob, this.#remoteAddress);
       if ("key" in parsed) this.#keys.set(offerId, parsed.key);
-      offered = judgeKey(rules, offerId, parsed, new Date());
+      offered = judgeKey(rules, offerId, parsed);
       this.#offered.set(offerId, offered);
     }
     const key = this.#keys.get(offerId);
@@ -240,7 +309,7 @@ export class BridgeConnection {
     const signed = ctx.signature !== undefined && ctx.blob !== undefined;
     const answer = answerKeyRequest(
       offered,
-      { signed, sha1 },
+      { signed, algorithmRefused: algorithmRefusal !== null },
       { checked: this.#signaturesChecked, max: this.#limits.maxSignatureChecks },
     );
     if (answer === "reject") return ctx.reject(AUTH_METHODS);
@@ -248,13 +317,7 @@ export class BridgeConnection {
     if (answer === "cut_off") return this.#cutOff(ctx, "too_many_signatures");
     this.#signaturesChecked++;
     if (!ctx.signature || !ctx.blob) return ctx.reject(AUTH_METHODS);
-    const request = {
-      algorithm: ctx.key.algo,
-      hashAlgo: ctx.hashAlgo,
-      key: blob,
-      signature: ctx.signature,
-      data: ctx.blob,
-    };
+    const request = { algorithm, key: blob, signature: ctx.signature, data: ctx.blob };
     const proof = verifySignedRequest(request, blobType(blob));
     if (!proof.verified) return ctx.reject(AUTH_METHODS);
     const judged = judgeProof(rules, offered, key, proof.authenticator);
@@ -272,7 +335,7 @@ export class BridgeConnection {
    */
   #provenSoFar(ctx: PublicKeyAuthContext, rules: KeyRules) {
     const proven = [...this.#proven.values()].map((entry) => entry.key);
-    if (!enoughKeysProven(rules, proven, new Date())) return ctx.reject(AUTH_METHODS);
+    if (!enoughKeysProven(rules, proven)) return ctx.reject(AUTH_METHODS);
     if (ctx.signature === undefined) return ctx.reject(["keyboard-interactive"]);
     if (proven.every((key) => key.certificate !== null)) return ctx.accept();
     this.#awaitingCertificate = true;
@@ -282,7 +345,7 @@ export class BridgeConnection {
   /** The proof of a key proven without a certificate, when `blob` is that key's certificate. */
   #bareProofCertifiedBy(blob: Buffer): ProvenKey | null {
     if (!isCertificateAlgorithm(blobType(blob))) return null;
-    const parsed = parse(blob);
+    const parsed = parse(blob, this.#remoteAddress);
     if (!("key" in parsed)) return null;
     const proven = this.#proven.get(parsed.key.publicKeySha256);
     return proven && proven.key.certificate === null ? proven : null;
@@ -290,10 +353,8 @@ export class BridgeConnection {
 
   /** A client that keeps asking is cut off: the auth request is refused and the connection ends. */
   #cutOff(ctx: AuthContext, outcome: string) {
-    this.#outcome = outcome;
-    this.#cutOffAs = outcome;
     ctx.reject([]);
-    this.#client.end();
+    this.#disconnect(outcome);
   }
 
   /** On the first auth request: the username names the session; ask the Worker once. */
@@ -340,7 +401,8 @@ export class BridgeConnection {
 
   #scheduleExpiryCheck(expiredAt: string) {
     const delay = Math.max(0, Date.parse(expiredAt) - Date.now()) + EXPIRY_CHECK_MARGIN_MS;
-    this.#expiryCheck = setTimeout(() => this.#checkExpiry(), Math.min(delay, MAX_TIMER_MS));
+    // Asks the Worker, once the session's expiry has passed, whether it has really ended.
+    this.#timer(Math.min(delay, MAX_TIMER_MS), () => this.#checkExpiry());
   }
 
   async #checkExpiry() {
@@ -418,6 +480,7 @@ export class BridgeConnection {
           security_key: authenticator,
         })),
         keys_offered: this.#offered.size,
+        refusals: uncountedReasons(this.#offered.values()),
         confirmed: session.must_confirm ? confirmed === true : null,
       })
       .then((result) => {
@@ -433,9 +496,7 @@ export class BridgeConnection {
   }
 
   #onClose() {
-    clearTimeout(this.#authDeadline);
-    if (this.#expiryCheck) clearTimeout(this.#expiryCheck);
-    if (this.#hangUp) clearTimeout(this.#hangUp);
+    for (const timer of this.#timers) clearTimeout(timer);
     // A client that leaves early still counts: proven keys are kept unless confirmation was required.
     const finished = this.#finishOnce(false);
     finished.finally(() =>

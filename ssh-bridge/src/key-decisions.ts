@@ -1,6 +1,6 @@
+import type { OfferedKey } from "../../worker/src/protocol/key-outcomes.ts";
 import { keyStanding, type ProofRules } from "../../worker/src/protocol/proof-rules.ts";
 import type { ParsedPublicKey } from "../../worker/src/protocol/public-keys.ts";
-import type { OfferedKey } from "../../worker/src/protocol/terminal.ts";
 
 /**
  * "Does this key count?", as pure functions over what the bridge knows: the session's rules, the
@@ -17,7 +17,7 @@ export interface KeyRules extends ProofRules {
 
 /** What a publickey request gets, once the key it names has been judged. */
 export type KeyAnswer =
-  /** Refused, not expected, already proven, or an SHA-1 signature: try the next key. */
+  /** Refused, not expected, already proven, or a request under a refused algorithm: try the next key. */
   | "reject"
   /** The unsigned query for a key awaiting proof: "key OK, now sign". */
   | "key_ok"
@@ -28,26 +28,22 @@ export type KeyAnswer =
 
 export function answerKeyRequest(
   offered: OfferedKey,
-  request: { signed: boolean; sha1: boolean },
+  request: { signed: boolean; algorithmRefused: boolean },
   signatures: { checked: number; max: number },
 ): KeyAnswer {
-  if (offered.fate !== "unproven" || request.sha1) return "reject";
+  if (offered.fate !== "unproven" || request.algorithmRefused) return "reject";
   if (!request.signed) return "key_ok";
   return signatures.checked >= signatures.max ? "cut_off" : "check_signature";
 }
 
 /** Whether the proven keys are enough to let the client in, or it should offer more. */
-export function enoughKeysProven(
-  rules: KeyRules,
-  proven: readonly ParsedPublicKey[],
-  now: Date,
-): boolean {
+export function enoughKeysProven(rules: KeyRules, proven: readonly ParsedPublicKey[]): boolean {
   if (!rules.multiKey || proven.length >= rules.maxKeys) return true;
   if (rules.kind !== "verify") return false;
   const fingerprints = new Set(proven.map((key) => key.publicKeySha256));
   // Trusted CAs count as one more key, proven by any valid certificate from one of them.
   const trusted = proven.some((key) => {
-    const standing = keyStanding(rules, key, now);
+    const standing = keyStanding(rules, key);
     return standing.counts && standing.trusted;
   });
   return (

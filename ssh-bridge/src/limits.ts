@@ -4,6 +4,13 @@ export const BRIDGE_DEFAULTS = {
   authDeadlineMs: 30_000,
   /** Time the user has to answer the must_confirm prompt. */
   confirmDeadlineMs: 120_000,
+  /** After authentication, the time a client has to open its session channel (`ssh -N` never does). */
+  sessionChannelDeadlineMs: 10_000,
+  /**
+   * From TCP accept, the longest any connection lasts: authentication, the confirmation prompt
+   * and a margin. The Worker holds a connection's place in its session as long (180 s).
+   */
+  connectionLifetimeMs: 180_000,
   /** Public key offers per connection; later offers are refused. */
   maxKeyOffers: 32,
   /** Signatures verified per connection (an honest client signs once per key); then it is cut off. */

@@ -38,6 +38,15 @@ function trustedProxies() {
 
 const numberSetting = (name: string, fallback: number) => Number(setting(name, String(fallback)));
 
+/** A whole number of seconds from `min` to `max`, or the bridge stops with a sentence naming it. */
+function secondsSetting(name: string, fallbackMs: number, min: number, max: number): number {
+  const text = setting(name, String(fallbackMs / 1000));
+  const seconds = Number(text);
+  if (!/^\d+$/.test(text.trim()) || seconds < min || seconds > max)
+    fail(`${name} must be a whole number of seconds from ${min} to ${max}, not "${text}"`);
+  return seconds * 1000;
+}
+
 const config = {
   workerUrl: setting("WORKER_URL", "http://localhost:8787"),
   secret: setting("BRIDGE_SECRET"),
@@ -52,6 +61,14 @@ const config = {
     BRIDGE_DEFAULTS.connectionsPerAddressPerMinute,
   ),
   shutdownGraceMs: numberSetting("SHUTDOWN_GRACE_MS", BRIDGE_DEFAULTS.shutdownGraceMs),
+  // The Worker holds a connection's place in its session for 180 s: a longer life would let a
+  // second connection in beside a live one.
+  connectionLifetimeMs: secondsSetting(
+    "CONNECTION_LIFETIME_SECONDS",
+    BRIDGE_DEFAULTS.connectionLifetimeMs,
+    10,
+    180,
+  ),
 };
 
 function log(line: object) {
@@ -69,6 +86,7 @@ const server = createBridgeServer({
   }),
   maxConnections: config.maxConnections,
   connectionsPerAddressPerMinute: config.connectionsPerAddressPerMinute,
+  connectionLifetimeMs: config.connectionLifetimeMs,
   trustedProxies: config.trustedProxies,
   log,
 });

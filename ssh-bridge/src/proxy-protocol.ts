@@ -6,6 +6,12 @@ const V2_SIGNATURE = Buffer.from([
 ]);
 const V1_PREFIX = Buffer.from("PROXY ");
 const V1_MAX_LENGTH = 107;
+/**
+ * The most bytes read before the SSH stream while looking for a header. A v2 header may declare
+ * 64 KiB of extensions; balancers send well under this, and a peer sending more is refused
+ * rather than buffered (what is read is re-parsed whole on every chunk, so it stays small).
+ */
+export const MAX_PROXY_HEADER_BYTES = 4096;
 
 export interface ProxyHeader {
   /** The client's address as the load balancer saw it; null for LOCAL/UNKNOWN (health checks). */
@@ -53,6 +59,7 @@ function parseV2(data: Buffer): ParseResult {
   const family = data[13] ?? 0;
   const length = data.readUInt16BE(14);
   if (versionCommand >> 4 !== 2) throw new Error("unsupported PROXY version");
+  if (16 + length > MAX_PROXY_HEADER_BYTES) throw new Error("PROXY v2 header too long");
   if (data.length < 16 + length) return { done: false };
   const consumed = 16 + length;
   const body = data.subarray(16, consumed);
@@ -107,6 +114,8 @@ function readStart<T>(
       try {
         const answer = decide(buffered);
         if (answer) finish(null, answer.value, buffered.subarray(answer.keep));
+        else if (buffered.length >= MAX_PROXY_HEADER_BYTES)
+          throw new Error("PROXY header too long");
       } catch (error) {
         finish(error as Error);
       }

@@ -55,15 +55,16 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   const ssh = new ssh2.Server({ hostKeys: options.hostKeys, ident: "keyproof" }, (client, info) => {
     const socket = socketOf(client);
     const start = socket ? accepted.get(socket) : undefined;
-    // From here the connection's own auth deadline runs, for what is left of the same 30 s.
+    // From here the connection's own deadlines run, counted from the same accept.
     if (start) clearTimeout(start.deadline);
-    const elapsed = start ? Date.now() - start.acceptedAt : 0;
     const connection = new BridgeConnection({
       client,
+      socket,
+      acceptedAt: start?.acceptedAt,
       remoteAddress: start?.address ?? normalizeAddress(info.ip) ?? "0.0.0.0",
       clientVersion: printableClientVersion(info.header.identRaw),
       worker: options.worker,
-      limits: { ...options, authDeadlineMs: Math.max(0, options.authDeadlineMs - elapsed) },
+      limits: options,
       log: options.log,
     });
     open.add(connection);

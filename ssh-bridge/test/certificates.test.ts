@@ -64,6 +64,7 @@ describe("OpenSSH certificates, offered by ssh from id_*-cert.pub beside the key
         ca_public_key_ssh: ca.publicKey.split(" ").slice(0, 2).join(" "),
         ca_public_key_sha256: ca.sha256,
         valid: true,
+        invalid_reason: null,
       });
       expect(record?.certificate?.extensions).not.toContain("permit-pty");
     },
@@ -80,6 +81,7 @@ describe("OpenSSH certificates, offered by ssh from id_*-cert.pub beside the key
     expect(record?.certificate).toMatchObject({
       valid_before: expect.stringMatching(/^2020-01-02T/),
       valid: false,
+      invalid_reason: "expired",
     });
   });
 

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CertificateRecord } from "../../worker/src/protocol/certificates.ts";
+import type { OfferedKey } from "../../worker/src/protocol/key-outcomes.ts";
 import { judgeKey, judgeProof } from "../../worker/src/protocol/proof-rules.ts";
 import type { ParsedPublicKey } from "../../worker/src/protocol/public-keys.ts";
-import type { OfferedKey } from "../../worker/src/protocol/terminal.ts";
 import { answerKeyRequest, enoughKeysProven, type KeyRules } from "../src/key-decisions.ts";
-
-const NOW = new Date("2026-11-21T12:00:00Z");
 
 const key = (sha256 = "SHA256:x", more: Partial<ParsedPublicKey> = {}) =>
   ({
@@ -40,6 +38,7 @@ const certificate = (more: Partial<CertificateRecord> = {}): CertificateRecord =
   ca_public_key_ssh: "ssh-ed25519 AAAA",
   ca_public_key_sha256: "SHA256:ca",
   valid: true,
+  invalid_reason: null,
   ...more,
 });
 const certified = (more: Partial<CertificateRecord> = {}, sha256 = "SHA256:c") =>
@@ -89,7 +88,7 @@ describe("judgeKey: what a newly offered key is", () => {
     [
       "a certificate in a collection, valid or not",
       collect,
-      { key: certified({ valid: false }) },
+      { key: certified({ valid: false, invalid_reason: "ca_signature" }) },
       "unproven",
     ],
     ["a valid certificate from a trusted CA", trustingCa, { key: certified() }, "unproven"],
@@ -109,23 +108,61 @@ describe("judgeKey: what a newly offered key is", () => {
     [
       "an expired certificate",
       trustingCa,
-      { key: certified({ valid_before: "2026-11-20T00:00:00.000Z", valid: false }) },
+      {
+        key: certified({
+          valid_before: "2026-11-20T00:00:00.000Z",
+          valid: false,
+          invalid_reason: "expired",
+        }),
+      },
       "unexpected",
       "certificate_expired",
     ],
     [
       "a certificate not valid yet",
       trustingCa,
-      { key: certified({ valid_after: "2026-11-22T00:00:00.000Z", valid: false }) },
+      {
+        key: certified({
+          valid_after: "2026-11-22T00:00:00.000Z",
+          valid: false,
+          invalid_reason: "not_yet_valid",
+        }),
+      },
       "unexpected",
       "certificate_not_yet_valid",
     ],
     [
       "a certificate whose CA signature fails, or a host certificate",
       trustingCa,
-      { key: certified({ valid: false }) },
+      { key: certified({ valid: false, invalid_reason: "host_certificate" }) },
       "unexpected",
       "certificate_invalid",
+    ],
+    [
+      "a certificate with a critical option sshd does not know",
+      trustingCa,
+      {
+        key: certified({
+          valid: false,
+          invalid_reason: "unknown_critical_option",
+          critical_options: { "permit-all@example.com": "" },
+        }),
+      },
+      "unexpected",
+      "certificate_unknown_option",
+    ],
+    [
+      "a certificate used from outside its source-address",
+      trustingCa,
+      {
+        key: certified({
+          valid: false,
+          invalid_reason: "source_address",
+          critical_options: { "source-address": "10.0.0.0/8" },
+        }),
+      },
+      "unexpected",
+      "certificate_source_address",
     ],
     [
       "a certificate without the principal",
@@ -148,24 +185,31 @@ describe("judgeKey: what a newly offered key is", () => {
       "unproven",
     ],
   ])("%s", (_, rules, parsed, fate, why) => {
-    const offered = judgeKey(rules, "SHA256:blob", parsed, NOW);
+    const offered = judgeKey(rules, "SHA256:blob", parsed);
     expect(offered.fate).toBe(fate);
     if (offered.fate === "refused") expect(offered.refusal).toBe(why);
     if (offered.fate === "unexpected") expect(offered.mismatch).toBe(why);
   });
 
   it("keeps what the terminal needs: the refusal and its detail, the key's type, or the date", () => {
-    expect(
-      judgeKey(collect, "SHA256:x", { refusal: "rsa_too_short", detail: "1024" }, NOW),
-    ).toEqual({ sha256: "SHA256:x", fate: "refused", refusal: "rsa_too_short", detail: "1024" });
+    expect(judgeKey(collect, "SHA256:x", { refusal: "rsa_too_short", detail: "1024" })).toEqual({
+      sha256: "SHA256:x",
+      fate: "refused",
+      refusal: "rsa_too_short",
+      detail: "1024",
+    });
     const rsa = key("SHA256:r", { publicKeyAlgorithm: "ssh-rsa", publicKeyBits: 3072 });
-    expect(judgeKey(collect, "SHA256:blob", { key: rsa }, NOW)).toEqual({
+    expect(judgeKey(collect, "SHA256:blob", { key: rsa })).toEqual({
       sha256: "SHA256:r",
       fate: "unproven",
       key: { sha256: "SHA256:r", algorithm: "ssh-rsa", bits: 3072, certified: false },
     });
-    const expired = certified({ valid_before: "2026-11-20T00:00:00.000Z" });
-    expect(judgeKey(trustingCa, "SHA256:blob", { key: expired }, NOW)).toMatchObject({
+    const expired = certified({
+      valid_before: "2026-11-20T00:00:00.000Z",
+      valid: false,
+      invalid_reason: "expired",
+    });
+    expect(judgeKey(trustingCa, "SHA256:blob", { key: expired })).toMatchObject({
       sha256: "SHA256:c",
       key: { certified: true },
       mismatch: "certificate_expired",
@@ -205,6 +249,33 @@ describe("judgeProof: a verified signature, and how the security key made it", (
       null,
       "proven",
     ],
+    [
+      "a plain key's certificate that says verify-required",
+      collect,
+      certified({ critical_options: { "verify-required": "" } }),
+      null,
+      "certificate_verify_required",
+    ],
+    [
+      "a security key's certificate that says verify-required, signed with a touch alone",
+      collect,
+      {
+        ...securityKey(),
+        certificate: certificate({ critical_options: { "verify-required": "" } }),
+      },
+      { flags: 0x01, counter: 5 },
+      "certificate_verify_required",
+    ],
+    [
+      "a security key's certificate that says verify-required, signed with a PIN",
+      collect,
+      {
+        ...securityKey(),
+        certificate: certificate({ critical_options: { "verify-required": "" } }),
+      },
+      { flags: 0x05, counter: 5 },
+      "proven",
+    ],
   ] as const)("%s", (_, rules, parsed, authenticator, outcome) => {
     const judged = judgeProof(rules, awaiting, parsed, authenticator);
     expect(judged.fate === "refused" ? judged.refusal : judged.fate).toBe(outcome);
@@ -212,7 +283,7 @@ describe("judgeProof: a verified signature, and how the security key made it", (
 });
 
 describe("answerKeyRequest: what a publickey request gets", () => {
-  const awaiting = judgeKey(collect, "SHA256:x", { key: key() }, NOW);
+  const awaiting = judgeKey(collect, "SHA256:x", { key: key() });
   const fates: Record<string, OfferedKey> = {
     awaiting,
     proven: { ...awaiting, fate: "proven" } as OfferedKey,
@@ -236,10 +307,12 @@ describe("answerKeyRequest: what a publickey request gets", () => {
     ["unexpected", true, false, 0, "reject"],
     ["refused", true, false, 0, "reject"],
   ] as const)(
-    "%s key, signed %s, SHA-1 %s, %i signatures checked: %s",
-    (fate, signed, sha1, checked, answer) => {
+    "%s key, signed %s, algorithm refused %s, %i signatures checked: %s",
+    (fate, signed, algorithmRefused, checked, answer) => {
       const offered = fates[fate] as OfferedKey;
-      expect(answerKeyRequest(offered, { signed, sha1 }, { checked, max: 32 })).toBe(answer);
+      expect(answerKeyRequest(offered, { signed, algorithmRefused }, { checked, max: 32 })).toBe(
+        answer,
+      );
     },
   );
 });
@@ -275,6 +348,6 @@ describe("enoughKeysProven: let the client in, or ask for more keys", () => {
       true,
     ],
   ] as const)("%s", (_, rules, proven, enough) => {
-    expect(enoughKeysProven(rules, proven, NOW)).toBe(enough);
+    expect(enoughKeysProven(rules, proven)).toBe(enough);
   });
 });

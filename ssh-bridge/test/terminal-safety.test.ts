@@ -1,11 +1,10 @@
-import ssh2 from "ssh2";
 import { describe, expect, inject, it } from "vitest";
 import { executeLocalSql } from "../../scripts/local-dev.ts";
 import { bannerText, render } from "../../worker/src/protocol/terminal.ts";
 import { printableClientVersion } from "../../worker/src/protocol/terminal-text.ts";
 import { normalizeAddress } from "../src/client-identity.ts";
 import { useBridge } from "./helpers/context.ts";
-import { makeKey, runSsh } from "./helpers/ssh.ts";
+import { makeKey, runSsh, ssh2Login } from "./helpers/ssh.ts";
 
 const ctx = useBridge();
 
@@ -54,21 +53,11 @@ describe("text from the API on the user's terminal", () => {
 describe("strings a client sends", () => {
   it("stores the client version escaped to printable ASCII", async () => {
     const session = await ctx.api.createSession("collect");
-    await new Promise<void>((resolve) => {
-      const client = new ssh2.Client();
-      client
-        .on("ready", () => client.end())
-        .on("error", () => resolve())
-        .on("close", () => resolve())
-        .connect({
-          host: "127.0.0.1",
-          port: ctx.bridge.port,
-          username: session.connection_identifier,
-          ident: "evil\u001b]52;c;ZXZpbA==\u0007",
-          tryKeyboard: true,
-          readyTimeout: 10_000,
-        });
-      client.on("keyboard-interactive", (_n, _i, _l, _p, finish) => finish([]));
+    await ssh2Login({
+      port: ctx.bridge.port,
+      username: session.connection_identifier,
+      ident: "evil\u001b]52;c;ZXZpbA==\u0007",
+      tryKeyboard: true,
     });
     await expect
       .poll(async () => (await ctx.api.getSession("collect", session.id)).connections[0])

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { OfferedKey } from "../../worker/src/protocol/key-outcomes.ts";
 import type { FinishConnectionResponse } from "../../worker/src/protocol/messages.ts";
-import {
-  type OfferedKey,
-  refusedKeyLines,
-  resultLines,
-} from "../../worker/src/protocol/terminal.ts";
+import { refusedKeyLines, resultLines } from "../../worker/src/protocol/terminal.ts";
 
 const view = (sha256: string, certified = false) => ({
   sha256,

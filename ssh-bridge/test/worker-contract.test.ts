@@ -90,6 +90,7 @@ describe("the bridge against the Worker interface", () => {
           session_id: "cs_fake",
           keys: [{ key: blob, security_key: null }],
           keys_offered: 1,
+          refusals: [],
           confirmed: null,
         },
       ]);

@@ -25,12 +25,12 @@ export const reported = (keys: (string | ReportedKey)[]): ReportedKey[] =>
   keys.map((key) => (typeof key === "string" ? { key, security_key: null } : key));
 
 /** The bridge's first call: a connection to the session named `identifier` opens. */
-export async function openConnection(identifier: string) {
+export async function openConnection(identifier: string, ipAddress = "198.51.100.7") {
   const opened = await internal<{ connection_id: string; session_id: string }>(
     "/internal/v1/connections",
     {
       connection_identifier: identifier,
-      ip_address: "198.51.100.7",
+      ip_address: ipAddress,
       client_version: "SSH-2.0-OpenSSH_9.6",
     },
   );

@@ -125,7 +125,8 @@ describe("the hosted proof page", () => {
     });
     const confirming = await live.next("confirming");
     expect(confirming.headline).toContain("press y");
-    expect(confirming.keys).toEqual([`${view.sha256} (ED25519 256)`]);
+    // Nothing of a key awaiting its `y` is shown before the user agreed.
+    expect(confirming.keys).toEqual([]);
     await finishConnection(opened, { keys: [blobOf(ed25519?.openssh ?? "")], confirmed: true });
     const done = await live.next("done");
     expect(done.keys).toEqual([`${view.sha256} (ED25519 256)`]);

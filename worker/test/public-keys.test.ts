@@ -146,6 +146,7 @@ describe("OpenSSH certificates", () => {
       ca_public_key_ssh: expect.stringMatching(/^ssh-ed25519 /),
       ca_public_key_sha256: expect.stringMatching(/^SHA256:/),
       valid: true,
+      invalid_reason: null,
     });
     const forever = parsePublicKeyBlob(
       blobOfLine(certificate("rsa by an ecdsa-521 CA, forever").openssh),
@@ -166,13 +167,13 @@ describe("OpenSSH certificates", () => {
   it("is judged as of the time given", () => {
     const blob = blobOfLine(certificate("ed25519 by an ed25519 CA").openssh);
     expect(
-      parsePublicKeyBlob(blob, null, new Date("2024-12-31T23:59:59Z")).certificate?.valid,
+      parsePublicKeyBlob(blob, { now: new Date("2024-12-31T23:59:59Z") }).certificate?.valid,
     ).toBe(false);
     expect(
-      parsePublicKeyBlob(blob, null, new Date("2025-01-01T00:00:00Z")).certificate?.valid,
+      parsePublicKeyBlob(blob, { now: new Date("2025-01-01T00:00:00Z") }).certificate?.valid,
     ).toBe(true);
     expect(
-      parsePublicKeyBlob(blob, null, new Date("2100-01-01T00:00:00Z")).certificate?.valid,
+      parsePublicKeyBlob(blob, { now: new Date("2100-01-01T00:00:00Z") }).certificate?.valid,
     ).toBe(false);
   });
 

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ssh2 from "ssh2";
 
 const keyDir = mkdtempSync(join(tmpdir(), "keyproof-userkeys-"));
 let counter = 0;
@@ -94,9 +95,9 @@ export interface SshOptions {
   timeoutMs?: number;
 }
 
-/** Runs the real OpenSSH client against the bridge. */
-export function runSsh(options: SshOptions): Promise<SshResult> {
-  const args = [
+/** The OpenSSH client's arguments for `options`, as runSsh passes them. */
+export function sshArgs(options: Omit<SshOptions, "input" | "inputDelayMs" | "silent">): string[] {
+  return [
     "-p",
     String(options.port),
     "-F",
@@ -116,7 +117,11 @@ export function runSsh(options: SshOptions): Promise<SshResult> {
     `${options.user}@127.0.0.1`,
     ...(options.command ?? []),
   ];
-  const child = spawn("ssh", args, {
+}
+
+/** Runs the real OpenSSH client against the bridge. */
+export function runSsh(options: SshOptions): Promise<SshResult> {
+  const child = spawn("ssh", sshArgs(options), {
     env: { ...process.env, SSH_AUTH_SOCK: options.agentSocket ?? "" },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -164,4 +169,22 @@ export function startAgent(keys: UserKey[]): Agent {
   };
   for (const key of keys) agent.add(key);
   return agent;
+}
+
+/**
+ * Logs in with the ssh2 client library, for what OpenSSH will not send (a hostile version line,
+ * a hand-made request), and hangs up once in. Resolves when the connection is over, however.
+ */
+export function ssh2Login(
+  config: ssh2.ConnectConfig,
+  client: ssh2.Client = new ssh2.Client(),
+): Promise<void> {
+  return new Promise((resolve) => {
+    client
+      .on("ready", () => client.end())
+      .on("error", () => resolve())
+      .on("close", () => resolve())
+      .on("keyboard-interactive", (_name, _instructions, _lang, _prompts, finish) => finish([]))
+      .connect({ host: "127.0.0.1", readyTimeout: 10_000, ...config });
+  });
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError, type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
+import { isPrivateKeyText } from "../protocol/public-keys.ts";
 import type { Problem } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
 
@@ -22,8 +23,12 @@ const PROBLEM_TYPES: Record<ErrorStatus, string> = {
 /** Longest string echoed back in `errors[].value`; a longer one is cut. */
 const MAX_ECHOED_LENGTH = 200;
 
-/** Only short scalars are echoed: an object or a 20,000-deep array cannot be serialised safely. */
+/**
+ * Only short scalars are echoed: an object or a 20,000-deep array cannot be serialised safely,
+ * and no part of a private key pasted by mistake ever leaves again.
+ */
 function echoed(value: unknown): unknown {
+  if (typeof value === "string" && isPrivateKeyText(value)) return undefined;
   if (typeof value === "string")
     return value.length > MAX_ECHOED_LENGTH ? `${value.slice(0, MAX_ECHOED_LENGTH)}…` : value;
   if (typeof value === "number" || typeof value === "boolean" || value === null) return value;

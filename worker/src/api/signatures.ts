@@ -7,6 +7,7 @@ import {
   proveBySignature,
   SIGNATURE_LIMITS,
 } from "../domain/signature-proofs.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import { CONNECTION_RESULTS, countedKey, SESSION_STATUSES } from "../protocol/messages.ts";
 import { render } from "../protocol/terminal.ts";
@@ -113,7 +114,7 @@ signatureRoutes.openapi(
       // Read as bytes: curl's default media type would make the platform warn about .text().
       new TextDecoder().decode(await c.req.arrayBuffer()),
       {
-        ipAddress: c.req.header("cf-connecting-ip") ?? "127.0.0.1",
+        ipAddress: clientAddress(c.req.raw.headers, c.env),
         userAgent: c.req.header("user-agent"),
       },
     );

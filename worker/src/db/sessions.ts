@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
+import type { UncountedReason } from "../protocol/key-outcomes.ts";
 import {
   CONNECTION_METHODS,
   CONNECTION_RESULTS,
@@ -123,6 +124,8 @@ export const connections = sqliteTable(
     closedAt: text("closed_at"),
     confirmed: integer({ mode: "boolean" }),
     outcome: text({ enum: CONNECTION_OUTCOMES }).notNull(),
+    /** Why offered keys did not count, one code each: never their fingerprints. */
+    refusals: text({ mode: "json" }).$type<UncountedReason[]>().notNull().default([]),
   },
   (t) => [index("connections_session_idx").on(t.sessionId, t.id)],
 );

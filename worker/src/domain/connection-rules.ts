@@ -74,7 +74,7 @@ interface CountedKey {
 function countedKeys(input: FinishInput): CountedKey[] {
   const counted = new Map<string, CountedKey>();
   for (const { key, authenticator } of input.proven) {
-    const standing = keyStanding(input.rules, key, input.now);
+    const standing = keyStanding(input.rules, key);
     if (!standing.counts || presenceRefusal(input.rules, key, authenticator)) continue;
     const lastCounter = input.lastCounters.get(key.publicKeySha256) ?? null;
     const securityKey = authenticator
@@ -117,16 +117,21 @@ export function decideFinish(input: FinishInput): FinishDecision {
   if (session.kind === "collect") {
     if (proven.length === 0) return { ...base, outcome: "no_key" };
     if (declined) return { ...base, outcome: "declined" };
-    const fresh = proven.filter((key) => !input.collected.has(key.publicKeySha256));
+    const isNew = (key: ParsedPublicKey) => !input.collected.has(key.publicKeySha256);
+    // A key collected before is kept once more only when its counter went back: a cloned key
+    // must show up, though the session already holds the key.
+    const record = proven.filter(
+      (key) => isNew(key) || key.securityKey?.counter_regressed === true,
+    );
     const sessionChanges: Partial<SessionRow> = { updatedAt: now };
     if (!session.multiConnection)
       Object.assign(sessionChanges, { status: "completed", completedAt: now });
     return {
       ...base,
       outcome: "collected",
-      record: fresh,
+      record,
       sessionChanges,
-      keys: proven.map((key) => summary(key, fresh.includes(key))),
+      keys: proven.map((key) => summary(key, isNew(key))),
     };
   }
 

@@ -75,7 +75,12 @@ export async function finishConnection(
     await sessionObject(ctx, request.session_id).finishConnection(
       request.session_id,
       connectionId,
-      { keys: request.keys, keysOffered: request.keys_offered, confirmed: request.confirmed },
+      {
+        keys: request.keys,
+        keysOffered: request.keys_offered,
+        refusals: request.refusals,
+        confirmed: request.confirmed,
+      },
       ctx.nonce,
     ),
   );

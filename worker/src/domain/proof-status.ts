@@ -1,5 +1,6 @@
 import type { ConnectionKeyRow, ConnectionRow, SessionRow } from "../db/sessions.ts";
-import { keyLabel, type ProvenKeyView } from "../protocol/terminal.ts";
+import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
+import { keyLabel } from "../protocol/terminal.ts";
 
 /**
  * What the hosted proof page says (SPEC §14), composed once for the first render and for every
@@ -10,14 +11,16 @@ export interface ProofStatus {
   state: "waiting" | "connected" | "confirming" | "again" | "done" | "failed";
   headline: string;
   detail: string | null;
-  /** The keys proven in this session (or being confirmed), as `SHA256:... (ED25519 256)`. */
+  /** The keys this session has recorded, as `SHA256:... (ED25519 256)`. */
   keys: string[];
+  /** The session accepts no more connections: nothing will change any more. */
+  final: boolean;
 }
 
 export interface ProofStatusInput {
   session: Pick<
     SessionRow,
-    "kind" | "status" | "multiConnection" | "maxAttempts" | "failedAttempts"
+    "kind" | "status" | "multiConnection" | "maxAttempts" | "failedAttempts" | "completedAt"
   >;
   /** Newest first. */
   connections: Pick<ConnectionRow, "outcome">[];
@@ -55,6 +58,10 @@ const AGAIN: Partial<Record<ConnectionRow["outcome"], string>> = {
 const CLOSE = "You can close this page.";
 
 export function proofStatus(input: ProofStatusInput): ProofStatus {
+  return { ...describe(input), final: input.session.completedAt !== null };
+}
+
+function describe(input: ProofStatusInput): Omit<ProofStatus, "final"> {
   const { session } = input;
   const keys = labels(input.keys);
   switch (session.status) {
@@ -86,11 +93,12 @@ export function proofStatus(input: ProofStatusInput): ProofStatus {
   }
   const confirming = input.inProgress.find((connection) => connection.confirming !== null);
   if (confirming?.confirming) {
+    // Nothing of the keys awaiting a `y` is shown before the user agreed to share them.
     return {
       state: "confirming",
       headline: "Key proven. Confirm in your terminal: press y.",
       detail: "Nothing is kept until you do.",
-      keys: confirming.confirming.map(keyLabel),
+      keys,
     };
   }
   if (input.inProgress.length > 0) {

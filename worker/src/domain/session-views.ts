@@ -65,6 +65,7 @@ export function connectionView(connection: ConnectionRow, keys: ConnectionKeyRow
     confirmed: connection.confirmed,
     outcome: connection.outcome,
     keys: keys.filter((key) => key.connectionId === connection.id).map(collectedKeyView),
+    refusals: connection.refusals,
   };
 }
 

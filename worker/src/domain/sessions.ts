@@ -65,18 +65,19 @@ function parseKeyList<T extends { public_key: string }>(
   const parsed: { input: T; position: number; key: ParsedPublicKey }[] = [];
   const seen = new Map<string, number>();
   for (const [position, input] of inputs.entries()) {
-    const fail = (message: string) =>
+    const fail = (message: string, echo = true) =>
       errors.push({
         location: `body.${field}[${position}].public_key`,
         message,
-        value: input.public_key,
+        ...(echo ? { value: input.public_key } : {}),
       });
     let key: ParsedPublicKey;
     try {
       key = parsePublicKey(input.public_key);
     } catch (error) {
       if (!(error instanceof PublicKeyError)) throw error;
-      fail(error.message);
+      // A private key pasted by mistake is never sent back, not even in part.
+      fail(error.message, error.code !== "private_key");
       continue;
     }
     const first = seen.get(key.publicKeySha256);

@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { addressInCidrList } from "./ip-addresses.ts";
 import {
   type DecodedKey,
   encodeKey,
@@ -9,6 +10,7 @@ import {
 } from "./key-material.ts";
 import { parseSignatureBlob, verifySshSignature } from "./signatures.ts";
 import { SshReader } from "./ssh-wire.ts";
+import { escapeUntrustedText } from "./terminal-text.ts";
 
 /** OpenSSH certificate types (PROTOCOL.certkeys) and the plain key type each certifies. */
 export const CERTIFICATE_ALGORITHMS: Record<string, string> = {
@@ -24,6 +26,32 @@ export const CERTIFICATE_ALGORITHMS: Record<string, string> = {
 export const isCertificateAlgorithm = (algorithm: string) =>
   Object.hasOwn(CERTIFICATE_ALGORITHMS, algorithm);
 
+/**
+ * Why a certificate is not valid, as sshd would refuse it, most basic first. `source_address`:
+ * the client's address is outside its `source-address` option (or the option cannot be read).
+ */
+export const CERTIFICATE_PROBLEMS = [
+  "ca_signature",
+  "host_certificate",
+  "unknown_critical_option",
+  "not_yet_valid",
+  "expired",
+  "source_address",
+] as const;
+export type CertificateProblem = (typeof CERTIFICATE_PROBLEMS)[number];
+
+/**
+ * The critical options sshd knows (PROTOCOL.certkeys); a certificate carrying any other is
+ * refused. `force-command` restricts a shell keyproof never runs; `verify-required` is judged
+ * with the signature (proof-rules.ts).
+ */
+export const KNOWN_CRITICAL_OPTIONS = new Set([
+  "force-command",
+  "source-address",
+  "verify-required",
+]);
+export const VERIFY_REQUIRED = "verify-required";
+
 /** What a certificate says, as stored and shown (schemas/public-keys.ts describes each field). */
 export interface CertificateRecord {
   key_id: string;
@@ -36,8 +64,13 @@ export interface CertificateRecord {
   extensions: string[];
   ca_public_key_ssh: string;
   ca_public_key_sha256: string;
-  /** The CA's signature verifies, it is a user certificate, and it was in its dates when read. */
+  /**
+   * The CA's signature verifies, it is a user certificate with only critical options sshd knows,
+   * it was in its dates when read, and the client's address is one its `source-address` allows.
+   */
   valid: boolean;
+  /** Why it is not valid; null when it is. */
+  invalid_reason: CertificateProblem | null;
 }
 
 const USER_CERTIFICATE = 1;
@@ -67,6 +100,12 @@ function optionValue(data: Uint8Array): string {
   return reader.done() ? value : Buffer.from(data).toString("utf8");
 }
 
+/** Where the certificate is used: when, and from which client address (null when unknown). */
+export interface CertificateUse {
+  now: Date;
+  clientAddress: string | null;
+}
+
 /** The CA's key, if it is one whose signatures prove something. */
 function decodeCaKey(blob: Uint8Array): DecodedKey | null {
   try {
@@ -90,7 +129,7 @@ export function readCertificate(
   reader: SshReader,
   blob: Uint8Array,
   certificateAlgorithm: string,
-  now: Date,
+  use: CertificateUse,
 ): { key: DecodedKey; certificate: CertificateRecord } {
   const keyAlgorithm = CERTIFICATE_ALGORITHMS[certificateAlgorithm] ?? "";
   reader.string("nonce");
@@ -113,29 +152,46 @@ export function readCertificate(
   const caAlgorithm = new SshReader(caBlob).text("CA key type");
   const caKey = decodeCaKey(caBlob);
   const caCanonical = caKey ? encodeKey(caKey) : caBlob;
-  const seconds = BigInt(Math.floor(now.getTime() / 1000));
-  const valid =
-    caKey !== null &&
-    signature !== null &&
-    verifySshSignature(caKey, signature, signed) &&
-    type === USER_CERTIFICATE &&
-    seconds >= validAfter &&
-    seconds < validBefore;
+  const options = Object.fromEntries(
+    criticalOptions.map(([name, data]) => [name, optionValue(data)]),
+  );
+  const seconds = BigInt(Math.floor(use.now.getTime() / 1000));
+  const sourceAddress = options["source-address"];
+  const problems: [CertificateProblem, boolean][] = [
+    ["ca_signature", !caKey || !signature || !verifySshSignature(caKey, signature, signed)],
+    ["host_certificate", type !== USER_CERTIFICATE],
+    [
+      "unknown_critical_option",
+      Object.keys(options).some((name) => !KNOWN_CRITICAL_OPTIONS.has(name)),
+    ],
+    ["not_yet_valid", seconds < validAfter],
+    ["expired", seconds >= validBefore],
+    [
+      "source_address",
+      sourceAddress !== undefined &&
+        (use.clientAddress === null ||
+          addressInCidrList(use.clientAddress, sourceAddress) !== true),
+    ],
+  ];
+  const invalidReason = problems.find(([, failed]) => failed)?.[0] ?? null;
+  // Everything the certificate's maker chose is escaped before anyone stores or shows it.
+  const clean = escapeUntrustedText;
   return {
     key,
     certificate: {
-      key_id: keyId,
+      key_id: clean(keyId),
       serial: serial.toString(),
-      principals,
+      principals: principals.map(clean),
       valid_after: validAfter === 0n ? null : timestamp(validAfter),
       valid_before: validBefore === FOREVER ? null : timestamp(validBefore),
       critical_options: Object.fromEntries(
-        criticalOptions.map(([name, data]) => [name, optionValue(data)]),
+        Object.entries(options).map(([name, value]) => [clean(name), clean(value)]),
       ),
-      extensions,
-      ca_public_key_ssh: `${caAlgorithm} ${Buffer.from(caCanonical).toString("base64")}`,
+      extensions: extensions.map(clean),
+      ca_public_key_ssh: `${clean(caAlgorithm)} ${Buffer.from(caCanonical).toString("base64")}`,
       ca_public_key_sha256: fingerprints(caCanonical).publicKeySha256,
-      valid,
+      valid: invalidReason === null,
+      invalid_reason: invalidReason,
     },
   };
 }

@@ -19,6 +19,7 @@ export const KEY_REFUSALS = [
   "rsa_too_short",
   "degenerate",
   "invalid",
+  "private_key",
 ] as const;
 export type KeyRefusal = (typeof KEY_REFUSALS)[number];
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UNCOUNTED_REASONS } from "./key-outcomes.ts";
 
 /**
  * The wire format between the bridge and the Worker's /internal/v1 endpoints (never in OpenAPI).
@@ -79,6 +80,8 @@ export const finishConnectionRequest = z.strictObject({
   keys: z.array(provenKey).max(MAX_KEYS_PER_CONNECTION),
   /** Distinct keys the client offered, proven or not (tells "no key" from "no match"). */
   keys_offered: z.int().min(0).max(1000),
+  /** Why offered keys did not count, each reason once (bridges before 2026-11 send none). */
+  refusals: z.array(z.enum(UNCOUNTED_REASONS)).max(UNCOUNTED_REASONS.length).default([]),
   /** The user's answer when the session has must_confirm; null otherwise. */
   confirmed: z.boolean().nullable(),
 });

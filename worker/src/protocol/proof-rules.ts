@@ -1,7 +1,19 @@
+import {
+  type CertificateProblem,
+  KNOWN_CRITICAL_OPTIONS,
+  VERIFY_REQUIRED,
+} from "./certificates.ts";
+import type {
+  KeyMismatch,
+  KeyRefusalCode,
+  OfferedKey,
+  PresenceRefusal,
+  ProvenKeyView,
+} from "./key-outcomes.ts";
 import type { SessionKind } from "./messages.ts";
 import type { ParsedPublicKey } from "./public-keys.ts";
 import { type AuthenticatorData, USER_PRESENT, USER_VERIFIED } from "./signatures.ts";
-import type { KeyRefusalCode, OfferedKey, ProvenKeyView } from "./terminal.ts";
+import { escapeUntrustedText } from "./terminal-text.ts";
 
 /**
  * "Does this proven key count in this session?", decided once for both sides: the bridge asks
@@ -21,17 +33,6 @@ export interface ProofRules {
   requireUserVerification: boolean;
 }
 
-/** Why a sound key is not one a verification session expects, most specific first. */
-export const KEY_MISMATCHES = [
-  "not_expected",
-  "untrusted_ca",
-  "certificate_invalid",
-  "certificate_not_yet_valid",
-  "certificate_expired",
-  "principal_missing",
-] as const;
-export type KeyMismatch = (typeof KEY_MISMATCHES)[number];
-
 /**
  * What the key is, before any signature: counted (as an expected key, through a trusted CA's
  * certificate, or both), refused, or not one this session expects and why.
@@ -41,45 +42,59 @@ export type KeyStanding =
   | { counts: false; refusal: "security_key_required" }
   | { counts: false; mismatch: KeyMismatch };
 
-export function keyStanding(rules: ProofRules, key: ParsedPublicKey, now: Date): KeyStanding {
+export function keyStanding(rules: ProofRules, key: ParsedPublicKey): KeyStanding {
   if (rules.requireSecurityKey && key.securityKey === null)
     return { counts: false, refusal: "security_key_required" };
   const expected = rules.kind === "collect" || rules.expected.includes(key.publicKeySha256);
-  const problem = certificateProblem(rules, key, now);
+  const problem = certificateProblem(rules, key);
   if (expected || problem === null) return { counts: true, expected, trusted: problem === null };
   return { counts: false, mismatch: problem };
 }
 
-/** Why the key's certificate does not make it count in a verification session, or null if it does. */
-function certificateProblem(
-  rules: ProofRules,
-  key: ParsedPublicKey,
-  now: Date,
-): KeyMismatch | null {
+/** How each reason a certificate is not valid reads as a mismatch. */
+const CERTIFICATE_MISMATCHES: Record<CertificateProblem, KeyMismatch> = {
+  ca_signature: "certificate_invalid",
+  host_certificate: "certificate_invalid",
+  unknown_critical_option: "certificate_unknown_option",
+  not_yet_valid: "certificate_not_yet_valid",
+  expired: "certificate_expired",
+  source_address: "certificate_source_address",
+};
+
+/**
+ * Why the key's certificate does not make it count in a verification session, or null if it
+ * does: trust follows the certificate's `valid`, as sshd's does.
+ */
+function certificateProblem(rules: ProofRules, key: ParsedPublicKey): KeyMismatch | null {
   const { certificate } = key;
   if (rules.kind === "collect" || !certificate || rules.authorities.length === 0)
     return "not_expected";
   if (!rules.authorities.includes(certificate.ca_public_key_sha256)) return "untrusted_ca";
-  const time = now.getTime();
-  if (certificate.valid_before !== null && time >= Date.parse(certificate.valid_before))
-    return "certificate_expired";
-  if (certificate.valid_after !== null && time < Date.parse(certificate.valid_after))
-    return "certificate_not_yet_valid";
-  if (!certificate.valid) return "certificate_invalid";
-  // As sshd does for a trusted CA: a certificate names the principals it is good for.
-  if (rules.principal !== null && !certificate.principals.includes(rules.principal))
+  if (certificate.invalid_reason !== null)
+    return CERTIFICATE_MISMATCHES[certificate.invalid_reason];
+  // As sshd does for a trusted CA: a certificate names the principals it is good for. Its
+  // principals are stored escaped, and escaping is one-to-one.
+  if (
+    rules.principal !== null &&
+    !certificate.principals.includes(escapeUntrustedText(rules.principal))
+  )
     return "principal_missing";
   return null;
 }
 
-/** Why a security key's signature does not count, or null when it does (or is no such key's). */
-export type PresenceRefusal = "not_touched" | "user_verification_required";
-
+/**
+ * Why a signature does not count for how it was made, or null when it does: a security key's
+ * touch and PIN, and a certificate's `verify-required`, which only a security key's signature
+ * with the user-verified flag meets (as sshd checks it).
+ */
 export function presenceRefusal(
   rules: ProofRules,
   key: ParsedPublicKey,
   authenticator: AuthenticatorData | null,
 ): PresenceRefusal | null {
+  const verified = authenticator !== null && (authenticator.flags & USER_VERIFIED) !== 0;
+  if (key.certificate && VERIFY_REQUIRED in key.certificate.critical_options && !verified)
+    return "certificate_verify_required";
   if (key.securityKey === null) return null;
   // sshd's default: a signature made without a touch proves the key, not that someone held it.
   if (!authenticator || (authenticator.flags & USER_PRESENT) === 0) return "not_touched";
@@ -127,6 +142,12 @@ function mismatchDetail(rules: ProofRules, key: ParsedPublicKey, mismatch: KeyMi
   if (mismatch === "certificate_expired") return key.certificate?.valid_before ?? null;
   if (mismatch === "certificate_not_yet_valid") return key.certificate?.valid_after ?? null;
   if (mismatch === "principal_missing") return rules.principal;
+  if (mismatch === "certificate_source_address")
+    return key.certificate?.critical_options["source-address"] ?? null;
+  if (mismatch === "certificate_unknown_option") {
+    const names = Object.keys(key.certificate?.critical_options ?? {});
+    return names.filter((name) => !KNOWN_CRITICAL_OPTIONS.has(name)).join(", ");
+  }
   return null;
 }
 
@@ -134,17 +155,12 @@ function mismatchDetail(rules: ProofRules, key: ParsedPublicKey, mismatch: KeyMi
  * A newly offered key's fate: refused (and why), not one this session expects (and why), or
  * awaiting proof. `blobSha256` names a key that could not be read.
  */
-export function judgeKey(
-  rules: ProofRules,
-  blobSha256: string,
-  parsed: Parsed,
-  now: Date,
-): OfferedKey {
+export function judgeKey(rules: ProofRules, blobSha256: string, parsed: Parsed): OfferedKey {
   if ("refusal" in parsed)
     return { sha256: blobSha256, fate: "refused", refusal: parsed.refusal, detail: parsed.detail };
   const { key } = parsed;
   const sha256 = key.publicKeySha256;
-  const standing = keyStanding(rules, key, now);
+  const standing = keyStanding(rules, key);
   if (standing.counts) return { sha256, fate: "unproven", key: keyView(key) };
   if ("refusal" in standing)
     return { sha256, fate: "refused", refusal: standing.refusal, detail: null };

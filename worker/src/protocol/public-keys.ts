@@ -1,6 +1,11 @@
 import { Buffer } from "node:buffer";
-import { createPublicKey, type KeyObject } from "node:crypto";
-import { type CertificateRecord, isCertificateAlgorithm, readCertificate } from "./certificates.ts";
+import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import {
+  type CertificateRecord,
+  type CertificateUse,
+  isCertificateAlgorithm,
+  readCertificate,
+} from "./certificates.ts";
 import {
   CURVES,
   type Curve,
@@ -44,12 +49,31 @@ export interface ParsedPublicKey {
 }
 
 const PEM_LABELS = ["-----BEGIN PUBLIC KEY-----", "-----BEGIN RSA PUBLIC KEY-----"];
+const PEM_BLOCK = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n[A-Za-z0-9+/=\r\n]+-----END \1-----$/;
+
+/**
+ * Private keys in every format keyproof could be handed one: OpenSSH, PEM (PKCS#1, SEC1, DSA,
+ * PKCS#8, encrypted or not), PuTTY, and SSH.COM's export.
+ */
+const PRIVATE_KEY_MARKERS = [
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/,
+  /PuTTY-User-Key-File-\d+:/,
+  /---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----/,
+];
+
+export const PRIVATE_KEY_MESSAGE =
+  "This is a private key: keep it secret and paste the public key (the .pub file) instead";
+
+/** Whether `text` holds a private key; such text is never echoed, logged or stored. */
+export const isPrivateKeyText = (text: string) =>
+  PRIVATE_KEY_MARKERS.some((marker) => marker.test(text));
 
 /**
  * Accepts an OpenSSH line, an RFC 4716 block or a PEM public key (SPKI or PKCS#1 RSA): a key
  * given in advance. Certificates are refused: what they prove is their CA's to say.
  */
 export function parsePublicKey(text: string): ParsedPublicKey {
+  if (isPrivateKeyText(text)) throw new PublicKeyError("private_key", PRIVATE_KEY_MESSAGE);
   const input = text.trim();
   if (input.startsWith("---- BEGIN SSH2 PUBLIC KEY ----")) return fromRfc4716(input);
   if (PEM_LABELS.some((label) => input.startsWith(label))) return describe(fromPem(input), null);
@@ -58,15 +82,18 @@ export function parsePublicKey(text: string): ParsedPublicKey {
 
 /**
  * Parses a wire-format key blob as a client offers it (SSH_MSG_USERAUTH_REQUEST): a plain key,
- * or a certificate, read as the key it certifies plus what it says (valid as of `now`).
+ * or a certificate, read as the key it certifies plus what it says, valid or not as of `now` for
+ * a client at `clientAddress` (a certificate with `source-address` is invalid from an unknown one).
  */
 export function parsePublicKeyBlob(
   blob: Uint8Array,
-  comment: string | null = null,
-  now = new Date(),
+  use: { comment?: string | null; now?: Date; clientAddress?: string | null } = {},
 ): ParsedPublicKey {
-  const { key, certificate } = decodeBlob(blob, now);
-  return describe(key, comment, certificate);
+  const { key, certificate } = decodeBlob(blob, {
+    now: use.now ?? new Date(),
+    clientAddress: use.clientAddress ?? null,
+  });
+  return describe(key, use.comment ?? null, certificate);
 }
 
 function fromOpenSshLine(line: string): ParsedPublicKey {
@@ -118,15 +145,33 @@ function fromRfc4716(block: string): ParsedPublicKey {
   return describe(decodePlainBlob(blob), comment);
 }
 
-/** SPKI or PKCS#1 PEM, read by the platform; only the key's numbers are kept. */
+/**
+ * SPKI or PKCS#1 PEM, read by the platform; only the key's numbers are kept. The block must be
+ * the whole text, and its algorithm one keyproof proves, before anything is exported from it.
+ */
 function fromPem(pem: string): DecodedKey {
+  if (!PEM_BLOCK.test(pem))
+    throw new PublicKeyError("malformed", "The PEM block is not a single, whole public key");
   let key: KeyObject;
   try {
     key = createPublicKey({ key: pem, format: "pem" });
   } catch {
     throw new PublicKeyError("malformed", "The PEM block is not a public key");
   }
-  const jwk = key.export({ format: "jwk" });
+  if (key.asymmetricKeyType === "dsa") throw dsaRefusal();
+  if (!["ed25519", "ec", "rsa"].includes(key.asymmetricKeyType ?? "")) {
+    throw new PublicKeyError(
+      "unsupported",
+      `Unsupported PEM key algorithm ${key.asymmetricKeyType ?? "unknown"} (use Ed25519, ECDSA or RSA)`,
+      key.asymmetricKeyType ?? "unknown",
+    );
+  }
+  let jwk: JsonWebKey;
+  try {
+    jwk = key.export({ format: "jwk" });
+  } catch {
+    throw new PublicKeyError("malformed", "The PEM block is not a public key keyproof can read");
+  }
   const bytes = (value: string | undefined) =>
     new Uint8Array(Buffer.from(value ?? "", "base64url"));
   const plain = (material: DecodedKey["material"], algorithm: string): DecodedKey => ({
@@ -150,16 +195,8 @@ function fromPem(pem: string): DecodedKey {
       const point = new Uint8Array(Buffer.concat([Uint8Array.of(4), bytes(jwk.x), bytes(jwk.y)]));
       return plain({ kind: "ecdsa", curve, point }, `ecdsa-sha2-${curve}`);
     }
-    case "rsa":
-      return plain({ kind: "rsa", e: bytes(jwk.e), n: bytes(jwk.n) }, "ssh-rsa");
-    case "dsa":
-      throw dsaRefusal();
     default:
-      throw new PublicKeyError(
-        "unsupported",
-        "Unsupported PEM key algorithm (use Ed25519, ECDSA or RSA)",
-        key.asymmetricKeyType ?? "unknown",
-      );
+      return plain({ kind: "rsa", e: bytes(jwk.e), n: bytes(jwk.n) }, "ssh-rsa");
   }
 }
 
@@ -171,7 +208,7 @@ const dsaRefusal = () =>
 
 /** A key given in advance must be a key: a certificate's worth is its CA's to say. */
 function decodePlainBlob(blob: Uint8Array): DecodedKey {
-  const { key, certificate } = decodeBlob(blob, new Date());
+  const { key, certificate } = decodeBlob(blob, { now: new Date(), clientAddress: null });
   if (certificate) {
     throw new PublicKeyError(
       "unsupported",
@@ -184,7 +221,7 @@ function decodePlainBlob(blob: Uint8Array): DecodedKey {
 
 function decodeBlob(
   blob: Uint8Array,
-  now: Date,
+  use: CertificateUse,
 ): { key: DecodedKey; certificate: CertificateRecord | null } {
   try {
     const reader = new SshReader(blob);
@@ -193,7 +230,7 @@ function decodeBlob(
     if (isKnownKeyAlgorithm(algorithm)) {
       decoded = { key: readKeyFields(reader, algorithm), certificate: null };
     } else if (isCertificateAlgorithm(algorithm)) {
-      decoded = readCertificate(reader, blob, algorithm, now);
+      decoded = readCertificate(reader, blob, algorithm, use);
     } else if (algorithm === "ssh-dss" || algorithm === "ssh-dss-cert-v01@openssh.com") {
       throw dsaRefusal();
     } else {
@@ -256,7 +293,8 @@ export function blobSignatureVerifies(
   data: Uint8Array,
 ): boolean {
   try {
-    return verifySshSignature(decodeBlob(blob, new Date()).key, signature, data);
+    const use = { now: new Date(), clientAddress: null };
+    return verifySshSignature(decodeBlob(blob, use).key, signature, data);
   } catch {
     return false;
   }

@@ -36,3 +36,27 @@ export function printableClientVersion(raw: string): string {
   }).join("");
   return escaped.slice(0, MAX_CLIENT_VERSION_LENGTH);
 }
+
+/**
+ * Characters that can change how the text around them reads or moves the cursor: controls, and
+ * Unicode's invisible format characters (bidirectional overrides such as U+202E, which can
+ * reverse a fingerprint shown beside them; zero-width joiners) and line separators.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}\\]/gu;
+
+/**
+ * Text a client chose (a certificate's key id, principals, options), as OpenSSH's logs write it
+ * (vis(3) with VIS_SAFE | VIS_OCTAL): every unsafe character as the octal escapes of its UTF-8
+ * bytes, and a backslash doubled, so the escaping is one-to-one and the text is safe anywhere.
+ */
+export function escapeUntrustedText(text: string): string {
+  return text.replace(UNSAFE_CHARACTERS, (character) =>
+    character === "\\"
+      ? "\\\\"
+      : Array.from(
+          new TextEncoder().encode(character),
+          (byte) => `\\${byte.toString(8).padStart(3, "0")}`,
+        ).join(""),
+  );
+}

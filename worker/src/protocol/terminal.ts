@@ -1,36 +1,8 @@
-import type { KeyRefusal } from "./key-material.ts";
+import type { KeyMismatch, KeyRefusalCode, OfferedKey, ProvenKeyView } from "./key-outcomes.ts";
 import type { ConnectionMethod, FinishConnectionResponse, RefusalReason } from "./messages.ts";
-import type { KeyMismatch, PresenceRefusal } from "./proof-rules.ts";
 import { stripControlCharacters } from "./terminal-text.ts";
 
 /** What the user reads on their terminal. Pure text builders, so they are easy to test and change. */
-
-export interface ProvenKeyView {
-  sha256: string;
-  algorithm: string;
-  bits: number;
-  /** Offered inside an OpenSSH certificate. */
-  certified: boolean;
-}
-
-/**
- * Why the bridge refused a key: the key code's reasons, signatures made with SHA-1, and the
- * session's security-key rules.
- */
-export type KeyRefusalCode = KeyRefusal | "sha1" | "security_key_required" | PresenceRefusal;
-
-/** What became of one key the client offered. */
-export type OfferedKey =
-  | { sha256: string; fate: "refused"; refusal: KeyRefusalCode; detail: string | null }
-  | { sha256: string; fate: "proven" | "unproven"; key: ProvenKeyView }
-  | {
-      sha256: string;
-      fate: "unexpected";
-      key: ProvenKeyView;
-      mismatch: KeyMismatch;
-      /** The date or principal the mismatch names. */
-      detail: string | null;
-    };
 
 /** Refusals that mean "this kind of key cannot be used here", which a new key would fix. */
 const UNUSABLE_KEY_TYPES = new Set<KeyRefusalCode>([
@@ -41,6 +13,7 @@ const UNUSABLE_KEY_TYPES = new Set<KeyRefusalCode>([
   "degenerate",
   "invalid",
   "sha1",
+  "algorithm_mismatch",
 ]);
 
 const KEY_REFUSALS: Record<KeyRefusalCode, (detail: string | null) => string> = {
@@ -52,14 +25,19 @@ const KEY_REFUSALS: Record<KeyRefusalCode, (detail: string | null) => string> = 
   degenerate: () =>
     "this key is degenerate: anyone can make its signatures without a private key, so it proves nothing",
   invalid: () => "this is not a valid public key",
+  private_key: () => "this is a private key; offer its public key",
   sha1: () =>
     "SHA-1 (ssh-rsa) signatures are not accepted; use an OpenSSH 7.2+ client (rsa-sha2-256/512)",
+  algorithm_mismatch: (algorithm) =>
+    `your client signed it under another key type's name (${algorithm ?? "unknown"}), which sshd refuses too`,
   security_key_required: () =>
     "this session accepts only FIDO security keys; make one with: ssh-keygen -t ed25519-sk",
   not_touched: () =>
     "your security key signed without a touch; touch it when it blinks (a key made with -O no-touch-required never asks: use one made without it)",
   user_verification_required: () =>
     "this session needs your security key to check your PIN or fingerprint; make such a key with: ssh-keygen -t ed25519-sk -O verify-required",
+  certificate_verify_required: () =>
+    "its certificate says verify-required: only a security key that checked your PIN or fingerprint may use it (ssh-keygen -t ed25519-sk -O verify-required)",
 };
 
 const when = (time: string | null) =>
@@ -71,6 +49,10 @@ const MISMATCHES: Record<KeyMismatch, ((detail: string | null) => string) | null
   untrusted_ca: () => "its certificate is from a CA this session does not trust",
   certificate_invalid: () =>
     "its certificate is not a valid user certificate (the CA's signature does not verify, or it is a host certificate)",
+  certificate_unknown_option: (names) =>
+    `its certificate carries a critical option keyproof does not know (${names ?? "unknown"}), so, as sshd does, it is refused`,
+  certificate_source_address: (allowed) =>
+    `its certificate may only be used from ${allowed ?? "other addresses"} (source-address), and you connected from elsewhere`,
   certificate_not_yet_valid: (time) => `its certificate is not valid until ${when(time)}`,
   certificate_expired: (time) => `its certificate expired at ${when(time)}`,
   principal_missing: (principal) =>
@@ -81,6 +63,8 @@ export const UNAVAILABLE_MESSAGE =
   "keyproof is temporarily unavailable. Nothing was recorded; please try again in a minute.";
 export const EXPIRED_DURING_CONNECTION = "This keyproof session has expired. Ask for a new one.";
 export const RESTARTING_MESSAGE = "keyproof is restarting; please connect again.";
+export const LIFETIME_EXCEEDED_MESSAGE =
+  "This connection has reached keyproof's time limit and is closed; nothing more is recorded from it. Connect again to continue.";
 
 /** Why a connection was turned away before authentication, one sentence each. */
 export const REFUSALS: Record<RefusalReason, string> = {

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import type { CertificateRecord } from "../protocol/certificates.ts";
-import type { SecurityKeyRecord } from "../protocol/public-keys.ts";
+import { CERTIFICATE_PROBLEMS, type CertificateRecord } from "../protocol/certificates.ts";
+import {
+  isPrivateKeyText,
+  PRIVATE_KEY_MESSAGE,
+  type SecurityKeyRecord,
+} from "../protocol/public-keys.ts";
 import { timestamp } from "./common.ts";
 import { displayText } from "./text.ts";
 
@@ -34,7 +38,11 @@ const securityKey = z
 
 const certificate = z
   .object({
-    key_id: z.string().describe("The certificate's key id (`ssh-keygen -I`)"),
+    key_id: z
+      .string()
+      .describe(
+        "The certificate's key id (`ssh-keygen -I`). Here and in every text field of a certificate, control, invisible-format and bidirectional characters are escaped as OpenSSH's logs write them (`\\342\\200\\256`), and a backslash is doubled",
+      ),
     serial: z.string().describe("The serial number as a decimal string (serials run to 2^64 - 1)"),
     principals: z.array(z.string()).describe("The principals it is valid for (`ssh-keygen -n`)"),
     valid_after: timestamp.nullable().describe("Valid from; null when always"),
@@ -48,7 +56,13 @@ const certificate = z
     valid: z
       .boolean()
       .describe(
-        "The CA's signature verifies, it is a user certificate, and it was within its validity when proven",
+        "As sshd would judge it when the key was proven: the CA's signature verifies, it is a user certificate, it carries no critical option sshd does not know, it was within its validity, and the client's address is one its `source-address` allows",
+      ),
+    invalid_reason: z
+      .enum(CERTIFICATE_PROBLEMS)
+      .nullable()
+      .describe(
+        "Why it is not valid: `ca_signature`, `host_certificate`, `unknown_critical_option`, `not_yet_valid`, `expired` or `source_address`; null when valid",
       ),
   })
   .meta({
@@ -101,6 +115,7 @@ export const configuredKey = z
 const publicKeyText = z
   .string()
   .max(16_384)
+  .refine((text) => !isPrivateKeyText(text), { message: PRIVATE_KEY_MESSAGE, abort: true })
   .describe(
     "An OpenSSH authorized_keys line, an RFC 4716 block, or a PEM public key (SPKI, or PKCS#1 for RSA). Ed25519, ECDSA P-256/384/521, RSA of 2048 bits or more, and FIDO security keys (`sk-ssh-ed25519@openssh.com`, `sk-ecdsa-sha2-nistp256@openssh.com`; not PEM)",
   );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CONNECTION_OUTCOMES } from "../db/sessions.ts";
+import { UNCOUNTED_REASONS } from "../protocol/key-outcomes.ts";
 import { CONNECTION_METHODS } from "../protocol/messages.ts";
 import { listQuery, timestamp } from "./common.ts";
 import { LIMITS } from "./limits.ts";
@@ -222,6 +223,11 @@ export const connection = z
         "`in_progress`; `collected` or `verified`; `no_key` (nothing proven), `no_match` (no expected key), `declined`; `expired` or `closed` (the session closed meanwhile); `disconnected` (the bridge never reported back)",
       ),
     keys: z.array(collectedKey).describe("Keys this connection proved and the session kept"),
+    refusals: z
+      .array(z.enum(UNCOUNTED_REASONS))
+      .describe(
+        "Why keys the client offered did not count, each reason once, e.g. `not_expected`, `certificate_source_address`, `certificate_unknown_option`, `certificate_verify_required`, `not_touched`, `sha1`, `rsa_too_short`. Codes only: keyproof never records a key a session did not ask for",
+      ),
   })
   .meta({ id: "Connection" });
 

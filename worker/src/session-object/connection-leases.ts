@@ -1,4 +1,4 @@
-import type { ProvenKeyView } from "../protocol/terminal.ts";
+import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 import { KvMap } from "./kv-map.ts";
 /**
  * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
@@ -18,6 +18,8 @@ interface Lease extends Partial<ConnectionRules> {
   mustConfirm: boolean;
   /** When the lease runs out (ms). */
   until: number;
+  /** The client's address, which a certificate's source-address must allow (older leases: none). */
+  ipAddress?: string;
   /** The keys a user is asked to confirm, once the bridge says so (for the proof page). */
   confirming?: ProvenKeyView[];
 }
@@ -30,18 +32,24 @@ export class ConnectionLeases {
     this.#leases = new KvMap(kv, "active:");
   }
 
-  take(connectionId: string, now: number, rules: ConnectionRules) {
-    this.#leases.set(connectionId, { ...rules, until: now + CONNECTION_LEASE_MS });
+  take(connectionId: string, now: number, rules: ConnectionRules, ipAddress: string) {
+    this.#leases.set(connectionId, { ...rules, ipAddress, until: now + CONNECTION_LEASE_MS });
   }
 
-  /** The rules a connection opened under, or null once its lease is gone. */
-  rules(connectionId: string): ConnectionRules | null {
+  /**
+   * The rules a connection opened under and its client's address, or null once its lease is gone
+   * (then the connection is over, whatever its late report says).
+   */
+  held(connectionId: string): { rules: ConnectionRules; ipAddress: string | null } | null {
     const lease = this.#leases.get(connectionId);
     if (!lease) return null;
     return {
-      mustConfirm: lease.mustConfirm,
-      requireSecurityKey: lease.requireSecurityKey ?? false,
-      requireUserVerification: lease.requireUserVerification ?? false,
+      rules: {
+        mustConfirm: lease.mustConfirm,
+        requireSecurityKey: lease.requireSecurityKey ?? false,
+        requireUserVerification: lease.requireUserVerification ?? false,
+      },
+      ipAddress: lease.ipAddress ?? null,
     };
   }
 

@@ -37,6 +37,12 @@ import {
 import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
 import { fingerprints, PublicKeyError } from "../protocol/key-material.ts";
+import {
+  type OfferedKey,
+  type ProvenKeyView,
+  type UncountedReason,
+  uncountedReasons,
+} from "../protocol/key-outcomes.ts";
 import type {
   ConnectionStatusResponse,
   FinishConnectionRequest,
@@ -48,11 +54,11 @@ import { judgeKey, judgeProof, type Parsed, type ProofRules } from "../protocol/
 import { parsePublicKeyBlob } from "../protocol/public-keys.ts";
 import type { AuthenticatorData } from "../protocol/signatures.ts";
 import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
-import type { OfferedKey, ProvenKeyView } from "../protocol/terminal.ts";
 import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import { ConnectionLeases, type ConnectionRules } from "./connection-leases.ts";
 import { GivenKeysStore } from "./given-keys.ts";
+import { ProofWatchers } from "./proof-watchers.ts";
 import { type BridgeNonce, SeenNonces } from "./seen-nonces.ts";
 
 export type SessionPatch = Partial<
@@ -80,12 +86,13 @@ export interface ConnectionStart {
 export interface ConnectionReport {
   keys: FinishConnectionRequest["keys"];
   keysOffered: number;
+  refusals: UncountedReason[];
   confirmed: boolean | null;
 }
 
 const SESSION_ID_KEY = "session_id";
-/** Proof pages that may watch one session at once. */
-const MAX_WATCHERS = 16;
+/** The header by which the proof page's route tells the object who is asking to watch. */
+export const WATCHER_ADDRESS_HEADER = "x-keyproof-watcher-address";
 
 /**
  * One instance per session (named by the session id). Every change of the session runs here, one
@@ -98,6 +105,7 @@ export class SessionObject extends DurableObject<Env> {
   readonly #leases: ConnectionLeases;
   readonly #nonces: SeenNonces;
   readonly #given: GivenKeysStore;
+  readonly #watchers: ProofWatchers;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -106,6 +114,7 @@ export class SessionObject extends DurableObject<Env> {
     this.#leases = new ConnectionLeases(ctx.storage.kv);
     this.#nonces = new SeenNonces(ctx.storage.kv);
     this.#given = new GivenKeysStore(ctx.storage.kv);
+    this.#watchers = new ProofWatchers(ctx);
   }
 
   async create(
@@ -123,7 +132,7 @@ export class SessionObject extends DurableObject<Env> {
         ...insertInChunks(this.#db, sessionAuthorities, authorities),
         ...insertInChunks(this.#db, webhooks, hooks),
       ]);
-      await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
+      await this.#scheduleAlarm(session.expiredAt);
       return session;
     });
   }
@@ -139,8 +148,7 @@ export class SessionObject extends DurableObject<Env> {
       const refusal = patchRefusal(session, patch.maxAttempts);
       if (refusal) return refusal;
       const updated = await this.#transition(session, { ...patch, updatedAt: now }, []);
-      if (patch.expiredAt !== undefined)
-        await this.ctx.storage.setAlarm(Date.parse(patch.expiredAt));
+      if (patch.expiredAt !== undefined) await this.#scheduleAlarm(patch.expiredAt);
       return { ok: true, value: updated };
     });
   }
@@ -166,22 +174,24 @@ export class SessionObject extends DurableObject<Env> {
       if (!inScope(session, scope)) return notFound();
       // Connections, keys and session webhooks go with the session (ON DELETE CASCADE).
       await this.#db.delete(sessions).where(eq(sessions.id, session.id));
-      for (const socket of this.ctx.getWebSockets()) socket.close(1000, "The session was deleted");
+      this.#watchers.closeAll("The session was deleted");
       await this.ctx.storage.deleteAlarm();
       await this.ctx.storage.deleteAll();
       return { ok: true, value: null };
     });
   }
 
+  /** Expiry, and watchers falling idle: whichever comes first wakes the object. */
   override async alarm(): Promise<void> {
     await this.#serialized(async () => {
+      this.#watchers.closeIdle(Date.now());
       const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
       const session = sessionId ? await this.#load(sessionId) : undefined;
       if (!session || !isOpen(session)) return;
       const now = new Date();
       if (Date.parse(session.expiredAt) > now.getTime()) {
-        // Expiry moved later after this alarm was scheduled.
-        await this.ctx.storage.setAlarm(Date.parse(session.expiredAt));
+        // Not expired yet: a watcher's deadline, or expiry moved later.
+        await this.#scheduleAlarm(session.expiredAt);
         return;
       }
       const at = now.toISOString();
@@ -196,6 +206,13 @@ export class SessionObject extends DurableObject<Env> {
         inProgress,
       );
     });
+  }
+
+  /** Wakes the object at the session's expiry, or sooner when a watcher falls idle first. */
+  async #scheduleAlarm(expiredAt: string | null) {
+    const times = [expiredAt ? Date.parse(expiredAt) : null, this.#watchers.nextIdleDeadline()];
+    const next = times.filter((time): time is number => time !== null);
+    if (next.length > 0) await this.ctx.storage.setAlarm(Math.min(...next));
   }
 
   async openConnection(
@@ -226,8 +243,9 @@ export class SessionObject extends DurableObject<Env> {
         closedAt: null,
         confirmed: null,
         outcome: "in_progress",
+        refusals: [],
       };
-      this.#leases.take(connection.id, now.getTime(), connectionRulesOf(session));
+      this.#leases.take(connection.id, now.getTime(), connectionRulesOf(session), start.ipAddress);
       await this.#transition(
         session,
         { updatedAt: now.toISOString() },
@@ -263,7 +281,8 @@ export class SessionObject extends DurableObject<Env> {
     return this.#serialized(async () => {
       if (!this.#nonces.admit(call, Date.now())) return "replayed";
       const at = new Date();
-      const proven = parseProvenKeys(report.keys, at);
+      const held = this.#leases.held(connectionId);
+      const proven = held ? parseProvenKeys(report.keys, at, held.ipAddress) : [];
       const snapshot = await this.#snapshot(sessionId, {
         connectionId,
         securityKeys: securityKeysOf(proven),
@@ -271,15 +290,16 @@ export class SessionObject extends DurableObject<Env> {
       });
       const { session, connection } = snapshot;
       if (!session || !connection) return null;
-      const rules = this.#leases.rules(connectionId) ?? connectionRulesOf(session);
       this.#leases.release(connectionId);
-      if (connection.outcome !== "in_progress" || !isOpen(session)) {
+      // A connection whose lease lapsed was closed as disconnected: a late report keeps nothing.
+      if (!held || connection.outcome !== "in_progress" || !isOpen(session)) {
         return this.#finishClosed(session, connection, at.toISOString());
       }
       const { response } = await this.#recordFinish(snapshot, session, connection, {
-        rules,
+        rules: held.rules,
         proven,
         offered: report.keysOffered,
+        refusals: report.refusals,
         confirmed: report.confirmed,
         at,
       });
@@ -294,7 +314,7 @@ export class SessionObject extends DurableObject<Env> {
   async proveBySignature(sessionId: string, proof: SignatureProof): Promise<SignatureOutcome> {
     return this.#serialized(async () => {
       const at = new Date();
-      const parsed = parseOffered(proof.key, at);
+      const parsed = parseOffered(proof.key, at, proof.ipAddress);
       const signing =
         "key" in parsed ? [{ key: parsed.key, authenticator: proof.authenticator }] : [];
       const snapshot = await this.#snapshot(sessionId, {
@@ -303,14 +323,17 @@ export class SessionObject extends DurableObject<Env> {
       });
       const { session } = snapshot;
       if (!session) return { recorded: false, reason: "unknown" };
-      const { active } = this.#leases.sweep(at.getTime());
+      const { active, lapsed } = this.#leases.sweep(at.getTime());
+      // Connections whose bridge never reported end as the SSH path ends them.
+      const closeLapsed = this.#closeConnections(lapsed, "disconnected", at.toISOString());
+      if (closeLapsed.length > 0) await this.#db.batch(closeLapsed as [BatchItem<"sqlite">]);
       const refusal = connectionRefusal(session, active.length);
       if (refusal) return { recorded: false, reason: refusal };
       if (session.signatureChallenge !== proof.challenge)
         return { recorded: false, reason: "challenge_used" };
       const rules = connectionRulesOf(session);
       const proofRules = proofRulesOf(session, snapshot, rules);
-      let offered = judgeKey(proofRules, fingerprints(proof.key).publicKeySha256, parsed, at);
+      let offered = judgeKey(proofRules, fingerprints(proof.key).publicKeySha256, parsed);
       if ("key" in parsed && offered.fate === "unproven")
         offered = judgeProof(proofRules, offered, parsed.key, proof.authenticator);
       const connection: ConnectionRow = {
@@ -323,11 +346,13 @@ export class SessionObject extends DurableObject<Env> {
         closedAt: null,
         confirmed: null,
         outcome: "in_progress",
+        refusals: [],
       };
       const { response } = await this.#recordFinish(snapshot, session, connection, {
         rules,
         proven: offered.fate === "proven" ? signing : [],
         offered: 1,
+        refusals: uncountedReasons([offered]),
         // Signing the challenge is the act of confirming.
         confirmed: true,
         at,
@@ -381,18 +406,24 @@ export class SessionObject extends DurableObject<Env> {
     const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !sessionId)
       return new Response("Expected a WebSocket upgrade", { status: 426 });
-    if (this.ctx.getWebSockets().length >= MAX_WATCHERS)
-      return new Response("Too many pages are watching this session", { status: 429 });
     const status = await this.proofStatus(sessionId);
     if (!status) return new Response("No such session", { status: 404 });
-    const { 0: client, 1: server } = new WebSocketPair();
-    this.ctx.acceptWebSocket(server);
-    server.send(JSON.stringify(status));
-    return new Response(null, { status: 101, webSocket: client });
+    const address = request.headers.get(WATCHER_ADDRESS_HEADER) ?? "unknown";
+    const admitted = this.#watchers.admit(address, JSON.stringify(status), Date.now());
+    if (admitted.status === 101) {
+      // The idle deadline of the new watcher may come before anything else wakes the object.
+      const current = await this.ctx.storage.getAlarm();
+      const idle = this.#watchers.nextIdleDeadline();
+      if (idle !== null && (current === null || current > idle))
+        await this.ctx.storage.setAlarm(idle);
+    }
+    return admitted;
   }
 
-  /** Watchers only listen. */
-  override async webSocketMessage(): Promise<void> {}
+  /** Watchers only listen: messages are ignored, and a watcher that keeps sending is closed. */
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
+    this.#watchers.inbound(socket, message);
+  }
 
   override async webSocketClose(socket: WebSocket, code: number): Promise<void> {
     try {
@@ -421,6 +452,7 @@ export class SessionObject extends DurableObject<Env> {
       rules: ConnectionRules;
       proven: ProvenKey[];
       offered: number;
+      refusals: UncountedReason[];
       confirmed: boolean | null;
       at: Date;
     },
@@ -450,6 +482,7 @@ export class SessionObject extends DurableObject<Env> {
       outcome: decision.outcome,
       closedAt: now,
       confirmed: report.rules.mustConfirm ? report.confirmed === true : null,
+      refusals: report.refusals,
     };
     const bySignature = connection.method === "signature";
     const changes = { ...decision.sessionChanges };
@@ -468,7 +501,12 @@ export class SessionObject extends DurableObject<Env> {
           ? this.#db.insert(connections).values(finished)
           : this.#db
               .update(connections)
-              .set({ outcome: finished.outcome, closedAt: now, confirmed: finished.confirmed })
+              .set({
+                outcome: finished.outcome,
+                closedAt: now,
+                confirmed: finished.confirmed,
+                refusals: finished.refusals,
+              })
               .where(eq(connections.id, connection.id)),
         ...insertInChunks(this.#db, connectionKeys, recorded),
         ...(verifiedKeys.length > 0
@@ -544,13 +582,15 @@ export class SessionObject extends DurableObject<Env> {
     return row;
   }
 
-  /** Tells every open proof page what the session looks like now (nothing when none is open). */
+  /**
+   * Tells every open proof page what the session looks like now (nothing when none is open);
+   * once the session is over, that was the last word, and the pages are let go.
+   */
   #announce(sessionId: string) {
-    if (this.ctx.getWebSockets().length === 0) return;
+    if (this.#watchers.count === 0) return;
     this.proofStatus(sessionId)
       .then((status) => {
-        const message = JSON.stringify(status);
-        for (const socket of this.ctx.getWebSockets()) socket.send(message);
+        if (status) this.#watchers.broadcast(JSON.stringify(status), Date.now(), status.final);
       })
       .catch(() => undefined);
   }
@@ -664,14 +704,19 @@ const connectionRulesOf = (session: SessionRow): ConnectionRules => ({
   requireUserVerification: session.requireUserVerification,
 });
 
-/** Parses the bridge's report; certificates are judged as of `now`. */
-function parseProvenKeys(reported: ConnectionReport["keys"], now: Date): ProvenKey[] {
+/** Parses the bridge's report; certificates are judged as of `now`, for the client's address. */
+function parseProvenKeys(
+  reported: ConnectionReport["keys"],
+  now: Date,
+  clientAddress: string | null,
+): ProvenKey[] {
   const proven: ProvenKey[] = [];
   for (const { key, security_key } of reported) {
     const blob = decodeBase64Strict(key);
     if (!blob) continue;
     try {
-      proven.push({ key: parsePublicKeyBlob(blob, null, now), authenticator: security_key });
+      const key = parsePublicKeyBlob(blob, { now, clientAddress });
+      proven.push({ key, authenticator: security_key });
     } catch {
       // The bridge only sends keys it parsed and verified; anything else is dropped, not trusted.
     }
@@ -728,9 +773,9 @@ const securityKeysOf = (proven: ProvenKey[]) =>
   proven.flatMap(({ key }) => (key.securityKey ? [key.publicKeySha256] : []));
 
 /** A signing key as the bridge would judge an offered one: the key, or why it cannot be used. */
-function parseOffered(blob: Uint8Array, now: Date): Parsed {
+function parseOffered(blob: Uint8Array, now: Date, clientAddress: string): Parsed {
   try {
-    return { key: parsePublicKeyBlob(blob, null, now) };
+    return { key: parsePublicKeyBlob(blob, { now, clientAddress }) };
   } catch (error) {
     if (error instanceof PublicKeyError) return { refusal: error.code, detail: error.detail };
     return { refusal: "malformed", detail: null };

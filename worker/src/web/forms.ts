@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import type { PageContext } from "./layout.tsx";
 
@@ -74,7 +75,6 @@ export function pageContext(c: Context<AppEnv>): PageContext {
   };
 }
 
-/** The client's address: Cloudflare's CF-Connecting-IP in production, "local" elsewhere. */
-export function clientAddress(c: Context<AppEnv>): string {
-  return c.req.header("cf-connecting-ip") ?? "local";
-}
+/** The browser's address, for per-address limits (lib/client-address.ts says whose word counts). */
+export const browserAddress = (c: Context<AppEnv>): string =>
+  clientAddress(c.req.raw.headers, c.env);

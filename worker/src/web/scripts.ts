@@ -15,18 +15,22 @@ document.addEventListener("click", (event) => {
 
 /**
  * The proof page's live status: a WebSocket to the session's Durable Object, which sends the
- * status (headline, detail, keys) on every change. Reconnects with backoff until the session is
- * done; without JavaScript the page refreshes itself instead.
+ * status (headline, detail, keys) on every change and closes once the session is over. A page
+ * that gets no channel (all taken, a network that blocks WebSockets) asks for the status every
+ * few seconds until it has one again; without JavaScript the page refreshes itself instead.
  */
 export const PROOF_SCRIPT = `
 (() => {
   const root = document.querySelector("[data-live]");
-  if (!root || !("WebSocket" in window)) return;
+  if (!root) return;
+  const POLL_MS = 3000;
   const url = new URL(root.dataset.live, location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  const finished = () => root.dataset.state === "done" || root.dataset.state === "failed";
+  const statusUrl = new URL(root.dataset.status, location.href);
+  let final = root.dataset.final === "true";
   const render = (status) => {
     root.dataset.state = status.state;
+    final = status.final;
     document.getElementById("proof-headline").textContent = status.headline;
     document.getElementById("proof-detail").textContent = status.detail || "";
     document.getElementById("proof-keys").replaceChildren(
@@ -39,16 +43,35 @@ export const PROOF_SCRIPT = `
       }),
     );
   };
+  let live = false;
+  let polling = false;
+  const poll = async () => {
+    if (polling) return;
+    polling = true;
+    while (!live && !final) {
+      try {
+        const response = await fetch(statusUrl, { cache: "no-store" });
+        if (response.ok) render(await response.json());
+      } catch {}
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    polling = false;
+  };
   let delay = 1000;
   const connect = () => {
+    if (final || !("WebSocket" in window)) return poll();
     const socket = new WebSocket(url);
+    socket.addEventListener("open", () => (live = true));
     socket.addEventListener("message", (event) => {
       delay = 1000;
       const status = JSON.parse(event.data);
       if (status) render(status);
     });
     socket.addEventListener("close", () => {
-      if (finished()) return;
+      const wasLive = live;
+      live = false;
+      if (final) return;
+      if (!wasLive) poll();
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 30000);
     });

@@ -129,21 +129,23 @@ export async function processInvocation(
     if (!(await sendPredecessorsInOrder(env, db, invocation, now)))
       return later(ORDER_WAIT_SECONDS);
   }
-  return (await attemptInvocation(env, db, found, now)) ?? done;
+  return (await attemptInvocation(env, db, found)) ?? done;
 }
 
 /**
  * Makes the next attempt of an invocation, if this caller wins its claim: sends it, records the
- * answer, and says what comes next. Null when someone else holds the attempt.
+ * answer, and says what comes next. Null when someone else holds the attempt. The clock is read
+ * here, at the claim: a message that first sent earlier events may have waited minutes, and
+ * neither its lease nor the signed timestamp may be that old.
  */
 async function attemptInvocation(
   env: Env,
   db: Database,
   found: LoadedInvocation,
-  now: Date,
 ): Promise<QueueDecision | null> {
   const { invocation, webhook, event } = found;
   const attempt = invocation.attempts + 1;
+  const now = new Date();
   const at = now.toISOString();
   const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
   // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
@@ -259,7 +261,7 @@ async function sendPredecessorsInOrder(
     .orderBy(asc(webhookInvocations.id))
     .limit(MAX_PREDECESSORS_SENT);
   for (const predecessor of earlier) {
-    const decision = await attemptInvocation(env, db, predecessor, new Date());
+    const decision = await attemptInvocation(env, db, predecessor);
     if (decision === null) return false;
     if (decision.kind === "next") {
       const next = { invocation_id: predecessor.invocation.id, attempt: decision.attempt };

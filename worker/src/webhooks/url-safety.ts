@@ -6,6 +6,8 @@
  * names are checked without their trailing dots. DNS is not resolved here (docs/webhooks.md).
  */
 
+import { type AddressBlock, inBlock, ipv4Bytes, ipv6Bytes } from "../protocol/ip-addresses.ts";
+
 /** Names that only mean something inside a network: single labels and these suffixes. */
 const INTERNAL_SUFFIXES = [
   "localhost",
@@ -18,7 +20,7 @@ const INTERNAL_SUFFIXES = [
 ];
 
 /** IPv4 blocks that are not the public internet (RFC 6890 and its updates), as [first octets, prefix]. */
-const NON_PUBLIC_IPV4: [number[], number][] = [
+const NON_PUBLIC_IPV4: AddressBlock[] = [
   [[0], 8],
   [[10], 8],
   [[100, 64], 10],
@@ -37,7 +39,7 @@ const NON_PUBLIC_IPV4: [number[], number][] = [
 ];
 
 /** IPv6 blocks refused outright, as [leading bytes, prefix]: special, internal or translated. */
-const REFUSED_IPV6: [number[], number][] = [
+const REFUSED_IPV6: AddressBlock[] = [
   [[], 96], // :: and the deprecated IPv4-compatible ::a.b.c.d
   [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff], 96], // IPv4-mapped ::ffff:a.b.c.d
   [[0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0, 0], 96], // IPv4-translated ::ffff:0:a.b.c.d
@@ -52,49 +54,6 @@ const REFUSED_IPV6: [number[], number][] = [
   [[0xfe, 0xc0], 10], // site-local fec0::/10
   [[0xff], 8], // multicast ff00::/8
 ];
-
-function inBlock(address: Uint8Array, [lead, prefix]: [number[], number]): boolean {
-  for (let bit = 0; bit < prefix; bit++) {
-    const byte = bit >> 3;
-    const mask = 0x80 >> (bit & 7);
-    if (((address[byte] ?? 0) & mask) !== ((lead[byte] ?? 0) & mask)) return false;
-  }
-  return true;
-}
-
-function ipv4Bytes(host: string): Uint8Array | null {
-  const parts = host.split(".");
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return null;
-  const bytes = parts.map(Number);
-  return bytes.every((byte) => byte <= 255) ? Uint8Array.from(bytes) : null;
-}
-
-/** The 16 bytes of an IPv6 literal (as the URL parser writes it, or with a dotted IPv4 tail). */
-export function ipv6Bytes(literal: string): Uint8Array | null {
-  let text = literal.replace(/^\[|\]$/g, "").toLowerCase();
-  const tail = text.match(/:(\d+\.\d+\.\d+\.\d+)$/)?.[1];
-  if (tail) {
-    const v4 = ipv4Bytes(tail);
-    if (!v4) return null;
-    const hex = (a = 0, b = 0) => ((a << 8) | b).toString(16);
-    text = `${text.slice(0, -tail.length)}${hex(v4[0], v4[1])}:${hex(v4[2], v4[3])}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const groups = (half: string | undefined) => (half ? half.split(":") : []);
-  const head = groups(halves[0]);
-  const rest = groups(halves[1]);
-  const missing = 8 - head.length - rest.length;
-  if ((halves.length === 1 && missing !== 0) || (halves.length === 2 && missing < 1)) return null;
-  const all = [...head, ...Array(Math.max(0, missing)).fill("0"), ...rest];
-  if (!all.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
-  return Uint8Array.from(
-    all.flatMap((group) => {
-      const value = Number.parseInt(group, 16);
-      return [value >> 8, value & 0xff];
-    }),
-  );
-}
 
 /** Why a host may not receive deliveries in production, or null when it may. */
 function unsafeHostReason(hostname: string): string | null {

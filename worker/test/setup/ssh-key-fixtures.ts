@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { createPublicKey } from "node:crypto";
+import { createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,6 +82,10 @@ export type SignatureFixture = {
 export type KeyFixtures = {
   accepted: KeyFixture[];
   refused: Record<string, string>;
+  /** PEM text no key field may accept: other algorithms, trailing garbage, private keys. */
+  badPem: Record<string, string>;
+  /** Private keys in every format, each pasted where a public key belongs. */
+  privateKeys: Record<string, string>;
   securityKeys: SecurityKeyFixture[];
   certificates: CertificateFixture[];
   /** Signatures over SIGNATURE_CHALLENGE, which a test sets as a session's challenge. */
@@ -224,7 +228,100 @@ const CERTIFICATES = [
     sign: ["-I", "old", "-V", "20200101000000Z:20200102000000Z"],
     valid: false,
   },
+  {
+    label: "an unknown critical option",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: ["-I", "odd", "-O", "critical:permit-everything@example.com"],
+    valid: false,
+  },
+  {
+    label: "source-address 10.9.8.0/24",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: ["-I", "office", "-n", "deploy", "-O", "source-address=10.9.8.0/24,2001:db8::/32"],
+    // From no known address: the Worker reads it for a client, which the tests name.
+    valid: false,
+  },
+  {
+    label: "verify-required",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: ["-I", "pin", "-n", "deploy", "-O", "verify-required"],
+    valid: true,
+  },
+  {
+    label: "a bidirectional override in its key id",
+    key: ["-t", "ed25519"],
+    ca: ["-t", "ed25519"],
+    sign: ["-I", "alice\u202e\u0007\\x", "-n", "deploy\u202e"],
+    valid: true,
+  },
 ] as const;
+
+/** Node makes Diffie-Hellman key pairs, but @types/node has no overload that says so. */
+const generateDhKeyPair = generateKeyPairSync as unknown as (
+  type: "dh",
+  options: { group: string },
+) => { publicKey: KeyObject };
+
+/** PEM text that is not a key keyproof proves, or not a public key at all. */
+function badPemFixtures(): Record<string, string> {
+  const spki = (key: KeyObject) => key.export({ type: "spki", format: "pem" }).toString();
+  const ed25519 = generateKeyPairSync("ed25519");
+  return {
+    "PEM DSA": spki(
+      generateKeyPairSync("dsa", { modulusLength: 2048, divisorLength: 256 }).publicKey,
+    ),
+    "PEM DH": spki(generateDhKeyPair("dh", { group: "modp14" }).publicKey),
+    "PEM X25519": spki(generateKeyPairSync("x25519").publicKey),
+    "PEM X448": spki(generateKeyPairSync("x448").publicKey),
+    "PEM with trailing garbage": `${spki(ed25519.publicKey).trim()}\ngarbage after the key`,
+    "an encrypted private key": ed25519.privateKey
+      .export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: "secret" })
+      .toString(),
+  };
+}
+
+/** A private key in each format keyproof knows, as a user might paste one by mistake. */
+function privateKeyFixtures(dir: string): Record<string, string> {
+  const made = (label: string, args: string[]) => {
+    const path = join(dir, `private-${label.replace(/\W+/g, "-")}`);
+    keygen([...args, "-q", "-C", "", "-f", path]);
+    return readFileSync(path, "utf8");
+  };
+  const rsa = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  return {
+    OpenSSH: made("openssh", ["-t", "ed25519", "-N", ""]),
+    "OpenSSH, encrypted": made("openssh-encrypted", ["-t", "ed25519", "-N", "secret"]),
+    "PEM PKCS#1": rsa.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    "PEM PKCS#1, encrypted": made("pkcs1-encrypted", [
+      "-t",
+      "rsa",
+      "-b",
+      "2048",
+      "-m",
+      "PEM",
+      "-N",
+      "secret",
+    ]),
+    "PEM PKCS#8": rsa.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    "PEM PKCS#8, encrypted": rsa.privateKey
+      .export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: "secret" })
+      .toString(),
+    // As PuTTYgen saves one (format 3); no PuTTYgen here, and only its header is looked at.
+    PuTTY: [
+      "PuTTY-User-Key-File-3: ssh-ed25519",
+      "Encryption: none",
+      "Comment: eddsa-key-20261123",
+      "Public-Lines: 2",
+      "AAAAC3NzaC1lZDI1NTE5AAAAIDMvmtd8ZrJ5rM1E0ZVnTDpRNQLq+wq8IoPc4ojaoEHX",
+      "Private-Lines: 1",
+      "AAAAIFz6o0n2Tb+Mm3jnNdBUuaVTsr0bWDxdYv5vjhJq6bCT",
+      "Private-MAC: 6c2a9d4a0f4c3f0a1f0e1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f506",
+    ].join("\n"),
+  };
+}
 
 function securityKeyFixtures(dir: string): SecurityKeyFixture[] {
   return (["ed25519", "ecdsa"] as const).map((kind) => {
@@ -293,6 +390,8 @@ export function makeKeyFixtures(): KeyFixtures {
     return {
       accepted,
       refused,
+      badPem: badPemFixtures(),
+      privateKeys: privateKeyFixtures(dir),
       securityKeys: securityKeyFixtures(dir),
       certificates: certificateFixtures(dir),
       signatures: signatureFixtures(dir),

@@ -41,7 +41,13 @@ export function ProofPage(props: ProofPageProps) {
       }
       scripts={["/app.js", "/proof.js"]}
     >
-      <section class="proof" data-live={`/p/${props.identifier}/live`} data-state={status.state}>
+      <section
+        class="proof"
+        data-live={`/p/${props.identifier}/live`}
+        data-status={`/p/${props.identifier}/status`}
+        data-state={status.state}
+        data-final={String(status.final)}
+      >
         <h1>{props.kind === "collect" ? "Prove your SSH key" : "Prove you hold your SSH key"}</h1>
         {props.banner ? <p class="banner">{props.banner}</p> : null}
         <div class="proof-status" aria-live="polite">

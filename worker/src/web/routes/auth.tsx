@@ -11,7 +11,7 @@ import {
   safeNext,
   setSessionCookie,
 } from "../auth.ts";
-import { clientAddress, errorMessage, pageContext, redirectWith, text } from "../forms.ts";
+import { browserAddress, errorMessage, pageContext, redirectWith, text } from "../forms.ts";
 import { AuthPage, HomePage } from "../pages/auth-pages.tsx";
 
 const INVALID_CREDENTIALS = "That email and password do not match an account.";
@@ -27,7 +27,7 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/signup", (c) => c.html(<AuthPage page={pageContext(c)} mode="signup" />))
   .post("/signup", async (c) => {
     const form = await c.req.parseBody();
-    if (!(await signUpAllowed(c.env, clientAddress(c)))) {
+    if (!(await signUpAllowed(c.env, browserAddress(c)))) {
       const page = { ...pageContext(c), flash: { error: TOO_MANY_ATTEMPTS } };
       return c.html(<AuthPage page={page} mode="signup" email={text(form, "email")} />, 429);
     }
@@ -46,7 +46,7 @@ export const authRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const email = text(form, "email");
     const next = safeNext(text(form, "next"), new URL(c.req.url).origin);
-    const address = clientAddress(c);
+    const address = browserAddress(c);
     const failed = (error: string, status: 401 | 429) =>
       c.html(
         <AuthPage

@@ -5,7 +5,9 @@ import { database } from "../../db/client.ts";
 import { sessions } from "../../db/sessions.ts";
 import { proofLinks, sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
+import { clientAddress } from "../../lib/client-address.ts";
 import { isConnectionIdentifier } from "../../lib/ids.ts";
+import { WATCHER_ADDRESS_HEADER } from "../../session-object/session-object.ts";
 import { ProofNotFoundPage, ProofPage } from "../pages/proof-page.tsx";
 
 /** The session a proof page is for: unknown, deleted and expired ones have no page. */
@@ -49,12 +51,22 @@ export const proofRoutes = new Hono<AppEnv>()
       />,
     );
   })
+  .get("/:identifier/status", async (c) => {
+    // For a page that got no live channel: the same status, asked for every few seconds.
+    const session = await sessionOfPage(c.env, c.req.param("identifier").toLowerCase());
+    const status = session ? await sessionObject(c.env, session.id).proofStatus(session.id) : null;
+    c.header("cache-control", "no-store");
+    if (!status) return c.json({ error: "No such session" }, 404);
+    return c.json(status);
+  })
   .get("/:identifier/live", async (c) => {
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket")
       return c.text("This is the proof page's WebSocket.", 426);
     const session = await sessionOfPage(c.env, c.req.param("identifier").toLowerCase());
     if (!session) return c.text("No such session", 404);
-    const upgraded = await sessionObject(c.env, session.id).fetch(c.req.raw);
+    const request = new Request(c.req.raw);
+    request.headers.set(WATCHER_ADDRESS_HEADER, clientAddress(c.req.raw.headers, c.env));
+    const upgraded = await sessionObject(c.env, session.id).fetch(request);
     // A fresh response: the one from the Durable Object has headers nothing may add to.
     return new Response(upgraded.body, { status: upgraded.status, webSocket: upgraded.webSocket });
   });
