@@ -1,15 +1,25 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { makeKeyFixtures } from "./worker/test/setup/ssh-key-fixtures.ts";
+
+/** `.sql` files import as their text, as wrangler.toml's Text rule has them in the Worker. */
+const sqlAsText: Plugin = {
+  name: "sql-as-text",
+  transform: (code, id) =>
+    id.endsWith(".sql") ? { code: `export default ${JSON.stringify(code)};`, map: null } : null,
+};
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
+    plugins: [sqlAsText],
     test: {
       projects: [
         {
           // The Worker inside workerd, with real D1, Durable Objects and Queues.
           plugins: [
+            sqlAsText,
             cloudflareTest(({ inject }) => ({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
@@ -23,6 +33,8 @@ export default defineConfig(async () => {
                   SSH_HOST_KEY_FINGERPRINTS: "SHA256:hostkeyone, SHA256:hostkeytwo",
                   // The receiver runs on 127.0.0.1; the shipped wrangler.toml says production.
                   ENVIRONMENT: "development",
+                  // The D1 binding behind its gate, with no delay: tests hold or count the primary.
+                  SIMULATED_D1_PRIMARY_MS: "0",
                 },
               },
             })),

@@ -4,6 +4,7 @@
  */
 import { runApiBench } from "./api.ts";
 import { runBridgeMemoryBench } from "./bridge-memory.ts";
+import { runGeoBench } from "./geo.ts";
 import { runListBench } from "./list-latency.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
 import { runWebhookRecoveryBench } from "./webhook-recovery.ts";
@@ -16,6 +17,7 @@ for (const [name, run] of [
   ["bridge-memory", () => runBridgeMemoryBench(1000, 2)],
   ["list-latency", () => runListBench(100_000, 30)],
   ["webhook-recovery", () => runWebhookRecoveryBench(2, 60, 60)],
+  ["geo", () => runGeoBench(10, [0, 90, 215])],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

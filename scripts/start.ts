@@ -98,6 +98,10 @@ start(
     // No edge in front: a client's own cf-connecting-ip is not believed.
     "--var",
     "TRUST_CF_CONNECTING_IP:false",
+    // Development only: measure the service as if D1's primary were that far away (bench/geo.ts).
+    ...(process.env.SIMULATED_D1_PRIMARY_MS
+      ? ["--var", `SIMULATED_D1_PRIMARY_MS:${process.env.SIMULATED_D1_PRIMARY_MS}`]
+      : []),
     // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
     "--test-scheduled",
     "--show-interactive-dev-session=false",

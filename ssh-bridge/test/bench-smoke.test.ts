@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runApiBench } from "../../bench/api.ts";
 import { runBridgeMemoryBench } from "../../bench/bridge-memory.ts";
+import { runGeoBench } from "../../bench/geo.ts";
 import { runListBench } from "../../bench/list-latency.ts";
 import { runSshProofBench } from "../../bench/ssh-proofs.ts";
 import { runWebhookRecoveryBench } from "../../bench/webhook-recovery.ts";
@@ -36,6 +37,13 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     const { lateness } = await runWebhookRecoveryBench(1, 1, 1, false);
     expect(lateness).toHaveLength(1);
   }, 120_000);
+
+  it("geo measures every operation near and far", async () => {
+    const { byDistance } = await runGeoBench(1, [0, 20], false);
+    const far = byDistance.get(20) ?? {};
+    expect(Object.keys(far)).toContain("SSH proof (ssh start → result on the terminal)");
+    expect(far.create?.[0]).toBeGreaterThan(20);
+  }, 180_000);
 
   it("list-latency pages through inserted sessions", async () => {
     const { first, last } = await runListBench(300, 2, false);

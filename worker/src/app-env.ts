@@ -22,5 +22,9 @@ export interface AppEnv {
     csrf: string;
     /** The nonce of a signed bridge call (internal only), for its session's replay guard. */
     bridgeNonce: BridgeNonce;
+    /** The request's D1 session (API only): reads near the caller, at least as fresh as asked. */
+    d1: D1DatabaseSession;
+    /** The newest D1 bookmark this request saw or caused (API only), for `keyproof-bookmark`. */
+    bookmark: string | null;
   };
 }

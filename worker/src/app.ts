@@ -3,6 +3,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { authInfoRoutes } from "./api/auth-info.ts";
+import { readNearCaller } from "./api/bookmarks.ts";
 import { eventRoutes } from "./api/events.ts";
 import { limitBodyTo, rateLimit, requireApiKey } from "./api/middleware.ts";
 import {
@@ -87,7 +88,7 @@ export function buildApp() {
 
   // Who may call is decided here, at the mount: every route below needs an API key.
   const api = apiRouter();
-  api.use(limitBody, requireApiKey, rateLimit);
+  api.use(limitBody, readNearCaller, requireApiKey, rateLimit);
   api.route("/auth/info", authInfoRoutes);
   api.route("/ssh/collect/sessions", collectSessionRoutes);
   api.route("/ssh/collect/sessions", sessionWebhookRoutes("collect"));

@@ -1,5 +1,8 @@
+import { env as startEnv } from "cloudflare:workers";
 import { buildApp } from "./app.ts";
+import { configurationProblems } from "./config.ts";
 import { database } from "./db/client.ts";
+import { withSimulatedPrimary } from "./db/simulated-primary.ts";
 import type { Env } from "./env.ts";
 import { handleWebhookBatch } from "./webhooks/consumer.ts";
 import { reconcileDeadLetters } from "./webhooks/dead-letters.ts";
@@ -9,16 +12,21 @@ import { sweepDueInvocations } from "./webhooks/sweeper.ts";
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
 export { SessionObject } from "./session-object/session-object.ts";
 
+// A misconfigured Worker does not start: the deploy (or `wrangler dev`) says which setting.
+const problems = configurationProblems(startEnv);
+if (problems.length > 0) throw new Error(`keyproof cannot start: ${problems.join("; ")}`);
+
 const app = buildApp();
 
 export default {
-  fetch: app.fetch,
+  fetch: (request, env, ctx) => app.fetch(request, withSimulatedPrimary(env), ctx),
   queue: (batch, env) =>
     batch.queue === DEAD_LETTER_QUEUE
-      ? reconcileDeadLetters(batch, env)
-      : handleWebhookBatch(batch, env),
+      ? reconcileDeadLetters(batch, withSimulatedPrimary(env))
+      : handleWebhookBatch(batch, withSimulatedPrimary(env)),
   // Every minute: send again every webhook invocation that is overdue with no attempt in flight.
   scheduled: async (_controller, env) => {
-    await sweepDueInvocations(env, database(env.DB));
+    const simulated = withSimulatedPrimary(env);
+    await sweepDueInvocations(simulated, database(simulated.DB));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

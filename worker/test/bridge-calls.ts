@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import type { FinishConnectionRequest } from "../src/protocol/messages.ts";
 import { signRequest } from "../src/protocol/request-signing.ts";
 import { call } from "./helpers.ts";
+import { indexed } from "./session-objects.ts";
 
 /** Calls an internal endpoint signed as the bridge would. */
 export async function internal<T>(
@@ -24,7 +25,11 @@ type ReportedKey = FinishConnectionRequest["keys"][number];
 export const reported = (keys: (string | ReportedKey)[]): ReportedKey[] =>
   keys.map((key) => (typeof key === "string" ? { key, security_key: null } : key));
 
-/** The bridge's first call: a connection to the session named `identifier` opens. */
+/**
+ * The bridge's first call: a connection to the session named `identifier` opens. The bridge's
+ * calls never wait for D1; these helpers then wait until D1's index has caught up, so a test can
+ * read lists and events at once.
+ */
 export async function openConnection(identifier: string, ipAddress = "198.51.100.7") {
   const opened = await internal<{ connection_id: string; session_id: string }>(
     "/internal/v1/connections",
@@ -34,6 +39,7 @@ export async function openConnection(identifier: string, ipAddress = "198.51.100
       client_version: "SSH-2.0-OpenSSH_9.6",
     },
   );
+  if (opened.json.session_id) await indexed(opened.json.session_id);
   return { connectionId: opened.json.connection_id, sessionId: opened.json.session_id };
 }
 
@@ -51,6 +57,7 @@ export async function finishConnection(
       confirmed: report.confirmed ?? null,
     },
   );
+  await indexed(opened.sessionId);
   return finished.json;
 }
 

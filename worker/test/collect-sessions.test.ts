@@ -2,9 +2,14 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectionKeys, connections, sessions } from "../src/db/sessions.ts";
-import { newId } from "../src/lib/ids.ts";
+import { connectionKeys, connections } from "../src/db/sessions.ts";
+import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, callJson, db, expectProblem, newProject } from "./helpers.ts";
+import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519") ?? {
+  openssh: "",
+};
 
 const BASE = "/api/v1/ssh/collect/sessions/";
 type Session = Record<string, unknown> & { id: string; status: string };
@@ -176,12 +181,8 @@ describe("collection sessions: expiry and deletion", () => {
   it("expires by the Durable Object alarm", async () => {
     const { apiKey } = await newProject();
     const session = await create(apiKey, { timeout: 60 });
-    await db()
-      .update(sessions)
-      .set({ expiredAt: new Date(Date.now() - 1000).toISOString() })
-      .where(eq(sessions.id, session.id));
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(session.id));
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await changeHeldSession(session.id, { expiredAt: new Date(Date.now() - 1000).toISOString() });
+    expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
     const expired = await callJson<Session>(`${BASE}${session.id}/`, 200, { key: apiKey });
     expect(expired.status).toBe("expired");
     expect(expired.completed_at).not.toBeNull();
@@ -196,8 +197,7 @@ describe("collection sessions: expiry and deletion", () => {
       key: apiKey,
       body: { timeout: 3600 },
     });
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(session.id));
-    await runDurableObjectAlarm(stub);
+    await runDurableObjectAlarm(objectOf(session.id));
     const still = await callJson<Session>(`${BASE}${session.id}/`, 200, { key: apiKey });
     expect(still.status).toBe("pending");
   });
@@ -205,29 +205,13 @@ describe("collection sessions: expiry and deletion", () => {
   it("deletes the session with its connections and keys", async () => {
     const { apiKey } = await newProject();
     const session = await create(apiKey);
-    const connectionId = newId("con");
-    const now = new Date().toISOString();
-    await db().insert(connections).values({
-      id: connectionId,
-      sessionId: session.id,
-      ipAddress: "127.0.0.1",
-      clientVersion: "SSH-2.0-OpenSSH_9.2",
-      createdAt: now,
-      outcome: "collected",
+    await connectAndFinish(String(session.connection_identifier), {
+      keys: [blobOf(ed25519.openssh)],
     });
-    await db()
-      .insert(connectionKeys)
-      .values({
-        id: newId("ck"),
-        connectionId,
-        sessionId: session.id,
-        publicKeySsh: "ssh-ed25519 AAAA",
-        publicKeyMd5: "MD5:00",
-        publicKeySha256: "SHA256:x",
-        publicKeyAlgorithm: "ssh-ed25519",
-        publicKeyBits: 256,
-        createdAt: now,
-      });
+    await indexed(session.id);
+    const inIndex = () =>
+      db().select().from(connections).where(eq(connections.sessionId, session.id));
+    expect(await inIndex()).toHaveLength(1);
     const detail = await callJson<{ connections: { keys: unknown[] }[] }>(
       `${BASE}${session.id}/`,
       200,
@@ -239,9 +223,7 @@ describe("collection sessions: expiry and deletion", () => {
     const response = await call(`${BASE}${session.id}/`, { method: "DELETE", key: apiKey });
     expect(response.status).toBe(204);
     await expectProblem(await call(`${BASE}${session.id}/`, { key: apiKey }), 404);
-    expect(
-      await db().select().from(connections).where(eq(connections.sessionId, session.id)),
-    ).toEqual([]);
+    expect(await inIndex()).toEqual([]);
     expect(
       await db().select().from(connectionKeys).where(eq(connectionKeys.sessionId, session.id)),
     ).toEqual([]);

@@ -1,18 +1,9 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions } from "../src/db/sessions.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import {
-  call,
-  callJson,
-  createSession,
-  db,
-  expectProblem,
-  locations,
-  newProject,
-} from "./helpers.ts";
+import { call, callJson, createSession, expectProblem, locations, newProject } from "./helpers.ts";
+import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
 
 type Event = {
   id: string;
@@ -113,11 +104,9 @@ describe("the event log", () => {
       method: "POST",
       key: apiKey,
     });
-    await db()
-      .update(sessions)
-      .set({ expiredAt: new Date(Date.now() - 1000).toISOString() })
-      .where(eq(sessions.id, expiring.id));
-    await runDurableObjectAlarm(env.SESSIONS.get(env.SESSIONS.idFromName(expiring.id)));
+    await changeHeldSession(expiring.id, { expiredAt: new Date(Date.now() - 1000).toISOString() });
+    await runDurableObjectAlarm(objectOf(expiring.id));
+    await indexed(expiring.id);
     const changes = await events(apiKey, "?type=status_changed");
     const bySession = Object.fromEntries(
       changes.items.map((event) => [event.session_id, event.payload.status]),

@@ -1,7 +1,5 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions } from "../src/db/sessions.ts";
 import {
   blobOf,
   connectAndFinish,
@@ -9,7 +7,8 @@ import {
   internal,
   openConnection,
 } from "./bridge-calls.ts";
-import { call, createSession, db, newProject } from "./helpers.ts";
+import { call, createSession, newProject } from "./helpers.ts";
+import { changeHeldSession } from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
@@ -101,7 +100,7 @@ describe("the hosted proof page", () => {
       { status: "pending" as const, expiredAt: new Date(Date.now() - 1000).toISOString() },
     ]) {
       const expired = await createSession<Session>(apiKey, "collect");
-      await db().update(sessions).set(row).where(eq(sessions.id, expired.id));
+      await changeHeldSession(expired.id, row);
       expect((await page(expired.connection_identifier)).status).toBe(404);
     }
   });

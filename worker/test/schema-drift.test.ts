@@ -1,8 +1,12 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { schema } from "../src/db/client.ts";
+import * as objectSchema from "../src/session-object/tables.ts";
+import { createSession, newProject } from "./helpers.ts";
+import { objectOf } from "./session-objects.ts";
 
 /** The drizzle schema in worker/src/db and the tables the migrations build must agree exactly. */
 const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable =>
@@ -93,3 +97,35 @@ describe("drizzle schema against the applied migrations", () => {
 function byName(a: { name: string }, b: { name: string }) {
   return a.name.localeCompare(b.name);
 }
+
+/** The session object's own tables against what its migrations built in its storage. */
+describe("the session object's tables against its migrations", () => {
+  const objectTables = (Object.values(objectSchema) as unknown[]).filter(
+    (value): value is SQLiteTable => is(value, SQLiteTable),
+  );
+
+  it.each(objectTables.map((table) => [getTableConfig(table).name, table] as const))(
+    "%s matches",
+    async (name, table) => {
+      const { apiKey } = await newProject();
+      const session = await createSession(apiKey, "collect");
+      const columns = await runInDurableObject(objectOf(session.id), (_instance, state) =>
+        state.storage.sql.exec<ColumnInfo>(`PRAGMA table_info(${name})`).toArray(),
+      );
+      const declared = getTableConfig(table).columns.map((c) => ({
+        name: c.name,
+        type: c.getSQLType().toLowerCase(),
+        notNull: c.notNull || c.primary,
+      }));
+      expect(
+        columns
+          .map((c) => ({
+            name: c.name,
+            type: c.type.toLowerCase(),
+            notNull: c.notnull === 1 || c.pk > 0,
+          }))
+          .sort(byName),
+      ).toEqual(declared.sort(byName));
+    },
+  );
+});

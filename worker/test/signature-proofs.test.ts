@@ -1,8 +1,7 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessions } from "../src/db/sessions.ts";
-import { call, callJson, createSession, db, newProject } from "./helpers.ts";
+import { call, callJson, createSession, newProject } from "./helpers.ts";
+import { changeHeldSession } from "./session-objects.ts";
 import { SIGNATURE_CHALLENGE } from "./setup/ssh-key-fixtures.ts";
 
 const { signatures } = env.TEST_KEYS;
@@ -37,10 +36,7 @@ async function sessionSigned(
 ): Promise<{ apiKey: string; session: Session }> {
   const { apiKey } = await newProject();
   const session = await createSession<Session>(apiKey, kind, body);
-  await db()
-    .update(sessions)
-    .set({ signatureChallenge: SIGNATURE_CHALLENGE })
-    .where(eq(sessions.id, session.id));
+  await changeHeldSession(session.id, { signatureChallenge: SIGNATURE_CHALLENGE });
   return { apiKey, session };
 }
 

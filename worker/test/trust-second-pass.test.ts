@@ -3,7 +3,6 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { sessions } from "../src/db/sessions.ts";
 import { webhookInvocations } from "../src/db/webhooks.ts";
 import { clientAddress } from "../src/lib/client-address.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
@@ -16,6 +15,7 @@ import {
   openConnection,
 } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import { changeHeldSession, lapseConnections, objectOf } from "./session-objects.ts";
 import { SIGNATURE_CHALLENGE } from "./setup/ssh-key-fixtures.ts";
 import { browserWithProject } from "./web-client.ts";
 
@@ -263,11 +263,8 @@ describe("signature proofs and stale SSH connections (item 9)", () => {
     });
     const stale = await openConnection(session.connection_identifier);
     // The bridge died: its lease lapses (CONNECTION_LEASE_MS) before anyone hears of it.
-    await expireLeases(session.id);
-    await db()
-      .update(sessions)
-      .set({ signatureChallenge: SIGNATURE_CHALLENGE })
-      .where(eq(sessions.id, session.id));
+    await lapseConnections(session.id);
+    await changeHeldSession(session.id, { signatureChallenge: SIGNATURE_CHALLENGE });
     const signed = await call(`/api/v1/signatures/${session.connection_identifier}/`, {
       method: "POST",
       rawBody: signatures.find((fixture) => fixture.label === "ed25519")?.armored,
@@ -283,19 +280,6 @@ describe("signature proofs and stale SSH connections (item 9)", () => {
     expect(staleRecord?.keys).toEqual([]);
   });
 });
-
-/** Moves every connection lease of a session past its end, as if 180 s had gone by. */
-async function expireLeases(sessionId: string) {
-  const stub = env.SESSIONS.get(env.SESSIONS.idFromName(sessionId));
-  await runInDurableObject(stub, (_instance, state) => {
-    for (const [key, lease] of state.storage.kv.list<{ until: number }>({ prefix: "active:" }))
-      state.storage.kv.put(key, { ...lease, until: Date.now() - 1 });
-  });
-  // The object keeps its leases in memory too: a restart reads what storage now says.
-  await runInDurableObject(stub, (_instance, state) => state.abort("restart")).catch(
-    () => undefined,
-  );
-}
 
 describe("the signature URL's client address (item 10)", () => {
   it("believes cf-connecting-ip only as an address, in one spelling, and only behind the edge", () => {
@@ -383,7 +367,7 @@ describe("the proof page's live channel cannot be squatted (item 8)", () => {
       code = event.code;
     });
     response.webSocket?.accept();
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(session.id));
+    const stub = objectOf(session.id);
     await runInDurableObject(stub, (_instance, state) => {
       for (const socket of state.getWebSockets()) {
         const watcher = socket.deserializeAttachment() as { heardAt: number };

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { accounts } from "../src/db/accounts.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, db } from "./helpers.ts";
 import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
@@ -290,7 +291,7 @@ describe("projects and settings", () => {
     const { token } = await createInvitation(
       db(),
       projectId,
-      (await db().query.accounts.findFirst())?.id ?? "",
+      (await db().select().from(accounts).limit(1))[0]?.id ?? "",
       new Date(Date.now() - 8 * 86_400_000),
     );
     const friend = await signedUpBrowser();

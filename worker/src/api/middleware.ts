@@ -17,7 +17,8 @@ const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const plaintext = c.req.header(API_KEY_HEADER);
   const now = new Date();
-  const db = database(c.env.DB);
+  // Keys and everything the request reads come from D1 near the caller (api/bookmarks.ts).
+  const db = database(c.var.d1);
   const auth = plaintext ? await authenticateApiKey(db, plaintext, now) : null;
   if (!auth) {
     throw new ApiError(401, `A valid API key is required in the ${API_KEY_HEADER} header`);

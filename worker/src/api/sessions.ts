@@ -3,11 +3,13 @@ import type { z } from "zod";
 import {
   collectSessionDetailView,
   collectSessionView,
+  detailOf,
   type GivenKeys,
   givenKeysOf,
   listSessionRows,
   loadSessionDetail,
   type SessionDetail,
+  sessionWebhooks,
   verifySessionDetailView,
   verifySessionView,
 } from "../domain/session-views.ts";
@@ -37,6 +39,7 @@ import {
   verifySessionPatch,
 } from "../schemas/sessions.ts";
 import { newWebhookRow } from "../webhooks/definitions.ts";
+import { noteBookmark } from "./bookmarks.ts";
 import { ALWAYS, jsonBody, jsonResponse, problems, WITH_BODY } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
@@ -82,12 +85,13 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const hooks = (input.webhooks ?? []).map((hook, i) =>
           newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
         );
-        const { session, keys, authorities, webhooks } = await createSession(
+        const { session, keys, authorities, webhooks, bookmark } = await createSession(
           ctx,
           kind,
           input,
           hooks,
         );
+        noteBookmark(c, bookmark);
         const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
         const detail = {
           session,
@@ -150,8 +154,10 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       async (c) => {
         const ctx = c.var.project;
         const sessionId = c.req.valid("param").session_id;
-        await updateSession(ctx, kind, sessionId, c.req.valid("json"));
-        return c.json(spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)), 200);
+        const written = await updateSession(ctx, kind, sessionId, c.req.valid("json"));
+        noteBookmark(c, written.bookmark);
+        const detail = detailOf(written.value, await sessionWebhooks(ctx, sessionId));
+        return c.json(spec.detailView(c.env, detail), 200);
       },
     )
     .openapi(
@@ -170,8 +176,10 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       async (c) => {
         const ctx = c.var.project;
         const sessionId = c.req.valid("param").session_id;
-        await completeSession(ctx, kind, sessionId);
-        return c.json(spec.detailView(c.env, await loadSessionDetail(ctx, kind, sessionId)), 200);
+        const written = await completeSession(ctx, kind, sessionId);
+        noteBookmark(c, written.bookmark);
+        const detail = detailOf(written.value, await sessionWebhooks(ctx, sessionId));
+        return c.json(spec.detailView(c.env, detail), 200);
       },
     )
     .openapi(
@@ -185,7 +193,8 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
       }),
       async (c) => {
-        await deleteSession(c.var.project, kind, c.req.valid("param").session_id);
+        const written = await deleteSession(c.var.project, kind, c.req.valid("param").session_id);
+        noteBookmark(c, written.bookmark);
         return c.body(null, 204);
       },
     );

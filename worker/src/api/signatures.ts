@@ -1,16 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { database } from "../db/client.ts";
+import { sessionObject } from "../domain/session-address.ts";
 import {
   MAX_SIGNATURE_BYTES,
-  proveBySignature,
   SIGNATURE_LIMITS,
+  signatureAnswerLines,
 } from "../domain/signature-proofs.ts";
+import type { Env } from "../env.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
+import { isConnectionIdentifier } from "../lib/ids.ts";
 import { CONNECTION_RESULTS, countedKey, SESSION_STATUSES } from "../protocol/messages.ts";
-import { render } from "../protocol/terminal.ts";
+import { REFUSALS, render } from "../protocol/terminal.ts";
+import { printableClientVersion } from "../protocol/terminal-text.ts";
 import { problem } from "../schemas/common.ts";
 import { limitBodyTo } from "./middleware.ts";
 import { apiRouter } from "./router.ts";
@@ -108,18 +111,40 @@ signatureRoutes.openapi(
         { location: "header.content-type", message: "Expected text/plain", value: mediaType },
       ]);
     }
-    const answer = await proveBySignature(
-      { db: database(c.env.DB), env: c.env },
-      c.req.valid("param").connection_identifier.toLowerCase(),
-      // Read as bytes: curl's default media type would make the platform warn about .text().
-      new TextDecoder().decode(await c.req.arrayBuffer()),
+    const identifier = c.req.valid("param").connection_identifier.toLowerCase();
+    if (!isConnectionIdentifier(identifier)) throw new ApiError(404, REFUSALS.unknown);
+    const ipAddress = clientAddress(c.req.raw.headers, c.env);
+    await withinAddressLimit(c.env, ipAddress);
+    const outcome = await sessionObject(c.env, { identifier }).proveBySignature(
+      { identifier },
       {
-        ipAddress: clientAddress(c.req.raw.headers, c.env),
-        userAgent: c.req.header("user-agent"),
+        // Read as bytes: curl's default media type would make the platform warn about .text().
+        armored: new TextDecoder().decode(await c.req.arrayBuffer()),
+        ipAddress,
+        clientVersion: printableClientVersion(c.req.header("user-agent") ?? "unknown"),
       },
     );
-    const message = render(answer.lines, false);
-    if (wantsJson(c.req.header("accept"))) return c.json({ ...answer.result, message }, 200);
+    if (!outcome.recorded) {
+      const retry = outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined;
+      throw new ApiError(outcome.status, outcome.detail, undefined, retry);
+    }
+    const message = render(signatureAnswerLines(outcome), false);
+    if (wantsJson(c.req.header("accept"))) return c.json({ ...outcome.response, message }, 200);
     return c.text(message, 200);
   },
 );
+
+/** Signatures from one client address, per minute, counted project-wide by its own object. */
+async function withinAddressLimit(env: Env, address: string) {
+  const limiter = env.RATE_LIMITER.get(
+    env.RATE_LIMITER.idFromName(`signatures:address:${address}`),
+  );
+  const decision = await limiter.consume(SIGNATURE_LIMITS.perAddress);
+  if (decision.allowed) return;
+  throw new ApiError(
+    429,
+    `Too many signatures sent; try again in ${decision.retryAfter} seconds.`,
+    undefined,
+    { "Retry-After": String(decision.retryAfter) },
+  );
+}

@@ -5,23 +5,16 @@ import * as accounts from "./accounts.ts";
 import * as sessions from "./sessions.ts";
 import * as webhooks from "./webhooks.ts";
 
+/** Every D1 table, for the schema drift test; the queries need no schema (no relational API). */
 export const schema = { ...accounts, ...sessions, ...webhooks };
 
-const connect = (d1: D1Database) => drizzle(d1, { schema });
+/**
+ * Drizzle over a D1 binding, or over one request's Sessions API session (api/bookmarks.ts).
+ * Without a schema to walk, making one costs microseconds, so each request may have its own.
+ */
+export const database = (d1: D1Database | D1DatabaseSession) => drizzle(d1 as D1Database);
 
-export type Database = ReturnType<typeof connect>;
-
-/** One drizzle instance per binding: building it walks the whole schema, on every request otherwise. */
-const instances = new WeakMap<D1Database, Database>();
-
-export function database(d1: D1Database): Database {
-  let db = instances.get(d1);
-  if (!db) {
-    db = connect(d1);
-    instances.set(d1, db);
-  }
-  return db;
-}
+export type Database = ReturnType<typeof database>;
 
 /** D1 binds at most 100 parameters per statement. */
 export const D1_MAX_BOUND_PARAMETERS = 100;

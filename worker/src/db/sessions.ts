@@ -16,49 +16,45 @@ import type { Database } from "./client.ts";
 /** A connection's outcome: in progress, then how it finished, or `disconnected` (never reported). */
 export const CONNECTION_OUTCOMES = ["in_progress", ...CONNECTION_RESULTS, "disconnected"] as const;
 
-export const sessions = sqliteTable(
-  "sessions",
-  {
-    id: text().primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text({ enum: SESSION_KINDS }).notNull(),
-    connectionIdentifier: text("connection_identifier").notNull().unique(),
-    status: text({ enum: SESSION_STATUSES }).notNull(),
-    externalId: text("external_id"),
-    multiKey: integer("multi_key", { mode: "boolean" }).notNull(),
-    multiConnection: integer("multi_connection", { mode: "boolean" }).notNull(),
-    mustConfirm: integer("must_confirm", { mode: "boolean" }).notNull(),
-    sshBanner: text("ssh_banner"),
-    sshMessage: text("ssh_message"),
-    matchAllKeys: integer("match_all_keys", { mode: "boolean" }).notNull(),
-    maxAttempts: integer("max_attempts").notNull(),
-    failedAttempts: integer("failed_attempts").notNull(),
-    requireSecurityKey: integer("require_security_key", { mode: "boolean" })
-      .notNull()
-      .default(false),
-    requireUserVerification: integer("require_user_verification", { mode: "boolean" })
-      .notNull()
-      .default(false),
-    /** A principal that certificates from the trusted CAs must list (verification). */
-    principal: text(),
-    /** When a connection first proved a key through a trusted CA's certificate. */
-    certificateVerifiedAt: text("certificate_verified_at"),
-    /** What `ssh-keygen -Y sign` must sign now; a recorded proof uses it up (SPEC §13). */
-    signatureChallenge: text("signature_challenge").notNull().default(""),
-    expiredAt: text("expired_at").notNull(),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
-    completedAt: text("completed_at"),
-    verifiedAt: text("verified_at"),
-  },
-  (t) => [
-    index("sessions_project_kind_idx").on(t.projectId, t.kind, t.id),
-    index("sessions_project_kind_status_idx").on(t.projectId, t.kind, t.status, t.id),
-    index("sessions_project_kind_external_idx").on(t.projectId, t.kind, t.externalId, t.id),
-  ],
-);
+/**
+ * A session's rows live in two stores: its Durable Object, which holds the truth (SPEC §15), and
+ * D1, the project-wide index the object feeds. Each row's columns are declared once here; D1's
+ * tables add their references and indexes, the object's (session-object/tables.ts) what only it
+ * keeps. `version` is the session's change counter when the row last changed: the index never
+ * takes an older row over a newer one.
+ */
+export const sessionColumns = () => ({
+  id: text().primaryKey(),
+  projectId: text("project_id").notNull(),
+  kind: text({ enum: SESSION_KINDS }).notNull(),
+  connectionIdentifier: text("connection_identifier").notNull().unique(),
+  status: text({ enum: SESSION_STATUSES }).notNull(),
+  externalId: text("external_id"),
+  multiKey: integer("multi_key", { mode: "boolean" }).notNull(),
+  multiConnection: integer("multi_connection", { mode: "boolean" }).notNull(),
+  mustConfirm: integer("must_confirm", { mode: "boolean" }).notNull(),
+  sshBanner: text("ssh_banner"),
+  sshMessage: text("ssh_message"),
+  matchAllKeys: integer("match_all_keys", { mode: "boolean" }).notNull(),
+  maxAttempts: integer("max_attempts").notNull(),
+  failedAttempts: integer("failed_attempts").notNull(),
+  requireSecurityKey: integer("require_security_key", { mode: "boolean" }).notNull().default(false),
+  requireUserVerification: integer("require_user_verification", { mode: "boolean" })
+    .notNull()
+    .default(false),
+  /** A principal that certificates from the trusted CAs must list (verification). */
+  principal: text(),
+  /** When a connection first proved a key through a trusted CA's certificate. */
+  certificateVerifiedAt: text("certificate_verified_at"),
+  /** What `ssh-keygen -Y sign` must sign now; a recorded proof uses it up (SPEC §13). */
+  signatureChallenge: text("signature_challenge").notNull().default(""),
+  expiredAt: text("expired_at").notNull(),
+  createdAt: text("created_at").notNull(),
+  updatedAt: text("updated_at").notNull(),
+  completedAt: text("completed_at"),
+  verifiedAt: text("verified_at"),
+  version: integer().notNull().default(0),
+});
 
 /** The columns every stored public key has, whether configured or collected. */
 function publicKeyColumns() {
@@ -76,73 +72,100 @@ function publicKeyColumns() {
 }
 
 /** Keys given in advance to a verification session. */
+export const sessionKeyColumns = () => ({
+  id: text().primaryKey(),
+  sessionId: text("session_id").notNull(),
+  position: integer().notNull(),
+  name: text(),
+  externalId: text("external_id"),
+  ...publicKeyColumns(),
+  verifiedAt: text("verified_at"),
+  createdAt: text("created_at").notNull(),
+  version: integer().notNull().default(0),
+});
+
+/** Certificate authorities a verification session trusts: their certificates prove a key. */
+export const sessionAuthorityColumns = () => ({
+  id: text().primaryKey(),
+  sessionId: text("session_id").notNull(),
+  position: integer().notNull(),
+  name: text(),
+  ...publicKeyColumns(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const connectionColumns = () => ({
+  id: text().primaryKey(),
+  sessionId: text("session_id").notNull(),
+  /** An SSH connection through the bridge, or a signature sent over HTTPS. */
+  method: text({ enum: CONNECTION_METHODS }).notNull().default("ssh"),
+  ipAddress: text("ip_address").notNull(),
+  clientVersion: text("client_version").notNull(),
+  createdAt: text("created_at").notNull(),
+  closedAt: text("closed_at"),
+  confirmed: integer({ mode: "boolean" }),
+  outcome: text({ enum: CONNECTION_OUTCOMES }).notNull(),
+  /** Why offered keys did not count, one code each: never their fingerprints. */
+  refusals: text({ mode: "json" }).$type<UncountedReason[]>().notNull().default([]),
+  version: integer().notNull().default(0),
+});
+
+/** Keys a connection proved: collected keys, or the configured keys it matched. */
+export const connectionKeyColumns = () => ({
+  id: text().primaryKey(),
+  connectionId: text("connection_id").notNull(),
+  sessionId: text("session_id").notNull(),
+  ...publicKeyColumns(),
+  createdAt: text("created_at").notNull(),
+});
+
+/** A column that names its session, removed with it. */
+const ofSession = () =>
+  text("session_id")
+    .notNull()
+    .references(() => sessions.id, { onDelete: "cascade" });
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    ...sessionColumns(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    index("sessions_project_kind_idx").on(t.projectId, t.kind, t.id),
+    index("sessions_project_kind_status_idx").on(t.projectId, t.kind, t.status, t.id),
+    index("sessions_project_kind_external_idx").on(t.projectId, t.kind, t.externalId, t.id),
+  ],
+);
+
 export const sessionKeys = sqliteTable(
   "session_keys",
-  {
-    id: text().primaryKey(),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => sessions.id, { onDelete: "cascade" }),
-    position: integer().notNull(),
-    name: text(),
-    externalId: text("external_id"),
-    ...publicKeyColumns(),
-    verifiedAt: text("verified_at"),
-    createdAt: text("created_at").notNull(),
-  },
+  { ...sessionKeyColumns(), sessionId: ofSession() },
   (t) => [uniqueIndex("session_keys_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
 );
 
-/** Certificate authorities a verification session trusts: their certificates prove a key. */
 export const sessionAuthorities = sqliteTable(
   "session_authorities",
-  {
-    id: text().primaryKey(),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => sessions.id, { onDelete: "cascade" }),
-    position: integer().notNull(),
-    name: text(),
-    ...publicKeyColumns(),
-    createdAt: text("created_at").notNull(),
-  },
+  { ...sessionAuthorityColumns(), sessionId: ofSession() },
   (t) => [uniqueIndex("session_authorities_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
 );
 
 export const connections = sqliteTable(
   "connections",
-  {
-    id: text().primaryKey(),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => sessions.id, { onDelete: "cascade" }),
-    /** An SSH connection through the bridge, or a signature sent over HTTPS. */
-    method: text({ enum: CONNECTION_METHODS }).notNull().default("ssh"),
-    ipAddress: text("ip_address").notNull(),
-    clientVersion: text("client_version").notNull(),
-    createdAt: text("created_at").notNull(),
-    closedAt: text("closed_at"),
-    confirmed: integer({ mode: "boolean" }),
-    outcome: text({ enum: CONNECTION_OUTCOMES }).notNull(),
-    /** Why offered keys did not count, one code each: never their fingerprints. */
-    refusals: text({ mode: "json" }).$type<UncountedReason[]>().notNull().default([]),
-  },
+  { ...connectionColumns(), sessionId: ofSession() },
   (t) => [index("connections_session_idx").on(t.sessionId, t.id)],
 );
 
-/** Keys a connection proved: collected keys, or the configured keys it matched. */
 export const connectionKeys = sqliteTable(
   "connection_keys",
   {
-    id: text().primaryKey(),
+    ...connectionKeyColumns(),
     connectionId: text("connection_id")
       .notNull()
       .references(() => connections.id, { onDelete: "cascade" }),
-    sessionId: text("session_id")
-      .notNull()
-      .references(() => sessions.id, { onDelete: "cascade" }),
-    ...publicKeyColumns(),
-    createdAt: text("created_at").notNull(),
+    sessionId: ofSession(),
   },
   (t) => [
     uniqueIndex("connection_keys_fingerprint_idx").on(t.connectionId, t.publicKeySha256),

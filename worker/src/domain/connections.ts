@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
-import { sessions } from "../db/sessions.ts";
 import type { Env } from "../env.ts";
 import { bridgeUnauthorized } from "../internal/require-signature.ts";
 import { notFound } from "../lib/errors.ts";
+import { isConnectionIdentifier } from "../lib/ids.ts";
 import type {
   ConnectionProgressRequest,
   FinishConnectionRequest,
@@ -11,10 +9,10 @@ import type {
   OpenConnectionResponse,
 } from "../protocol/messages.ts";
 import type { BridgeNonce } from "../session-object/seen-nonces.ts";
+import { sessionObject } from "./session-address.ts";
 
 /** What the bridge's calls receive: no project, the bridge acts for the SSH user. */
 export interface BridgeContext {
-  db: Database;
   env: Env;
   /** The call's nonce: the session's Durable Object refuses it a second time. */
   nonce: BridgeNonce;
@@ -26,40 +24,17 @@ function refuseReplay<T>(result: T | "replayed"): T {
   return result;
 }
 
-const sessionObject = (ctx: BridgeContext, sessionId: string) =>
-  ctx.env.SESSIONS.get(ctx.env.SESSIONS.idFromName(sessionId));
-
-/**
- * Which session an identifier names, remembered by the isolate: it never changes, and a deleted
- * session's Durable Object answers "unknown" itself.
- */
-const sessionIds = new Map<string, string>();
-const MAX_REMEMBERED_IDENTIFIERS = 10_000;
-
-async function sessionIdOf(db: Database, identifier: string): Promise<string | null> {
-  const remembered = sessionIds.get(identifier);
-  if (remembered) return remembered;
-  const [session] = await db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(eq(sessions.connectionIdentifier, identifier))
-    .limit(1);
-  if (!session) return null;
-  if (sessionIds.size >= MAX_REMEMBERED_IDENTIFIERS)
-    sessionIds.delete(sessionIds.keys().next().value ?? "");
-  sessionIds.set(identifier, session.id);
-  return session.id;
-}
-
+/** The identifier leads to its session's object by name alone: no D1 on the way. */
 export async function openConnection(
   ctx: BridgeContext,
   request: OpenConnectionRequest,
 ): Promise<OpenConnectionResponse> {
-  const sessionId = await sessionIdOf(ctx.db, request.connection_identifier.toLowerCase());
-  if (!sessionId) return { accepted: false, reason: "unknown" };
+  const identifier = request.connection_identifier.toLowerCase();
+  if (!isConnectionIdentifier(identifier)) return { accepted: false, reason: "unknown" };
+  const ref = { identifier };
   return refuseReplay(
-    await sessionObject(ctx, sessionId).openConnection(
-      sessionId,
+    await sessionObject(ctx.env, ref).openConnection(
+      ref,
       { ipAddress: request.ip_address, clientVersion: request.client_version },
       ctx.nonce,
     ),
@@ -71,9 +46,10 @@ export async function finishConnection(
   connectionId: string,
   request: FinishConnectionRequest,
 ) {
+  const ref = { sessionId: request.session_id };
   const result = refuseReplay(
-    await sessionObject(ctx, request.session_id).finishConnection(
-      request.session_id,
+    await sessionObject(ctx.env, ref).finishConnection(
+      ref,
       connectionId,
       {
         keys: request.keys,
@@ -93,8 +69,10 @@ export async function connectionProgress(
   connectionId: string,
   request: ConnectionProgressRequest,
 ) {
+  const ref = { sessionId: request.session_id };
   refuseReplay(
-    await sessionObject(ctx, request.session_id).connectionProgress(
+    await sessionObject(ctx.env, ref).connectionProgress(
+      ref,
       connectionId,
       request.confirming,
       ctx.nonce,
@@ -104,7 +82,8 @@ export async function connectionProgress(
 }
 
 export async function connectionStatus(ctx: BridgeContext, sessionId: string) {
-  const status = await sessionObject(ctx, sessionId).connectionStatus(sessionId);
+  const ref = { sessionId };
+  const status = await sessionObject(ctx.env, ref).connectionStatus(ref);
   if (!status) throw notFound("Session", "query.session_id", sessionId);
   return status;
 }

@@ -4,19 +4,15 @@ import { paginate } from "../db/paginate.ts";
 import {
   type ConnectionKeyRow,
   type ConnectionRow,
-  connectionKeys,
-  connections,
   type SessionAuthorityRow,
   type SessionKeyRow,
   type SessionRow,
   sessionAuthorities,
   sessionKeys,
-  sessionOfProject,
   sessions,
 } from "../db/sessions.ts";
-import { webhooks } from "../db/webhooks.ts";
+import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
-import { notFound } from "../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../protocol/messages.ts";
 import { SIGNATURE_NAMESPACE } from "../protocol/sshsig.ts";
 import type { CertificateAuthority, CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
@@ -29,6 +25,8 @@ import type {
 } from "../schemas/sessions.ts";
 import type { ProjectContext } from "./context.ts";
 import { publicKeyView } from "./key-view.ts";
+import type { SessionState } from "./session-commands.ts";
+import { sessionState } from "./sessions.ts";
 import { webhookView } from "./webhook-view.ts";
 
 export function configuredKeyView(key: SessionKeyRow): ConfiguredKey {
@@ -180,45 +178,39 @@ export async function givenKeysOf(db: Database, sessionIds: string[]): Promise<G
   return { keys, authorities };
 }
 
-/** The session with everything the single-session GET shows, or a 404. */
-export async function loadSessionDetail(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
-  const [[session], keys, authorities, connectionRows, keyRows, hooks] = await ctx.db.batch([
-    ctx.db
-      .select()
-      .from(sessions)
-      .where(sessionOfProject(sessionId, ctx.projectId, kind))
-      .limit(1),
-    ctx.db
-      .select()
-      .from(sessionKeys)
-      .where(eq(sessionKeys.sessionId, sessionId))
-      .orderBy(sessionKeys.position),
-    ctx.db
-      .select()
-      .from(sessionAuthorities)
-      .where(eq(sessionAuthorities.sessionId, sessionId))
-      .orderBy(sessionAuthorities.position),
-    ctx.db
-      .select()
-      .from(connections)
-      .where(eq(connections.sessionId, sessionId))
-      .orderBy(desc(connections.id)),
-    ctx.db
-      .select()
-      .from(connectionKeys)
-      .where(eq(connectionKeys.sessionId, sessionId))
-      .orderBy(connectionKeys.id),
-    ctx.db
-      .select()
-      .from(webhooks)
-      .where(and(eq(webhooks.sessionId, sessionId), eq(webhooks.projectId, ctx.projectId)))
-      .orderBy(desc(webhooks.id)),
+/**
+ * Everything the single-session GET shows: the session as its object holds it now, and its own
+ * webhooks from D1 (read where the caller's D1 session reads, near it).
+ */
+export async function loadSessionDetail(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+): Promise<SessionDetail> {
+  const [state, hooks] = await Promise.all([
+    sessionState(ctx, kind, sessionId),
+    sessionWebhooks(ctx, sessionId),
   ]);
-  if (!session) throw notFound("Session", "path.session_id", sessionId);
+  return detailOf(state, hooks);
+}
+
+/** The session's own webhooks, newest first. */
+export function sessionWebhooks(ctx: ProjectContext, sessionId: string) {
+  return ctx.db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.sessionId, sessionId), eq(webhooks.projectId, ctx.projectId)))
+    .orderBy(desc(webhooks.id));
+}
+
+/** A session's state as the single-session responses show it. */
+export function detailOf(state: SessionState, hooks: WebhookRow[]): SessionDetail {
   return {
-    session,
-    given: { keys, authorities },
-    connections: connectionRows.map((connection) => connectionView(connection, keyRows)),
+    session: state.session,
+    given: { keys: state.keys, authorities: state.authorities },
+    connections: state.connections.map((connection) =>
+      connectionView(connection, state.connectionKeys),
+    ),
     webhooks: hooks.map((hook): SessionWebhookView => webhookView(hook)),
   };
 }

@@ -1,7 +1,7 @@
 import type { SessionAuthorityRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
-import { newConnectionIdentifier, newId, newSignatureChallenge } from "../lib/ids.ts";
+import { newId, newSignatureChallenge } from "../lib/ids.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts";
@@ -10,8 +10,9 @@ import { LIMITS } from "../schemas/limits.ts";
 import type { CertificateAuthorityInput, ConfiguredKeyInput } from "../schemas/public-keys.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
-import type { SessionPatch } from "../session-object/session-object.ts";
 import type { ProjectContext } from "./context.ts";
+import { newSessionIds, sessionObject } from "./session-address.ts";
+import type { SessionPatch, SessionState, Written } from "./session-commands.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
 
 export interface CreateSessionInput extends SessionOptionsInput {
@@ -19,10 +20,6 @@ export interface CreateSessionInput extends SessionOptionsInput {
   certificate_authorities?: CertificateAuthorityInput[];
   principal?: string | undefined;
   webhooks?: WebhookCreateInput[] | undefined;
-}
-
-function sessionObject(ctx: ProjectContext, sessionId: string) {
-  return ctx.env.SESSIONS.get(ctx.env.SESSIONS.idFromName(sessionId));
 }
 
 function unwrap<T>(outcome: Outcome<T>, sessionId: string): T {
@@ -93,7 +90,7 @@ function parseKeyList<T extends { public_key: string }>(
 }
 
 /** The configured keys and trusted CAs of a new verification session, or a 400 naming each bad one. */
-function keysGivenInAdvance(sessionId: string, input: CreateSessionInput, now: string) {
+function keysGivenInAdvance(input: CreateSessionInput, now: string) {
   const errors: ProblemError[] = [];
   const onlySecurityKeys = (key: ParsedPublicKey) =>
     input.require_security_key && key.securityKey === null
@@ -110,7 +107,7 @@ function keysGivenInAdvance(sessionId: string, input: CreateSessionInput, now: s
       errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
     throw new ApiError(400, detail, errors);
   }
-  return {
+  return (sessionId: string) => ({
     keys: keys.map(
       ({ input, position, key }): SessionKeyRow => ({
         id: newId("vk"),
@@ -121,6 +118,7 @@ function keysGivenInAdvance(sessionId: string, input: CreateSessionInput, now: s
         ...key,
         verifiedAt: null,
         createdAt: now,
+        version: 0,
       }),
     ),
     authorities: authorities.map(
@@ -133,10 +131,16 @@ function keysGivenInAdvance(sessionId: string, input: CreateSessionInput, now: s
         createdAt: now,
       }),
     ),
-  };
+  });
 }
 
-/** A new session with its configured keys and its own webhooks (built, not yet tied to it). */
+/**
+ * A session's name is another's once in 2^80: such a new session simply takes another
+ * identifier, and a few tries make a collision that never happens no failure either.
+ */
+const MAX_NAME_ATTEMPTS = 3;
+
+/** A new session with its configured keys and its own webhooks, held by its new object. */
 export async function createSession(
   ctx: ProjectContext,
   kind: SessionKind,
@@ -147,38 +151,49 @@ export async function createSession(
   const expiredAt =
     resolveExpiry(input, ctx.now) ??
     new Date(ctx.now.getTime() + LIMITS.defaultTimeoutSeconds * 1000).toISOString();
-  const id = newId(kind === "collect" ? "cs" : "vs", ctx.now.getTime());
-  const { keys, authorities } =
-    kind === "verify" ? keysGivenInAdvance(id, input, now) : { keys: [], authorities: [] };
-  const session: SessionRow = {
-    id,
-    projectId: ctx.projectId,
-    kind,
-    connectionIdentifier: newConnectionIdentifier(),
-    status: "pending",
-    externalId: input.external_id ?? null,
-    multiKey: input.multi_key ?? false,
-    multiConnection: input.multi_connection ?? false,
-    mustConfirm: input.must_confirm ?? false,
-    sshBanner: input.ssh_banner ?? null,
-    sshMessage: input.ssh_message ?? null,
-    matchAllKeys: input.match_all_keys ?? false,
-    maxAttempts: input.max_attempts ?? 1,
-    failedAttempts: 0,
-    requireSecurityKey: input.require_security_key ?? false,
-    requireUserVerification: input.require_user_verification ?? false,
-    principal: input.principal ?? null,
-    certificateVerifiedAt: null,
-    signatureChallenge: newSignatureChallenge(),
-    expiredAt,
-    createdAt: now,
-    updatedAt: now,
-    completedAt: null,
-    verifiedAt: null,
-  };
-  const hooks = webhooks.map((hook) => ({ ...hook, sessionId: id }));
-  const created = await sessionObject(ctx, id).create(session, keys, authorities, hooks);
-  return { session: created, keys, authorities, webhooks: hooks };
+  const givenTo =
+    kind === "verify" ? keysGivenInAdvance(input, now) : () => ({ keys: [], authorities: [] });
+  for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
+    const { id, identifier } = newSessionIds(kind, ctx.now.getTime());
+    const session: SessionRow = {
+      id,
+      projectId: ctx.projectId,
+      kind,
+      connectionIdentifier: identifier,
+      status: "pending",
+      externalId: input.external_id ?? null,
+      multiKey: input.multi_key ?? false,
+      multiConnection: input.multi_connection ?? false,
+      mustConfirm: input.must_confirm ?? false,
+      sshBanner: input.ssh_banner ?? null,
+      sshMessage: input.ssh_message ?? null,
+      matchAllKeys: input.match_all_keys ?? false,
+      maxAttempts: input.max_attempts ?? 1,
+      failedAttempts: 0,
+      requireSecurityKey: input.require_security_key ?? false,
+      requireUserVerification: input.require_user_verification ?? false,
+      principal: input.principal ?? null,
+      certificateVerifiedAt: null,
+      signatureChallenge: newSignatureChallenge(),
+      expiredAt,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+      verifiedAt: null,
+      version: 0,
+    };
+    const { keys, authorities } = givenTo(id);
+    const hooks = webhooks.map((hook) => ({ ...hook, sessionId: id }));
+    const created = await sessionObject(ctx.env, { sessionId: id }).create({
+      session,
+      keys,
+      authorities,
+      webhooks: hooks,
+    });
+    if (created !== "taken")
+      return { session, keys, authorities, webhooks: hooks, bookmark: created.bookmark };
+  }
+  throw new ApiError(503, "No new session could be made just now; try again.");
 }
 
 function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): SessionPatch {
@@ -211,29 +226,50 @@ function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): Ses
   return { sessionId, projectId: ctx.projectId, kind };
 }
 
+/** The session's object, for a caller allowed to name it. */
+function objectFor(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
+  const scope = scopeOf(ctx, kind, sessionId);
+  const ref = { sessionId };
+  return { scope, ref, object: sessionObject(ctx.env, ref) };
+}
+
+/** The session as it is now, answered by its object (always current), or a 404. */
+export async function sessionState(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+): Promise<SessionState> {
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  const state = await object.detail(ref, scope);
+  if (!state) throw notFound("Session", "path.session_id", sessionId);
+  return state;
+}
+
 export async function updateSession(
   ctx: ProjectContext,
   kind: SessionKind,
   sessionId: string,
   input: SessionOptionsInput,
-) {
+): Promise<Written<SessionState>> {
   const patch = toPatch(input, resolveExpiry(input, ctx.now));
-  const outcome = await sessionObject(ctx, sessionId).update(
-    scopeOf(ctx, kind, sessionId),
-    patch,
-    ctx.now.toISOString(),
-  );
-  return unwrap(outcome, sessionId);
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  return unwrap(await object.update(ref, scope, patch, ctx.now.toISOString()), sessionId);
 }
 
-export async function completeSession(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
-  const outcome = await sessionObject(ctx, sessionId).complete(
-    scopeOf(ctx, kind, sessionId),
-    ctx.now.toISOString(),
-  );
-  return unwrap(outcome, sessionId);
+export async function completeSession(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+): Promise<Written<SessionState>> {
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  return unwrap(await object.complete(ref, scope, ctx.now.toISOString()), sessionId);
 }
 
-export async function deleteSession(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
-  unwrap(await sessionObject(ctx, sessionId).remove(scopeOf(ctx, kind, sessionId)), sessionId);
+export async function deleteSession(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+): Promise<Written<null>> {
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  return unwrap(await object.remove(ref, scope), sessionId);
 }

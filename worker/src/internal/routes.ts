@@ -1,7 +1,6 @@
 import { type Context, Hono } from "hono";
 import { validate } from "../api/router.ts";
 import type { AppEnv } from "../app-env.ts";
-import { database } from "../db/client.ts";
 import {
   type BridgeContext,
   connectionProgress,
@@ -17,7 +16,6 @@ import {
 import { requireBridgeSignature } from "./require-signature.ts";
 
 const bridgeContext = (c: Context<AppEnv>): BridgeContext => ({
-  db: database(c.env.DB),
   env: c.env,
   nonce: c.var.bridgeNonce,
 });

@@ -2,7 +2,7 @@
  * Crockford's base32 in lowercase: digits and letters without i, l, o and u, so identifiers are
  * safe to read aloud and type, and in ASCII order, so time-prefixed ids sort as strings.
  */
-const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz";
+export const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export function randomBase32(length: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
@@ -52,15 +52,20 @@ function monotonicRandom(time: number): number[] {
  */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
   const time = Math.max(now, lastTime);
-  let encodedTime = "";
-  let rest = time;
-  for (let i = 0; i < 10; i++) {
-    encodedTime = BASE32[rest % 32] + encodedTime;
-    rest = Math.floor(rest / 32);
-  }
-  return `${prefix}_${encodedTime}${monotonicRandom(time)
+  return `${prefix}_${encodeTime(time)}${monotonicRandom(time)
     .map((digit) => BASE32[digit])
     .join("")}`;
+}
+
+/** A millisecond time as the 10 base32 characters that start every id. */
+export function encodeTime(time: number): string {
+  let encoded = "";
+  let rest = time;
+  for (let i = 0; i < 10; i++) {
+    encoded = BASE32[rest % 32] + encoded;
+    rest = Math.floor(rest / 32);
+  }
+  return encoded;
 }
 
 /** The SSH username of a session: 26 base32 characters carry 130 bits of randomness. */

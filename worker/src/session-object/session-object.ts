@@ -1,20 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, desc, eq, inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { type Database, database, insertInChunks, readTogether } from "../db/client.ts";
-import {
-  type ConnectionRow,
-  connectionKeys,
-  connections,
-  lastCountersIn,
-  type SessionAuthorityRow,
-  type SessionKeyRow,
-  type SessionRow,
-  sessionAuthorities,
-  sessionKeys,
-  sessions,
-} from "../db/sessions.ts";
-import { type WebhookRow, webhooks } from "../db/webhooks.ts";
+import type { ConnectionRow, SessionRow } from "../db/sessions.ts";
+import { withSimulatedPrimary } from "../db/simulated-primary.ts";
+import type { WebhookRow } from "../db/webhooks.ts";
 import {
   connectionRefusal,
   decideFinish,
@@ -22,380 +9,430 @@ import {
   newConnectionEvent,
   type ProvenKey,
 } from "../domain/connection-rules.ts";
-import { type PlannedEvent, statusChanged } from "../domain/events.ts";
+import { statusChanged } from "../domain/events.ts";
 import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
+import { consumeSlidingWindow } from "../domain/rate-limit.ts";
+import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
+import type {
+  ConnectionReport,
+  ConnectionStart,
+  NewSession,
+  ScopedOutcome,
+  SessionPatch,
+  SessionScope,
+  SessionState,
+  SignatureOutcome,
+  SignatureSubmission,
+  Written,
+} from "../domain/session-commands.ts";
 import {
   completionStatus,
   expiryStatus,
   inScope,
   isOpen,
-  type Outcome,
   patchRefusal,
   refused,
-  type SessionScope,
 } from "../domain/session-rules.ts";
+import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
-import { fingerprints, PublicKeyError } from "../protocol/key-material.ts";
-import {
-  type OfferedKey,
-  type ProvenKeyView,
-  type UncountedReason,
-  uncountedReasons,
-} from "../protocol/key-outcomes.ts";
+import { fingerprints } from "../protocol/key-material.ts";
+import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
 import type {
   ConnectionStatusResponse,
-  FinishConnectionRequest,
   FinishConnectionResponse,
   OpenConnectionResponse,
-  RefusalReason,
 } from "../protocol/messages.ts";
-import { judgeKey, judgeProof, type Parsed, type ProofRules } from "../protocol/proof-rules.ts";
-import { parsePublicKeyBlob } from "../protocol/public-keys.ts";
-import type { AuthenticatorData } from "../protocol/signatures.ts";
-import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
-import { sessionOutbox, subscribersOfSession } from "../webhooks/outbox.ts";
-import { enqueueQuietly } from "../webhooks/queue.ts";
-import { ConnectionLeases, type ConnectionRules } from "./connection-leases.ts";
-import { GivenKeysStore } from "./given-keys.ts";
+import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
+import { REFUSALS } from "../protocol/terminal.ts";
+import { projectCounters } from "./counters.ts";
+import { type PushResult, pushToIndex } from "./index-push.ts";
+import { legacyLeaseOf, readFromIndex } from "./legacy.ts";
+import {
+  connectionRulesOf,
+  parseOffered,
+  parseProvenKeys,
+  proofRulesOf,
+  securityKeysOf,
+} from "./proof-inputs.ts";
 import { ProofWatchers } from "./proof-watchers.ts";
 import { type BridgeNonce, SeenNonces } from "./seen-nonces.ts";
+import { type HeldConnection, SessionStore, type SessionWriter } from "./session-store.ts";
 
-export type SessionPatch = Partial<
-  Pick<
-    SessionRow,
-    | "externalId"
-    | "multiKey"
-    | "multiConnection"
-    | "mustConfirm"
-    | "sshBanner"
-    | "sshMessage"
-    | "matchAllKeys"
-    | "maxAttempts"
-    | "requireSecurityKey"
-    | "requireUserVerification"
-    | "expiredAt"
-  >
->;
-
-export interface ConnectionStart {
-  ipAddress: string;
-  clientVersion: string;
-}
-
-export interface ConnectionReport {
-  keys: FinishConnectionRequest["keys"];
-  keysOffered: number;
-  refusals: UncountedReason[];
-  confirmed: boolean | null;
-}
-
-const SESSION_ID_KEY = "session_id";
-/** The header by which the proof page's route tells the object who is asking to watch. */
+/** The headers by which the proof page's route tells the object who asks to watch, and what. */
 export const WATCHER_ADDRESS_HEADER = "x-keyproof-watcher-address";
+export const WATCHER_IDENTIFIER_HEADER = "x-keyproof-identifier";
+/** Set when a watcher is passed on to a legacy session's own object. */
+const LEGACY_SESSION_HEADER = "x-keyproof-legacy-session";
 
 /**
- * One instance per session (named by the session id). Every change of the session runs here, one
- * at a time, so concurrent requests see each other's results and conflicting ones get 409.
- * D1 stays the source of truth that the API reads; this object orders the writes, writes each
- * change's events in the same batch (the outbox), and owns expiry.
+ * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
+ * prompt and a margin (the bridge's connection lifetime); a bridge that dies mid-connection frees
+ * the session after this.
+ */
+export const CONNECTION_LEASE_MS = 180_000;
+/** A push that failed is made again this long after (the alarm), until D1 takes it. */
+export const PUSH_RETRY_MS = 5_000;
+/**
+ * Key-value entries: the index's acknowledged version, where a legacy session lives, and the
+ * session's own webhooks until the first push has written them to D1.
+ */
+const PUSHED_VERSION = "pushed_version";
+const FORWARD_TO = "forward_to";
+const NEW_WEBHOOKS = "new_webhooks";
+/** D1's bookmark after the last push: what a read of this session's index needs at least. */
+const LAST_BOOKMARK = "last_bookmark";
+
+/** Where a call about a session is answered: here, nowhere, or by a legacy session's object. */
+type Arrival = "here" | "absent" | { forward: DurableObjectStub<SessionObject>; ref: SessionRef };
+
+const notFound = () => refused(404, "Session not found", "path.session_id");
+
+/**
+ * One instance per session. Its own SQLite storage holds the session, its given keys and CAs, its
+ * connections and their keys, its challenge and an outbox of its events (SPEC §15): every change
+ * is one local transaction, with no D1 call on its path, and conflicting changes see each other
+ * (409s). D1 is fed afterwards (index-push.ts), retried by the alarm until it has everything;
+ * the alarm also ends the session at its expiry and lets idle proof pages go.
  */
 export class SessionObject extends DurableObject<Env> {
-  readonly #db: Database;
-  readonly #leases: ConnectionLeases;
+  readonly #store: SessionStore;
   readonly #nonces: SeenNonces;
-  readonly #given: GivenKeysStore;
   readonly #watchers: ProofWatchers;
-  #tail: Promise<unknown> = Promise.resolve();
+  #arriving: Promise<Arrival> | null = null;
+  /** The pushes to D1, one after another. */
+  #pushes: Promise<unknown> = Promise.resolve();
+  /** Signature submissions to this session in the last minute (SPEC §13). */
+  readonly #signatureHits: number[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.#db = database(env.DB);
-    this.#leases = new ConnectionLeases(ctx.storage.kv);
+    super(ctx, withSimulatedPrimary(env));
+    this.#store = new SessionStore(ctx.storage);
     this.#nonces = new SeenNonces(ctx.storage.kv);
-    this.#given = new GivenKeysStore(ctx.storage.kv);
     this.#watchers = new ProofWatchers(ctx);
+    void ctx.blockConcurrencyWhile(() => this.#store.migrate());
   }
 
-  async create(
-    session: SessionRow,
-    keys: SessionKeyRow[],
-    authorities: SessionAuthorityRow[],
-    hooks: WebhookRow[],
-  ): Promise<SessionRow> {
-    return this.#serialized(async () => {
-      this.ctx.storage.kv.put(SESSION_ID_KEY, session.id);
-      this.#given.put({ configured: keys, authorities });
-      await this.#db.batch([
-        this.#db.insert(sessions).values(session),
-        ...insertInChunks(this.#db, sessionKeys, keys),
-        ...insertInChunks(this.#db, sessionAuthorities, authorities),
-        ...insertInChunks(this.#db, webhooks, hooks),
-      ]);
-      await this.#scheduleAlarm(session.expiredAt);
-      return session;
-    });
+  // ---------------------------------------------------------------- the API's changes
+
+  /** Holds a new session; "taken" when its name is another session's (a new identifier, then). */
+  async create(created: NewSession): Promise<Written<null> | "taken"> {
+    if (this.#store.session() || this.#store.deleted()) return "taken";
+    this.#store.transition((write) =>
+      write.create(created.session, created.keys, created.authorities),
+    );
+    if (created.webhooks.length > 0) this.ctx.storage.kv.put(NEW_WEBHOOKS, created.webhooks);
+    await this.#scheduleAlarm();
+    return { value: null, bookmark: await this.#pushNow() };
+  }
+
+  async detail(ref: SessionRef, scope: SessionScope): Promise<SessionState | null> {
+    return this.#at(
+      ref,
+      () => {
+        const session = this.#store.session();
+        return inScope(session, scope) ? this.#state(session) : null;
+      },
+      (stub, legacy) => stub.detail(legacy, scope),
+      null,
+    );
   }
 
   async update(
+    ref: SessionRef,
     scope: SessionScope,
     patch: SessionPatch,
     now: string,
-  ): Promise<Outcome<SessionRow>> {
-    return this.#serialized(async () => {
-      const session = await this.#load(scope.sessionId);
-      if (!inScope(session, scope)) return notFound();
-      const refusal = patchRefusal(session, patch.maxAttempts);
-      if (refusal) return refusal;
-      const updated = await this.#transition(session, { ...patch, updatedAt: now }, []);
-      if (patch.expiredAt !== undefined) await this.#scheduleAlarm(patch.expiredAt);
-      return { ok: true, value: updated };
-    });
+  ): Promise<ScopedOutcome<SessionState>> {
+    return this.#at<ScopedOutcome<SessionState>>(
+      ref,
+      async () => {
+        const outcome = this.#store.transition((write) => {
+          const session = this.#store.session();
+          if (!inScope(session, scope)) return notFound();
+          const refusal = patchRefusal(session, patch.maxAttempts);
+          if (refusal) return refusal;
+          return { ok: true as const, value: write.session({ ...patch, updatedAt: now }) };
+        });
+        if (!outcome.ok) return outcome;
+        if (patch.expiredAt !== undefined) await this.#scheduleAlarm();
+        return this.#written(outcome.value);
+      },
+      (stub, legacy) => stub.update(legacy, scope, patch, now),
+      notFound(),
+    );
   }
 
-  async complete(scope: SessionScope, now: string): Promise<Outcome<SessionRow>> {
-    return this.#serialized(async () => {
-      const session = await this.#load(scope.sessionId);
-      if (!inScope(session, scope)) return notFound();
-      const status = completionStatus(session);
-      if (!status.ok) return status;
-      const changes = { status: status.value, completedAt: now, updatedAt: now };
-      const updated = await this.#transition(session, changes, [
-        statusChanged(session, status.value),
-      ]);
-      await this.ctx.storage.deleteAlarm();
-      return { ok: true, value: updated };
-    });
+  async complete(
+    ref: SessionRef,
+    scope: SessionScope,
+    now: string,
+  ): Promise<ScopedOutcome<SessionState>> {
+    return this.#at<ScopedOutcome<SessionState>>(
+      ref,
+      async () => {
+        const outcome = this.#store.transition((write) => {
+          const session = this.#store.session();
+          if (!inScope(session, scope)) return notFound();
+          const status = completionStatus(session);
+          if (!status.ok) return status;
+          write.events([statusChanged(session, status.value)], new Date(now));
+          const changes = { status: status.value, completedAt: now, updatedAt: now };
+          return { ok: true as const, value: write.session(changes) };
+        });
+        if (!outcome.ok) return outcome;
+        return this.#written(outcome.value);
+      },
+      (stub, legacy) => stub.complete(legacy, scope, now),
+      notFound(),
+    );
   }
 
-  async remove(scope: SessionScope): Promise<Outcome<null>> {
-    return this.#serialized(async () => {
-      const session = await this.#load(scope.sessionId);
-      if (!inScope(session, scope)) return notFound();
-      // Connections, keys and session webhooks go with the session (ON DELETE CASCADE).
-      await this.#db.delete(sessions).where(eq(sessions.id, session.id));
-      this.#watchers.closeAll("The session was deleted");
-      await this.ctx.storage.deleteAlarm();
-      await this.ctx.storage.deleteAll();
-      return { ok: true, value: null };
-    });
+  /** Deletes the session: its rows here at once, D1's with the push (its events stay). */
+  async remove(ref: SessionRef, scope: SessionScope): Promise<ScopedOutcome<null>> {
+    return this.#at<ScopedOutcome<null>>(
+      ref,
+      async () => {
+        const session = this.#store.session();
+        if (!inScope(session, scope)) return notFound();
+        this.#store.transition((write) => write.delete());
+        this.#watchers.closeAll("The session was deleted");
+        const bookmark = await this.#pushNow();
+        return { ok: true as const, value: { value: null, bookmark } };
+      },
+      (stub, legacy) => stub.remove(legacy, scope),
+      notFound(),
+    );
   }
 
-  /** Expiry, and watchers falling idle: whichever comes first wakes the object. */
-  override async alarm(): Promise<void> {
-    await this.#serialized(async () => {
-      this.#watchers.closeIdle(Date.now());
-      const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
-      const session = sessionId ? await this.#load(sessionId) : undefined;
-      if (!session || !isOpen(session)) return;
-      const now = new Date();
-      if (Date.parse(session.expiredAt) > now.getTime()) {
-        // Not expired yet: a watcher's deadline, or expiry moved later.
-        await this.#scheduleAlarm(session.expiredAt);
-        return;
-      }
-      const at = now.toISOString();
-      const status = expiryStatus(session);
-      // Connections still in progress end as expired; the bridge tells their users.
-      const inProgress = this.#closeConnections(this.#leases.releaseAll(), "expired", at);
-      const planned = status === session.status ? [] : [statusChanged(session, status)];
-      await this.#transition(
-        session,
-        { status, completedAt: at, updatedAt: at },
-        planned,
-        inProgress,
-      );
-    });
+  /** Waits until D1 has every change so far; D1's bookmark after it (null if it could not). */
+  async indexed(): Promise<string | null> {
+    return this.#pushNow();
   }
 
-  /** Wakes the object at the session's expiry, or sooner when a watcher falls idle first. */
-  async #scheduleAlarm(expiredAt: string | null) {
-    const times = [expiredAt ? Date.parse(expiredAt) : null, this.#watchers.nextIdleDeadline()];
-    const next = times.filter((time): time is number => time !== null);
-    if (next.length > 0) await this.ctx.storage.setAlarm(Math.min(...next));
-  }
+  // ---------------------------------------------------------------- the bridge's calls
 
   async openConnection(
-    sessionId: string,
+    ref: SessionRef,
     start: ConnectionStart,
     call: BridgeNonce,
   ): Promise<OpenConnectionResponse | "replayed"> {
-    return this.#serialized(async () => {
-      if (!this.#nonces.admit(call, Date.now())) return "replayed";
-      const snapshot = await this.#snapshot(sessionId);
-      const { session } = snapshot;
-      if (!session) return { accepted: false, reason: "unknown" };
-      const now = new Date();
-      const { active, lapsed } = this.#leases.sweep(now.getTime());
-      const closeLapsed = this.#closeConnections(lapsed, "disconnected", now.toISOString());
-      const refusal = connectionRefusal(session, active.length);
-      if (refusal) {
-        if (closeLapsed.length > 0) await this.#db.batch(closeLapsed as [BatchItem<"sqlite">]);
-        return { accepted: false, reason: refusal };
-      }
-      const connection: ConnectionRow = {
-        id: newId("con", now.getTime()),
-        sessionId,
-        method: "ssh",
-        ipAddress: start.ipAddress,
-        clientVersion: start.clientVersion,
-        createdAt: now.toISOString(),
-        closedAt: null,
-        confirmed: null,
-        outcome: "in_progress",
-        refusals: [],
-      };
-      this.#leases.take(connection.id, now.getTime(), connectionRulesOf(session), start.ipAddress);
-      await this.#transition(
-        session,
-        { updatedAt: now.toISOString() },
-        [newConnectionEvent(session, connection)],
-        [...closeLapsed, this.#db.insert(connections).values(connection)],
-        snapshot.listeners,
-      );
-      return {
-        accepted: true,
-        session_id: sessionId,
-        connection_id: connection.id,
-        kind: session.kind,
-        multi_key: session.multiKey,
-        must_confirm: session.mustConfirm,
-        ssh_banner: session.sshBanner,
-        ssh_message: session.sshMessage,
-        expired_at: session.expiredAt,
-        expected_fingerprints: snapshot.configured.map((key) => key.publicKeySha256),
-        authority_fingerprints: snapshot.authorities.map((key) => key.publicKeySha256),
-        principal: session.principal,
-        require_security_key: session.requireSecurityKey,
-        require_user_verification: session.requireUserVerification,
-      };
-    });
+    return this.#at<OpenConnectionResponse | "replayed">(
+      ref,
+      () => {
+        // Where the call is answered, its nonce is remembered: a replay is refused.
+        if (!this.#nonces.admit(call, Date.now())) return "replayed";
+        const now = new Date();
+        const opened = this.#store.transition((write) => {
+          const session = this.#store.session();
+          if (!session) return { accepted: false as const, reason: "unknown" as const };
+          this.#closeLapsed(write, now);
+          const refusal = connectionRefusal(session, this.#store.inProgress(now.getTime()).length);
+          if (refusal) return { accepted: false as const, reason: refusal };
+          const connection = newConnection(session, "ssh", start, now);
+          write.addConnection(connection, {
+            leaseUntil: now.getTime() + CONNECTION_LEASE_MS,
+            rules: connectionRulesOf(session),
+          });
+          write.events([newConnectionEvent(session, connection)], now);
+          write.session({ updatedAt: now.toISOString() });
+          return { accepted: true as const, session, connection };
+        });
+        if (!opened.accepted) return opened;
+        this.#afterChange();
+        const { session, connection } = opened;
+        const given = this.#store.given();
+        return {
+          accepted: true,
+          session_id: session.id,
+          connection_id: connection.id,
+          kind: session.kind,
+          multi_key: session.multiKey,
+          must_confirm: session.mustConfirm,
+          ssh_banner: session.sshBanner,
+          ssh_message: session.sshMessage,
+          expired_at: session.expiredAt,
+          expected_fingerprints: given.keys.map((key) => key.publicKeySha256),
+          authority_fingerprints: given.authorities.map((key) => key.publicKeySha256),
+          principal: session.principal,
+          require_security_key: session.requireSecurityKey,
+          require_user_verification: session.requireUserVerification,
+        };
+      },
+      (stub, legacy) => stub.openConnection(legacy, start, call),
+      { accepted: false, reason: "unknown" },
+    );
   }
 
   async finishConnection(
-    sessionId: string,
+    ref: SessionRef,
     connectionId: string,
     report: ConnectionReport,
     call: BridgeNonce,
   ): Promise<FinishConnectionResponse | null | "replayed"> {
-    return this.#serialized(async () => {
-      if (!this.#nonces.admit(call, Date.now())) return "replayed";
-      const at = new Date();
-      const held = this.#leases.held(connectionId);
-      const proven = held ? parseProvenKeys(report.keys, at, held.ipAddress) : [];
-      const snapshot = await this.#snapshot(sessionId, {
-        connectionId,
-        securityKeys: securityKeysOf(proven),
-        collected: true,
-      });
-      const { session, connection } = snapshot;
-      if (!session || !connection) return null;
-      this.#leases.release(connectionId);
-      // A connection whose lease lapsed was closed as disconnected: a late report keeps nothing.
-      if (!held || connection.outcome !== "in_progress" || !isOpen(session)) {
-        return this.#finishClosed(session, connection, at.toISOString());
-      }
-      const { response } = await this.#recordFinish(snapshot, session, connection, {
-        rules: held.rules,
-        proven,
-        offered: report.keysOffered,
-        refusals: report.refusals,
-        confirmed: report.confirmed,
-        at,
-      });
-      return response;
-    });
-  }
-
-  /**
-   * A proof sent as a detached signature (SPEC §13): a connection that opens and finishes at
-   * once, under the session's rules of the moment, having offered the one signing key.
-   */
-  async proveBySignature(sessionId: string, proof: SignatureProof): Promise<SignatureOutcome> {
-    return this.#serialized(async () => {
-      const at = new Date();
-      const parsed = parseOffered(proof.key, at, proof.ipAddress);
-      const signing =
-        "key" in parsed ? [{ key: parsed.key, authenticator: proof.authenticator }] : [];
-      const snapshot = await this.#snapshot(sessionId, {
-        securityKeys: securityKeysOf(signing),
-        collected: true,
-      });
-      const { session } = snapshot;
-      if (!session) return { recorded: false, reason: "unknown" };
-      const { active, lapsed } = this.#leases.sweep(at.getTime());
-      // Connections whose bridge never reported end as the SSH path ends them.
-      const closeLapsed = this.#closeConnections(lapsed, "disconnected", at.toISOString());
-      if (closeLapsed.length > 0) await this.#db.batch(closeLapsed as [BatchItem<"sqlite">]);
-      const refusal = connectionRefusal(session, active.length);
-      if (refusal) return { recorded: false, reason: refusal };
-      if (session.signatureChallenge !== proof.challenge)
-        return { recorded: false, reason: "challenge_used" };
-      const rules = connectionRulesOf(session);
-      const proofRules = proofRulesOf(session, snapshot, rules);
-      let offered = judgeKey(proofRules, fingerprints(proof.key).publicKeySha256, parsed);
-      if ("key" in parsed && offered.fate === "unproven")
-        offered = judgeProof(proofRules, offered, parsed.key, proof.authenticator);
-      const connection: ConnectionRow = {
-        id: newId("con", at.getTime()),
-        sessionId,
-        method: "signature",
-        ipAddress: proof.ipAddress,
-        clientVersion: proof.clientVersion,
-        createdAt: at.toISOString(),
-        closedAt: null,
-        confirmed: null,
-        outcome: "in_progress",
-        refusals: [],
-      };
-      const { response } = await this.#recordFinish(snapshot, session, connection, {
-        rules,
-        proven: offered.fate === "proven" ? signing : [],
-        offered: 1,
-        refusals: uncountedReasons([offered]),
-        // Signing the challenge is the act of confirming.
-        confirmed: true,
-        at,
-      });
-      return { recorded: true, response, offered };
-    });
+    return this.#at<FinishConnectionResponse | null | "replayed">(
+      ref,
+      async () => {
+        if (!this.#nonces.admit(call, Date.now())) return "replayed";
+        const held = this.#store.connection(connectionId);
+        const session = this.#store.session();
+        if (!session || !held) return null;
+        const at = new Date();
+        const proven =
+          held.outcome === "in_progress" ? parseProvenKeys(report.keys, at, held.ipAddress) : [];
+        const counters = await this.#counters(session, securityKeysOf(proven));
+        const response = this.#store.transition((write) => {
+          const now = this.#store.session();
+          const connection = this.#store.connection(connectionId);
+          if (!now || !connection) return null;
+          // A connection that lapsed, or whose session closed, keeps nothing of a late report.
+          const lapsed = connection.leaseUntil === null || connection.leaseUntil <= at.getTime();
+          if (connection.outcome !== "in_progress" || lapsed || !isOpen(now))
+            return finishClosed(write, now, connection, at);
+          return this.#recordFinish(write, now, connection, {
+            proven,
+            offered: report.keysOffered,
+            refusals: report.refusals,
+            confirmed: report.confirmed,
+            counters,
+            at,
+          });
+        });
+        this.#afterChange();
+        return response;
+      },
+      (stub, legacy) => stub.finishConnection(legacy, connectionId, report, call),
+      null,
+    );
   }
 
   /** The bridge is asking the user to confirm `keys`: the proof page says so. */
   async connectionProgress(
+    ref: SessionRef,
     connectionId: string,
     keys: ProvenKeyView[],
     call: BridgeNonce,
   ): Promise<"replayed" | undefined> {
-    if (!this.#nonces.admit(call, Date.now())) return "replayed";
-    const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
-    this.#leases.markConfirming(connectionId, keys);
-    if (sessionId) this.#announce(sessionId);
+    return this.#at<"replayed" | undefined>(
+      ref,
+      () => {
+        if (!this.#nonces.admit(call, Date.now())) return "replayed";
+        this.#store.markConfirming(connectionId, keys);
+        this.#announce();
+        return undefined;
+      },
+      (stub, legacy) => stub.connectionProgress(legacy, connectionId, keys, call),
+      undefined,
+    );
   }
 
-  /** What the hosted proof page shows; null once the session is gone. */
-  async proofStatus(sessionId: string): Promise<ProofStatus | null> {
-    const [[session], recent, keys] = await this.#db.batch([
-      this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
-      this.#db
-        .select({ outcome: connections.outcome })
-        .from(connections)
-        .where(eq(connections.sessionId, sessionId))
-        .orderBy(desc(connections.id))
-        .limit(1),
-      this.#db
-        .select()
-        .from(connectionKeys)
-        .where(eq(connectionKeys.sessionId, sessionId))
-        .orderBy(connectionKeys.id),
-    ]);
-    if (!session) return null;
-    return proofStatus({
-      session,
-      connections: recent,
-      keys,
-      inProgress: this.#leases.inProgress(Date.now()),
-    });
+  async connectionStatus(ref: SessionRef): Promise<ConnectionStatusResponse | null> {
+    return this.#at(
+      ref,
+      () => {
+        const session = this.#store.session();
+        if (!session) return null;
+        return { open: isOpen(session), status: session.status, expired_at: session.expiredAt };
+      },
+      (stub, legacy) => stub.connectionStatus(legacy),
+      null,
+    );
+  }
+
+  // ---------------------------------------------------------------- the public pages
+
+  /** What the hosted proof page shows, and the session it is for; null once there is none. */
+  async proofPage(ref: SessionRef): Promise<{ session: SessionRow; status: ProofStatus } | null> {
+    return this.#at(
+      ref,
+      () => {
+        const session = this.#store.session();
+        return session ? { session, status: this.#proofStatus(session) } : null;
+      },
+      (stub, legacy) => stub.proofPage(legacy),
+      null,
+    );
+  }
+
+  /**
+   * A proof sent as a detached signature (SPEC §13): checked here against the session's own
+   * challenge, then recorded as a connection that opened and finished at once, under the
+   * session's rules of the moment, having offered the one signing key.
+   */
+  async proveBySignature(
+    ref: SessionRef,
+    submission: SignatureSubmission,
+  ): Promise<SignatureOutcome> {
+    return this.#at(
+      ref,
+      async () => {
+        const session = this.#store.session();
+        if (!session) return { recorded: false, status: 404, detail: REFUSALS.unknown };
+        const limit = consumeSlidingWindow(
+          this.#signatureHits,
+          SIGNATURE_LIMITS.perSession,
+          Date.now(),
+        );
+        if (!limit.allowed) {
+          return {
+            recorded: false,
+            status: 429,
+            detail: `Too many signatures sent; try again in ${limit.retryAfter} seconds.`,
+            retryAfter: limit.retryAfter,
+          };
+        }
+        // A closed session is the news, whatever was sent.
+        const closed = connectionRefusal(session, 0);
+        if (closed) return { recorded: false, status: 409, detail: REFUSALS[closed] };
+        const signature = readSignature(submission.armored, session.signatureChallenge);
+        if ("problem" in signature)
+          return { recorded: false, status: 400, detail: signature.problem };
+        const at = new Date();
+        const parsed = parseOffered(signature.key, at, submission.ipAddress);
+        const signing =
+          "key" in parsed ? [{ key: parsed.key, authenticator: signature.authenticator }] : [];
+        const counters = await this.#counters(session, securityKeysOf(signing));
+        const outcome = this.#store.transition((write): SignatureOutcome => {
+          const now = this.#store.session();
+          if (!now) return { recorded: false, status: 404, detail: REFUSALS.unknown };
+          this.#closeLapsed(write, at);
+          const refusal = connectionRefusal(now, this.#store.inProgress(at.getTime()).length);
+          if (refusal) return { recorded: false, status: 409, detail: REFUSALS[refusal] };
+          if (now.signatureChallenge !== session.signatureChallenge) {
+            const detail =
+              "Another proof used this challenge a moment ago; take the command again for a new one.";
+            return { recorded: false, status: 409, detail };
+          }
+          const rules = connectionRulesOf(now);
+          const proofRules = proofRulesOf(now, this.#store.given(), rules);
+          let offered: OfferedKey = judgeKey(
+            proofRules,
+            fingerprints(signature.key).publicKeySha256,
+            parsed,
+          );
+          if ("key" in parsed && offered.fate === "unproven")
+            offered = judgeProof(proofRules, offered, parsed.key, signature.authenticator);
+          const connection = newConnection(now, "signature", submission, at);
+          const held = { ...connection, leaseUntil: null, rules, confirming: null };
+          write.addConnection(connection, held);
+          write.events([newConnectionEvent(now, connection)], at);
+          const response = this.#recordFinish(write, now, held, {
+            proven: offered.fate === "proven" ? signing : [],
+            offered: 1,
+            refusals: uncountedReasons([offered]),
+            // Signing the challenge is the act of confirming.
+            confirmed: true,
+            counters,
+            at,
+          });
+          return { recorded: true, kind: now.kind, response, offered, sshMessage: now.sshMessage };
+        });
+        if (outcome.recorded) this.#afterChange();
+        return outcome;
+      },
+      (stub, legacy) => stub.proveBySignature(legacy, submission),
+      { recorded: false, status: 404, detail: REFUSALS.unknown },
+    );
   }
 
   /**
@@ -403,20 +440,26 @@ export class SessionObject extends DurableObject<Env> {
    * hibernation API keeps watchers without keeping this object awake.
    */
   override async fetch(request: Request): Promise<Response> {
-    const sessionId = this.ctx.storage.kv.get<string>(SESSION_ID_KEY);
-    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket" || !sessionId)
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
       return new Response("Expected a WebSocket upgrade", { status: 426 });
-    const status = await this.proofStatus(sessionId);
-    if (!status) return new Response("No such session", { status: 404 });
-    const address = request.headers.get(WATCHER_ADDRESS_HEADER) ?? "unknown";
-    const admitted = this.#watchers.admit(address, JSON.stringify(status), Date.now());
-    if (admitted.status === 101) {
-      // The idle deadline of the new watcher may come before anything else wakes the object.
-      const current = await this.ctx.storage.getAlarm();
-      const idle = this.#watchers.nextIdleDeadline();
-      if (idle !== null && (current === null || current > idle))
-        await this.ctx.storage.setAlarm(idle);
+    const legacyId = request.headers.get(LEGACY_SESSION_HEADER);
+    const identifier = request.headers.get(WATCHER_IDENTIFIER_HEADER) ?? "";
+    const arrival = await this.#arrive(
+      legacyId ? { sessionId: legacyId, legacy: true } : { identifier },
+    );
+    if (typeof arrival === "object") {
+      const forwarded = new Request(request);
+      if ("sessionId" in arrival.ref)
+        forwarded.headers.set(LEGACY_SESSION_HEADER, arrival.ref.sessionId);
+      return arrival.forward.fetch(forwarded);
     }
+    const session = this.#store.session();
+    if (!session) return new Response("No such session", { status: 404 });
+    const address = request.headers.get(WATCHER_ADDRESS_HEADER) ?? "unknown";
+    const status = JSON.stringify(this.#proofStatus(session));
+    const admitted = this.#watchers.admit(address, status, Date.now());
+    // The idle deadline of the new watcher may come before anything else wakes the object.
+    if (admitted.status === 101) await this.#scheduleAlarm();
     return admitted;
   }
 
@@ -433,39 +476,58 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
-  async connectionStatus(sessionId: string): Promise<ConnectionStatusResponse | null> {
-    const session = await this.#load(sessionId);
-    if (!session) return null;
-    return { open: isOpen(session), status: session.status, expired_at: session.expiredAt };
+  /** Expiry, a push D1 has not taken yet, and watchers falling idle: whichever is due. */
+  override async alarm(): Promise<void> {
+    const now = new Date();
+    this.#watchers.closeIdle(now.getTime());
+    const session = this.#store.session();
+    if (session && isOpen(session) && Date.parse(session.expiredAt) <= now.getTime()) {
+      this.#store.transition((write) => {
+        const at = now.toISOString();
+        const status = expiryStatus(session);
+        // Connections still in progress end as expired; the bridge tells their users.
+        write.changeConnections(
+          this.#store.unfinished().map((connection) => connection.id),
+          { outcome: "expired", closedAt: at, leaseUntil: null },
+        );
+        if (status !== session.status) write.events([statusChanged(session, status)], now);
+        write.session({ status, completedAt: at, updatedAt: at });
+      });
+      this.#announce();
+    }
+    await this.#push().catch(() => undefined);
+    await this.#scheduleAlarm();
   }
+
+  // ---------------------------------------------------------------- inside
 
   /**
    * Decides and writes how a connection ended: its outcome, the keys it recorded, the configured
-   * keys it verified, and the events, in one transition. A signature's connection is written
-   * whole here; a signature proof that counted uses up the challenge.
+   * keys it verified, and the events. A signature proof that counted uses up the challenge.
    */
-  async #recordFinish(
-    snapshot: Snapshot,
+  #recordFinish(
+    write: SessionWriter,
     session: SessionRow,
-    connection: ConnectionRow,
+    connection: HeldConnection,
     report: {
-      rules: ConnectionRules;
       proven: ProvenKey[];
       offered: number;
-      refusals: UncountedReason[];
+      refusals: ConnectionReport["refusals"];
       confirmed: boolean | null;
+      counters: Map<string, number>;
       at: Date;
     },
-  ): Promise<{ response: FinishConnectionResponse }> {
+  ): FinishConnectionResponse {
     const now = report.at.toISOString();
+    const given = this.#store.given();
     const decision = decideFinish({
       session,
-      rules: proofRulesOf(session, snapshot, report.rules),
-      mustConfirm: report.rules.mustConfirm,
-      configured: snapshot.configured,
-      collected: snapshot.collected,
+      rules: proofRulesOf(session, given, connection.rules),
+      mustConfirm: connection.rules.mustConfirm,
+      configured: given.keys,
+      collected: this.#store.recordedFingerprints(),
       proven: report.proven,
-      lastCounters: snapshot.lastCounters,
+      lastCounters: report.counters,
       offered: report.offered,
       confirmed: report.confirmed,
       now: report.at,
@@ -477,307 +539,280 @@ export class SessionObject extends DurableObject<Env> {
       ...key,
       createdAt: now,
     }));
-    const finished: ConnectionRow = {
-      ...connection,
+    const finished = {
       outcome: decision.outcome,
       closedAt: now,
-      confirmed: report.rules.mustConfirm ? report.confirmed === true : null,
+      confirmed: connection.rules.mustConfirm ? report.confirmed === true : null,
       refusals: report.refusals,
+      leaseUntil: null,
     };
-    const bySignature = connection.method === "signature";
     const changes = { ...decision.sessionChanges };
-    if (bySignature && (decision.outcome === "collected" || decision.outcome === "verified"))
+    const counted = decision.outcome === "collected" || decision.outcome === "verified";
+    if (connection.method === "signature" && counted)
       changes.signatureChallenge = newSignatureChallenge();
-    const verifiedKeys = decision.newlyVerified.map((key) => key.id);
-    await this.#transition(
-      session,
-      changes,
-      [
-        ...(bySignature ? [newConnectionEvent(session, finished)] : []),
-        ...finishEvents(session, finished, decision, recorded),
-      ],
-      [
-        bySignature
-          ? this.#db.insert(connections).values(finished)
-          : this.#db
-              .update(connections)
-              .set({
-                outcome: finished.outcome,
-                closedAt: now,
-                confirmed: finished.confirmed,
-                refusals: finished.refusals,
-              })
-              .where(eq(connections.id, connection.id)),
-        ...insertInChunks(this.#db, connectionKeys, recorded),
-        ...(verifiedKeys.length > 0
-          ? [
-              this.#db
-                .update(sessionKeys)
-                .set({ verifiedAt: now })
-                .where(inArray(sessionKeys.id, verifiedKeys)),
-            ]
-          : []),
-      ],
-      snapshot.listeners,
+    write.changeConnections([connection.id], finished);
+    write.addConnectionKeys(recorded);
+    write.verifyKeys(
+      decision.newlyVerified.map((key) => key.id),
+      now,
     );
-    this.#given.markVerified(verifiedKeys, now);
-    if (decision.sessionChanges.completedAt) await this.ctx.storage.deleteAlarm();
+    write.events(
+      finishEvents(session, { ...connection, ...finished }, decision, recorded),
+      report.at,
+    );
+    write.session(changes);
     return {
-      response: {
-        outcome: decision.outcome,
-        session_status: decision.sessionChanges.status ?? session.status,
-        keys: decision.keys,
-        failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
-        max_attempts: session.maxAttempts,
-        remaining_keys: decision.remainingKeys,
-      },
-    };
-  }
-
-  /** A connection that ends after its session closed keeps nothing. */
-  async #finishClosed(
-    session: SessionRow,
-    connection: ConnectionRow,
-    now: string,
-  ): Promise<FinishConnectionResponse> {
-    const expired = session.status === "expired" || connection.outcome === "expired";
-    const outcome = expired ? "expired" : "closed";
-    if (connection.outcome === "in_progress") {
-      await this.#db
-        .update(connections)
-        .set({ outcome, closedAt: now })
-        .where(eq(connections.id, connection.id));
-    }
-    return {
-      outcome,
-      session_status: session.status,
-      keys: [],
-      failed_attempts: session.failedAttempts,
+      outcome: decision.outcome,
+      session_status: decision.sessionChanges.status ?? session.status,
+      keys: decision.keys,
+      failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
       max_attempts: session.maxAttempts,
-      remaining_keys: 0,
+      remaining_keys: decision.remainingKeys,
     };
   }
 
-  /**
-   * Writes a change of the session, any related writes and the events it causes in one D1
-   * batch, then queues the webhook deliveries (the sweeper resends them if that fails).
-   */
-  async #transition(
-    session: SessionRow,
-    changes: Partial<SessionRow>,
-    planned: PlannedEvent[],
-    related: BatchItem<"sqlite">[] = [],
-    listeners?: WebhookRow[],
-  ): Promise<SessionRow> {
-    const outbox = await sessionOutbox(this.#db, session, planned, new Date(), listeners);
-    const [updated] = await this.#db.batch([
-      this.#db.update(sessions).set(changes).where(eq(sessions.id, session.id)).returning(),
-      ...related,
-      ...outbox.statements,
-    ]);
-    const row = updated[0];
-    if (!row) throw new Error(`session ${session.id} vanished during a transition`);
-    await enqueueQuietly(this.env, outbox.messages);
-    this.#announce(row.id);
-    return row;
+  /** Connections whose bridge never reported end as disconnected, as the session goes on. */
+  #closeLapsed(write: SessionWriter, now: Date) {
+    const lapsed = this.#store.lapsed(now.getTime()).map((connection) => connection.id);
+    write.changeConnections(lapsed, {
+      outcome: "disconnected",
+      closedAt: now.toISOString(),
+      leaseUntil: null,
+    });
   }
 
   /**
-   * Tells every open proof page what the session looks like now (nothing when none is open);
-   * once the session is over, that was the last word, and the pages are let go.
+   * The last counter recorded for each of these security keys in the session's project: this
+   * session's own, and the rest of the project's from D1 near here (a read replica; only a proof
+   * made with a security key asks).
    */
-  #announce(sessionId: string) {
-    if (this.#watchers.count === 0) return;
-    this.proofStatus(sessionId)
-      .then((status) => {
-        if (status) this.#watchers.broadcast(JSON.stringify(status), Date.now(), status.final);
-      })
-      .catch(() => undefined);
+  async #counters(session: SessionRow, fingerprints: string[]): Promise<Map<string, number>> {
+    const own = this.#store.lastCounters(fingerprints);
+    if (fingerprints.length === 0) return own;
+    const project = await projectCounters(this.env, session.projectId, fingerprints).catch(
+      () => new Map<string, number>(),
+    );
+    for (const [sha256, counter] of project)
+      own.set(sha256, Math.max(counter, own.get(sha256) ?? counter));
+    return own;
   }
 
-  #closeConnections(
-    ids: string[],
-    outcome: "expired" | "disconnected",
-    at: string,
-  ): BatchItem<"sqlite">[] {
-    if (ids.length === 0) return [];
-    return [
-      this.#db
-        .update(connections)
-        .set({ outcome, closedAt: at })
-        .where(and(inArray(connections.id, ids), eq(connections.outcome, "in_progress"))),
-    ];
+  #state(session: SessionRow): SessionState {
+    const { keys, authorities } = this.#store.given();
+    const { connections, keys: connectionKeys } = this.#store.connections();
+    return { session, keys, authorities, connections, connectionKeys };
   }
 
-  /** Runs transitions strictly one after another, including across their D1 awaits. */
-  #serialized<T>(transition: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(transition, transition);
-    this.#tail = run.catch(() => undefined);
+  #proofStatus(session: SessionRow): ProofStatus {
+    const { keys } = this.#store.connections();
+    const lastOutcome = this.#store.lastOutcome();
+    return proofStatus({
+      session,
+      connections: lastOutcome ? [{ outcome: lastOutcome }] : [],
+      keys,
+      inProgress: this.#store
+        .inProgress(Date.now())
+        .map((connection) => ({ confirming: connection.confirming })),
+    });
+  }
+
+  /** After a change the API waits on: pushed, so the caller's next list sees it. */
+  async #written(session: SessionRow): Promise<{ ok: true; value: Written<SessionState> }> {
+    this.#announce();
+    const bookmark = await this.#pushNow();
+    return { ok: true, value: { value: this.#state(session), bookmark } };
+  }
+
+  /** After a change the bridge or a signer made: tell the pages, push without waiting. */
+  #afterChange() {
+    this.#announce();
+    this.ctx.waitUntil(this.#push().catch(() => undefined));
+  }
+
+  /** Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed. */
+  async #pushNow(): Promise<string | null> {
+    try {
+      return (await this.#push()).bookmark;
+    } catch (error) {
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          msg: "push to D1 failed; the alarm retries",
+          error: String(error),
+          stack: (error as Error).stack,
+        }),
+      );
+      await this.#scheduleAlarm();
+      return null;
+    }
+  }
+
+  /**
+   * Sends D1 what it has not acknowledged yet, one push at a time: each call waits for the pushes
+   * before it, then sends whatever is still pending (often nothing: an earlier push took it).
+   * The alarm is set first, so a push lost with the process is made again.
+   */
+  #push(): Promise<PushResult> {
+    const pending = () => this.#pushPending();
+    const run = this.#pushes.then(pending, pending);
+    this.#pushes = run.catch(() => undefined);
     return run;
   }
 
-  async #load(sessionId: string): Promise<SessionRow | undefined> {
-    const [session] = await this.#db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.id, sessionId))
-      .limit(1);
-    return session;
+  async #pushPending(): Promise<PushResult> {
+    const kv = this.ctx.storage.kv;
+    const pushed = kv.get<number>(PUSHED_VERSION) ?? 0;
+    const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
+    if (pushed >= this.#store.version() && webhooks.length === 0)
+      return { version: pushed, bookmark: kv.get<string>(LAST_BOOKMARK) ?? null };
+    await this.ctx.storage.setAlarm(Date.now() + PUSH_RETRY_MS);
+    const changes = this.#store.changesSince(pushed);
+    const target = this.#pushTarget(changes.session);
+    const result = target
+      ? await pushToIndex(this.env, target, changes, webhooks)
+      : { version: changes.version, bookmark: null };
+    this.#store.acknowledge(result.version);
+    kv.put(PUSHED_VERSION, result.version);
+    if (result.bookmark) kv.put(LAST_BOOKMARK, result.bookmark);
+    if (webhooks.length > 0) kv.delete(NEW_WEBHOOKS);
+    await this.#scheduleAlarm();
+    return result;
+  }
+
+  /** The session the pending changes are for (a tombstone's too); null when there is none. */
+  #pushTarget(changed: SessionRow | undefined) {
+    const session = changed ?? this.#store.session();
+    if (!session) return null;
+    return { projectId: session.projectId, sessionId: session.id, kind: session.kind };
+  }
+
+  /** Tells every open proof page what the session looks like now; once over, lets them go. */
+  #announce() {
+    if (this.#watchers.count === 0) return;
+    const session = this.#store.session();
+    if (!session) return;
+    const status = this.#proofStatus(session);
+    this.#watchers.broadcast(JSON.stringify(status), Date.now(), status.final);
+  }
+
+  /** Wakes the object at its next duty: expiry, a push to retry, a watcher falling idle. */
+  async #scheduleAlarm() {
+    const session = this.#store.session();
+    const unpushed = (this.ctx.storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
+    const pending = unpushed ? Date.now() + PUSH_RETRY_MS : null;
+    const times = [
+      session && isOpen(session) ? Date.parse(session.expiredAt) : null,
+      pending,
+      this.#watchers.nextIdleDeadline(),
+    ].filter((time): time is number => time !== null);
+    if (times.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...times));
   }
 
   /**
-   * Everything a connection transition reads, in one D1 round trip: the session, the webhooks
-   * listening, and what this transition needs besides (the connection, the fingerprints collected
-   * so far, the last counters of `securityKeys`). The configured keys and CAs come from this
-   * object's own storage once it has them: only it writes them.
+   * Answers a call about the session `ref` here, or, for a session made before objects held
+   * their sessions, where it lives; `absent` when there is no such session.
    */
-  async #snapshot(
-    sessionId: string,
-    need: { connectionId?: string; securityKeys?: string[]; collected?: boolean } = {},
-  ): Promise<Snapshot> {
-    const given = this.#given.get();
-    const read = await readTogether(this.#db, {
-      session: this.#db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1),
-      listeners: subscribersOfSession(this.#db, sessionId),
-      ...(given
-        ? {}
-        : {
-            configured: this.#db
-              .select()
-              .from(sessionKeys)
-              .where(eq(sessionKeys.sessionId, sessionId)),
-            authorities: this.#db
-              .select()
-              .from(sessionAuthorities)
-              .where(eq(sessionAuthorities.sessionId, sessionId)),
-          }),
-      ...(need.collected
-        ? {
-            collected: this.#db
-              .select({ sha256: connectionKeys.publicKeySha256 })
-              .from(connectionKeys)
-              .where(eq(connectionKeys.sessionId, sessionId)),
-          }
-        : {}),
-      ...(need.connectionId
-        ? {
-            connection: this.#db
-              .select()
-              .from(connections)
-              .where(
-                and(eq(connections.id, need.connectionId), eq(connections.sessionId, sessionId)),
-              )
-              .limit(1),
-          }
-        : {}),
-      ...(need.securityKeys?.length
-        ? { counters: lastCountersIn(this.#db, sessionId, need.securityKeys) }
-        : {}),
+  async #at<T>(
+    ref: SessionRef,
+    here: () => T | Promise<T>,
+    there: (stub: DurableObjectStub<SessionObject>, legacy: SessionRef) => Promise<unknown>,
+    absent: T,
+  ): Promise<T> {
+    const arrival = await this.#arrive(ref);
+    if (arrival === "here") return here();
+    if (arrival === "absent") return absent;
+    // An RPC answer is the same structured clone the caller would have had from `here`.
+    return (await there(arrival.forward, arrival.ref)) as T;
+  }
+
+  #arrive(ref: SessionRef): Promise<Arrival> {
+    if (this.#store.session()) return Promise.resolve("here");
+    if (this.#store.deleted()) return Promise.resolve("absent");
+    const forward = this.ctx.storage.kv.get<string>(FORWARD_TO);
+    if (forward) return Promise.resolve(legacyObject(this.env, forward));
+    this.#arriving ??= this.#findInIndex(ref).finally(() => {
+      this.#arriving = null;
     });
-    const [session] = read.session;
-    const givenKeys = given ?? {
-      configured: read.configured ?? [],
-      authorities: read.authorities ?? [],
-    };
-    if (session && !given) this.#given.put(givenKeys);
-    return {
-      session,
-      ...givenKeys,
-      collected: new Set((read.collected ?? []).map((key) => key.sha256)),
-      listeners: read.listeners,
-      connection: read.connection?.[0],
-      lastCounters: new Map(
-        (read.counters ?? []).flatMap(({ sha256, counter }) =>
-          counter === null ? [] : [[sha256, counter]],
-        ),
-      ),
-    };
+    return this.#arriving;
   }
-}
 
-const notFound = () => refused(404, "Session not found", "path.session_id");
-
-/** The session's rules a connection keeps from open to finish, whatever PATCH does meanwhile. */
-const connectionRulesOf = (session: SessionRow): ConnectionRules => ({
-  mustConfirm: session.mustConfirm,
-  requireSecurityKey: session.requireSecurityKey,
-  requireUserVerification: session.requireUserVerification,
-});
-
-/** Parses the bridge's report; certificates are judged as of `now`, for the client's address. */
-function parseProvenKeys(
-  reported: ConnectionReport["keys"],
-  now: Date,
-  clientAddress: string | null,
-): ProvenKey[] {
-  const proven: ProvenKey[] = [];
-  for (const { key, security_key } of reported) {
-    const blob = decodeBase64Strict(key);
-    if (!blob) continue;
-    try {
-      const key = parsePublicKeyBlob(blob, { now, clientAddress });
-      proven.push({ key, authenticator: security_key });
-    } catch {
-      // The bridge only sends keys it parsed and verified; anything else is dropped, not trusted.
+  /** An empty object: the session may be one D1 holds from before (legacy.ts), once. */
+  async #findInIndex(ref: SessionRef): Promise<Arrival> {
+    const found = await readFromIndex(this.env, ref);
+    if (!found) return "absent";
+    const { session } = found;
+    const mine =
+      ref.legacy === true ||
+      objectNameOf({ sessionId: session.id }) ===
+        objectNameOf({ identifier: session.connectionIdentifier });
+    if (!mine) {
+      this.ctx.storage.kv.put(FORWARD_TO, session.id);
+      return legacyObject(this.env, session.id);
     }
+    if (!this.#store.session()) {
+      const kv = this.ctx.storage.kv;
+      this.#store.transition((write) => {
+        write.create({ ...session }, found.keys, found.authorities);
+        for (const connection of found.connections)
+          write.addConnection(connection, legacyLeaseOf(kv, connection));
+        write.addConnectionKeys(found.connectionKeys);
+      });
+      this.ctx.storage.kv.put(PUSHED_VERSION, 0);
+      await this.#scheduleAlarm();
+    }
+    return "here";
   }
-  return proven;
 }
 
-/** What a proof by detached signature brings to the session (the route verified the signature). */
-export interface SignatureProof {
-  /** The signing key's blob, as the signature carries it (a key or a certificate). */
-  key: Uint8Array;
-  /** What a security key reported with the signature; null for other keys. */
-  authenticator: AuthenticatorData | null;
-  /** The challenge the signature verified over: it must still be the session's. */
-  challenge: string;
-  ipAddress: string;
-  /** The HTTP client, as the connection's `client_version`. */
-  clientVersion: string;
+/** A session from before objects held sessions: its own object, named by its id. */
+function legacyObject(env: Env, sessionId: string): Arrival {
+  const ref = { sessionId, legacy: true };
+  return { forward: sessionObject(env, ref), ref };
 }
 
-export type SignatureOutcome =
-  | { recorded: false; reason: RefusalReason | "challenge_used" }
-  | { recorded: true; response: FinishConnectionResponse; offered: OfferedKey };
-
-/** Everything a connection transition reads, from #snapshot. */
-interface Snapshot {
-  session: SessionRow | undefined;
-  configured: SessionKeyRow[];
-  authorities: SessionAuthorityRow[];
-  collected: Set<string>;
-  listeners: WebhookRow[];
-  connection: ConnectionRow | undefined;
-  lastCounters: Map<string, number>;
-}
-
-/** The session's key rules, with the options a connection opened under. */
-function proofRulesOf(
+function newConnection(
   session: SessionRow,
-  given: Pick<Snapshot, "configured" | "authorities">,
-  rules: ConnectionRules,
-): ProofRules {
+  method: ConnectionRow["method"],
+  start: ConnectionStart,
+  at: Date,
+): ConnectionRow {
   return {
-    kind: session.kind,
-    expected: given.configured.map((key) => key.publicKeySha256),
-    authorities: given.authorities.map((key) => key.publicKeySha256),
-    principal: session.principal,
-    requireSecurityKey: rules.requireSecurityKey,
-    requireUserVerification: rules.requireUserVerification,
+    id: newId("con", at.getTime()),
+    sessionId: session.id,
+    method,
+    ipAddress: start.ipAddress,
+    clientVersion: start.clientVersion,
+    createdAt: at.toISOString(),
+    closedAt: null,
+    confirmed: null,
+    outcome: "in_progress",
+    refusals: [],
+    version: 0,
   };
 }
 
-/** Fingerprints of the security keys among `proven`: their last counters are looked up. */
-const securityKeysOf = (proven: ProvenKey[]) =>
-  proven.flatMap(({ key }) => (key.securityKey ? [key.publicKeySha256] : []));
-
-/** A signing key as the bridge would judge an offered one: the key, or why it cannot be used. */
-function parseOffered(blob: Uint8Array, now: Date, clientAddress: string): Parsed {
-  try {
-    return { key: parsePublicKeyBlob(blob, { now, clientAddress }) };
-  } catch (error) {
-    if (error instanceof PublicKeyError) return { refusal: error.code, detail: error.detail };
-    return { refusal: "malformed", detail: null };
-  }
+/** A connection that ends after it lapsed or its session closed keeps nothing. */
+function finishClosed(
+  write: SessionWriter,
+  session: SessionRow,
+  connection: HeldConnection,
+  at: Date,
+): FinishConnectionResponse {
+  const expired = session.status === "expired" || connection.outcome === "expired";
+  const outcome = expired ? "expired" : "closed";
+  if (connection.outcome === "in_progress")
+    write.changeConnections([connection.id], {
+      outcome,
+      closedAt: at.toISOString(),
+      leaseUntil: null,
+    });
+  return {
+    outcome,
+    session_status: session.status,
+    keys: [],
+    failed_attempts: session.failedAttempts,
+    max_attempts: session.maxAttempts,
+    remaining_keys: 0,
+  };
 }

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../db/client.ts";
 import {
   events,
@@ -14,11 +15,11 @@ import { enqueue, enqueueQuietly, queueDelay, type WebhookMessage } from "./queu
 import { leaseSeconds, nextDelaySeconds, retryAfterSeconds } from "./schedule.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "./url-safety.ts";
 
-/** A first attempt waits this long for an earlier, not yet attempted event of its webhook. */
+/** A first attempt waits this long for an earlier event of its webhook that is being sent. */
 const ORDER_WAIT_SECONDS = 1;
-/** Earlier events one message sends before its own; more than this, and it waits its turn. */
-const MAX_PREDECESSORS_SENT = 50;
-/** How many times a first attempt waits for a predecessor before going ahead anyway. */
+/** Earlier events one message sends with its own, at most: a run. More wait their turn. */
+const MAX_RUN = 50;
+/** How many times a first attempt waits for an earlier one in flight before going ahead anyway. */
 const MAX_ORDER_WAITS = 10;
 /** Older predecessors are assumed stuck and no longer hold later events back. */
 const ORDER_WAIT_WINDOW_MS = 5 * 60_000;
@@ -81,14 +82,105 @@ async function claimAttempt(db: Database, invocation: InvocationRow, now: Date, 
         eq(webhookInvocations.id, invocation.id),
         eq(webhookInvocations.attempts, invocation.attempts),
         unfinished,
-        or(
-          isNull(webhookInvocations.leaseUntil),
-          lte(webhookInvocations.leaseUntil, now.toISOString()),
-        ),
+        free(now),
       ),
     )
     .returning({ id: webhookInvocations.id });
   return claimed.length === 1;
+}
+
+/** Not leased, or its lease has passed. */
+const free = (now: Date) =>
+  or(isNull(webhookInvocations.leaseUntil), lte(webhookInvocations.leaseUntil, now.toISOString()));
+
+/** A first attempt not made yet, recent enough to keep later events of its webhook waiting. */
+const firstAttemptDue = (webhookId: string, now: Date) =>
+  and(
+    eq(webhookInvocations.webhookId, webhookId),
+    eq(webhookInvocations.attempts, 0),
+    eq(webhookInvocations.status, "pending"),
+    gt(webhookInvocations.createdAt, new Date(now.getTime() - ORDER_WAIT_WINDOW_MS).toISOString()),
+  );
+
+/**
+ * Claims the first attempts of this invocation and of every earlier event of its webhook still
+ * waiting (up to MAX_RUN, oldest first), so a burst drains in order at one read, one claim and one
+ * record per run rather than per event. Nothing is claimed while an earlier one is being sent
+ * elsewhere: order first. Each claim's lease covers the sends before it and its own, so if this
+ * process dies mid-run, the sweeper finds each event again in order, soon.
+ */
+async function claimRun(
+  db: Database,
+  invocation: InvocationRow,
+  timeoutSeconds: number,
+): Promise<{ run: LoadedInvocation[]; dropped: string[] }> {
+  // The claim's own clock: a message may have waited long before it got here.
+  const now = new Date();
+  const candidates = await withWebhookAndEvent(db)
+    .where(
+      and(
+        firstAttemptDue(invocation.webhookId, now),
+        lte(webhookInvocations.id, invocation.id),
+        free(now),
+      ),
+    )
+    .orderBy(asc(webhookInvocations.id))
+    .limit(MAX_RUN);
+  if (candidates.length === 0) return { run: [], dropped: [] };
+  const earlierInFlight = db
+    .select({ id: webhookInvocations.id })
+    .from(webhookInvocations)
+    .where(
+      and(
+        firstAttemptDue(invocation.webhookId, now),
+        lt(webhookInvocations.id, invocation.id),
+        gt(webhookInvocations.leaseUntil, now.toISOString()),
+      ),
+    );
+  const leaseFor = candidates.map(
+    (loaded, position) =>
+      sql`WHEN ${loaded.invocation.id} THEN ${new Date(now.getTime() + (position + 1) * leaseSeconds(timeoutSeconds) * 1000).toISOString()}`,
+  );
+  const claimed = await db
+    .update(webhookInvocations)
+    .set({ leaseUntil: sql`CASE ${webhookInvocations.id} ${sql.join(leaseFor, sql` `)} END` })
+    .where(
+      and(
+        inArray(
+          webhookInvocations.id,
+          candidates.map((loaded) => loaded.invocation.id),
+        ),
+        eq(webhookInvocations.attempts, 0),
+        free(now),
+        sql`NOT EXISTS ${earlierInFlight}`,
+      ),
+    )
+    .returning({ id: webhookInvocations.id });
+  const ids = new Set(claimed.map((row) => row.id));
+  // Another message may have taken some meanwhile: the run stops before the first it lost.
+  const run: LoadedInvocation[] = [];
+  for (const loaded of candidates) {
+    if (!ids.has(loaded.invocation.id)) break;
+    run.push(loaded);
+  }
+  const dropped = [...ids].filter((id) => !run.some((loaded) => loaded.invocation.id === id));
+  return { run, dropped };
+}
+
+/** Whether nobody holds the invocation's first attempt (someone may have sent it meanwhile). */
+async function isClaimable(db: Database, invocation: InvocationRow, now: Date) {
+  const [row] = await db
+    .select({ id: webhookInvocations.id })
+    .from(webhookInvocations)
+    .where(
+      and(
+        eq(webhookInvocations.id, invocation.id),
+        eq(webhookInvocations.attempts, 0),
+        unfinished,
+        free(now),
+      ),
+    );
+  return row !== undefined;
 }
 
 export async function processInvocation(
@@ -124,33 +216,79 @@ export async function processInvocation(
   if (invocation.nextAttemptAt && Date.parse(invocation.nextAttemptAt) > now.getTime() + 1000) {
     return later((Date.parse(invocation.nextAttemptAt) - now.getTime()) / 1000);
   }
-  // Earlier events of this webhook go first: this message sends them, in order, itself.
+  const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
+  // A first attempt sends the earlier events of its webhook with it, in order: a run.
   if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS) {
-    if (!(await sendPredecessorsInOrder(env, db, invocation, now)))
-      return later(ORDER_WAIT_SECONDS);
+    const { run, dropped } = await claimRun(db, invocation, timeout);
+    // Nothing claimed: an earlier event is being sent elsewhere (wait for it), or this one was.
+    if (run.length === 0)
+      return (await isClaimable(db, invocation, new Date())) ? later(ORDER_WAIT_SECONDS) : done;
+    let own: QueueDecision | null = null;
+    for (const [loaded, decision] of await deliverClaimed(env, db, run, timeout, dropped)) {
+      if (loaded.invocation.id === invocation.id) own = decision;
+      else await followUp(env, loaded, decision);
+    }
+    // More than a run's worth of events came before this one: its turn is next.
+    return own ?? later(0);
   }
-  return (await attemptInvocation(env, db, found)) ?? done;
+  // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
+  if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout)))) return done;
+  const [decision] = await deliverClaimed(env, db, [found], timeout);
+  return decision?.[1] ?? done;
+}
+
+/** What an earlier event of a run needs next: its retry queued, or nothing. */
+async function followUp(env: Env, loaded: LoadedInvocation, decision: QueueDecision) {
+  if (decision.kind !== "next") return;
+  const next = { invocation_id: loaded.invocation.id, attempt: decision.attempt };
+  await enqueueQuietly(env, [next], decision.delaySeconds);
 }
 
 /**
- * Makes the next attempt of an invocation, if this caller wins its claim: sends it, records the
- * answer, and says what comes next. Null when someone else holds the attempt. The clock is read
- * here, at the claim: a message that first sent earlier events may have waited minutes, and
- * neither its lease nor the signed timestamp may be that old.
+ * Sends each claimed invocation's next attempt, in order, then records every answer in one
+ * batch, and says what comes next for each. The clock is read at each send: a run may take
+ * minutes, and neither a signed timestamp nor a retry's schedule may be that old. After a 410 the
+ * webhook is disabled and the rest of the run is not sent (its claims are let go).
  */
-async function attemptInvocation(
+async function deliverClaimed(
   env: Env,
   db: Database,
-  found: LoadedInvocation,
-): Promise<QueueDecision | null> {
+  claimed: LoadedInvocation[],
+  timeout: number,
+  /** Claimed, but not to be sent now (behind one another message took): let go. */
+  dropped: string[] = [],
+): Promise<[LoadedInvocation, QueueDecision][]> {
+  const decisions: [LoadedInvocation, QueueDecision][] = [];
+  const writes: BatchItem<"sqlite">[] = [];
+  let gone = false;
+  for (const loaded of claimed) {
+    if (gone) break;
+    const attempt = await attemptOnce(env, loaded, timeout);
+    writes.push(...attempt.writes(db));
+    decisions.push([loaded, attempt.decision]);
+    gone = attempt.gone;
+  }
+  const unsent = [
+    ...claimed.slice(decisions.length).map((loaded) => loaded.invocation.id),
+    ...dropped,
+  ];
+  if (unsent.length > 0)
+    writes.push(
+      db
+        .update(webhookInvocations)
+        .set({ leaseUntil: null })
+        .where(inArray(webhookInvocations.id, unsent)),
+    );
+  if (writes.length > 0) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return decisions;
+}
+
+/** One attempt: sent now, and the rows that record it, for the run's batch. */
+async function attemptOnce(env: Env, found: LoadedInvocation, timeout: number) {
   const { invocation, webhook, event } = found;
   const attempt = invocation.attempts + 1;
   const now = new Date();
   const at = now.toISOString();
-  const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
-  // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
-  if (!(await claimAttempt(db, invocation, now, leaseSeconds(timeout)))) return null;
-
   const unsafe = unsafeUrlReason(webhook.url, allowsPrivateNetworks(env.ENVIRONMENT));
   const body = JSON.stringify(envelope(webhook, invocation, event, attempt, now));
   const result = unsafe
@@ -177,14 +315,14 @@ async function attemptInvocation(
         : unsafe
           ? `The URL is not allowed: ${unsafe}`
           : `No 2xx answer in ${attempt} attempt${attempt === 1 ? "" : "s"} (retries: ${webhook.retries})`;
+  const answered = new Date();
   const delay =
     status === "retrying"
-      ? nextDelaySeconds(webhook, attempt, retryAfterSeconds(result.retryAfter, now.getTime()))
+      ? nextDelaySeconds(webhook, attempt, retryAfterSeconds(result.retryAfter, answered.getTime()))
       : 0;
   const nextAttemptAt =
-    status === "retrying" ? new Date(now.getTime() + delay * 1000).toISOString() : null;
-
-  await db.batch([
+    status === "retrying" ? new Date(answered.getTime() + delay * 1000).toISOString() : null;
+  const writes = (db: Database): BatchItem<"sqlite">[] => [
     db.insert(webhookAttempts).values({
       id: newId("wha", now.getTime()),
       invocationId: invocation.id,
@@ -203,7 +341,7 @@ async function attemptInvocation(
         nextAttemptAt,
         leaseUntil: null,
         failureReason,
-        updatedAt: new Date().toISOString(),
+        updatedAt: answered.toISOString(),
       })
       .where(
         and(eq(webhookInvocations.id, invocation.id), eq(webhookInvocations.attempts, attempt - 1)),
@@ -217,8 +355,10 @@ async function attemptInvocation(
             .where(eq(webhooks.id, webhook.id)),
         ]
       : []),
-  ]);
-  return status === "retrying" ? { kind: "next", attempt: attempt + 1, delaySeconds: delay } : done;
+  ];
+  const decision: QueueDecision =
+    status === "retrying" ? { kind: "next", attempt: attempt + 1, delaySeconds: delay } : done;
+  return { writes, decision, gone };
 }
 
 /** An invocation with what sending it needs: its webhook and its event. */
@@ -232,41 +372,3 @@ const withWebhookAndEvent = (db: Database) =>
 type LoadedInvocation = Awaited<
   ReturnType<ReturnType<typeof withWebhookAndEvent>["limit"]>
 >[number];
-
-/**
- * Sends, oldest first, the earlier events of this webhook still waiting for their first attempt,
- * so a burst drains in order without each message waiting its turn on the queue. False when one
- * of them is being sent elsewhere right now, or more remain than one message takes on: then this
- * message waits, and tries again.
- */
-async function sendPredecessorsInOrder(
-  env: Env,
-  db: Database,
-  invocation: InvocationRow,
-  now: Date,
-): Promise<boolean> {
-  const earlier = await withWebhookAndEvent(db)
-    .where(
-      and(
-        eq(webhookInvocations.webhookId, invocation.webhookId),
-        lt(webhookInvocations.id, invocation.id),
-        eq(webhookInvocations.attempts, 0),
-        eq(webhookInvocations.status, "pending"),
-        gt(
-          webhookInvocations.createdAt,
-          new Date(now.getTime() - ORDER_WAIT_WINDOW_MS).toISOString(),
-        ),
-      ),
-    )
-    .orderBy(asc(webhookInvocations.id))
-    .limit(MAX_PREDECESSORS_SENT);
-  for (const predecessor of earlier) {
-    const decision = await attemptInvocation(env, db, predecessor);
-    if (decision === null) return false;
-    if (decision.kind === "next") {
-      const next = { invocation_id: predecessor.invocation.id, attempt: decision.attempt };
-      await enqueueQuietly(env, [next], decision.delaySeconds);
-    }
-  }
-  return earlier.length < MAX_PREDECESSORS_SENT;
-}

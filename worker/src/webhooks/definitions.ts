@@ -1,8 +1,8 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
-import { sessionOfProject, sessions } from "../db/sessions.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
+import { sessionState } from "../domain/sessions.ts";
 import { webhookView } from "../domain/webhook-view.ts";
 import { badRequest, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -56,18 +56,16 @@ function scopeCondition(ctx: ProjectContext, scope: WebhookScope): SQL | undefin
   return project;
 }
 
-/** The session a session-scoped route names must be the caller's and of the route's kind. */
+/**
+ * The session a session-scoped route names must be the caller's and of the route's kind: its
+ * object says so, current even where D1's replica near the caller has not seen it yet.
+ */
 export async function assertSessionInProject(
   ctx: ProjectContext,
   kind: SessionKind,
   sessionId: string,
 ) {
-  const [found] = await ctx.db
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(sessionOfProject(sessionId, ctx.projectId, kind))
-    .limit(1);
-  if (!found) throw notFound("Session", "path.session_id", sessionId);
+  await sessionState(ctx, kind, sessionId);
 }
 
 export async function createWebhook(

@@ -1,0 +1,109 @@
+CREATE TABLE `connection_keys` (
+	`id` text PRIMARY KEY NOT NULL,
+	`connection_id` text NOT NULL,
+	`session_id` text NOT NULL,
+	`public_key_ssh` text NOT NULL,
+	`public_key_pem` text,
+	`public_key_md5` text NOT NULL,
+	`public_key_sha256` text NOT NULL,
+	`public_key_algorithm` text NOT NULL,
+	`public_key_bits` integer NOT NULL,
+	`comment` text,
+	`security_key` text,
+	`certificate` text,
+	`created_at` text NOT NULL,
+	`version` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `connections` (
+	`id` text PRIMARY KEY NOT NULL,
+	`session_id` text NOT NULL,
+	`method` text DEFAULT 'ssh' NOT NULL,
+	`ip_address` text NOT NULL,
+	`client_version` text NOT NULL,
+	`created_at` text NOT NULL,
+	`closed_at` text,
+	`confirmed` integer,
+	`outcome` text NOT NULL,
+	`refusals` text DEFAULT '[]' NOT NULL,
+	`version` integer DEFAULT 0 NOT NULL,
+	`lease_until` integer,
+	`rules` text NOT NULL,
+	`confirming` text
+);
+--> statement-breakpoint
+CREATE TABLE `outbox` (
+	`id` text PRIMARY KEY NOT NULL,
+	`type` text NOT NULL,
+	`payload` text NOT NULL,
+	`created_at` text NOT NULL,
+	`version` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `session` (
+	`id` text PRIMARY KEY NOT NULL,
+	`project_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`connection_identifier` text NOT NULL,
+	`status` text NOT NULL,
+	`external_id` text,
+	`multi_key` integer NOT NULL,
+	`multi_connection` integer NOT NULL,
+	`must_confirm` integer NOT NULL,
+	`ssh_banner` text,
+	`ssh_message` text,
+	`match_all_keys` integer NOT NULL,
+	`max_attempts` integer NOT NULL,
+	`failed_attempts` integer NOT NULL,
+	`require_security_key` integer DEFAULT false NOT NULL,
+	`require_user_verification` integer DEFAULT false NOT NULL,
+	`principal` text,
+	`certificate_verified_at` text,
+	`signature_challenge` text DEFAULT '' NOT NULL,
+	`expired_at` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	`completed_at` text,
+	`verified_at` text,
+	`version` integer DEFAULT 0 NOT NULL,
+	`deleted` integer DEFAULT false NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `session_connection_identifier_unique` ON `session` (`connection_identifier`);--> statement-breakpoint
+CREATE TABLE `session_authorities` (
+	`id` text PRIMARY KEY NOT NULL,
+	`session_id` text NOT NULL,
+	`position` integer NOT NULL,
+	`name` text,
+	`public_key_ssh` text NOT NULL,
+	`public_key_pem` text,
+	`public_key_md5` text NOT NULL,
+	`public_key_sha256` text NOT NULL,
+	`public_key_algorithm` text NOT NULL,
+	`public_key_bits` integer NOT NULL,
+	`comment` text,
+	`security_key` text,
+	`certificate` text,
+	`created_at` text NOT NULL,
+	`version` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE `session_keys` (
+	`id` text PRIMARY KEY NOT NULL,
+	`session_id` text NOT NULL,
+	`position` integer NOT NULL,
+	`name` text,
+	`external_id` text,
+	`public_key_ssh` text NOT NULL,
+	`public_key_pem` text,
+	`public_key_md5` text NOT NULL,
+	`public_key_sha256` text NOT NULL,
+	`public_key_algorithm` text NOT NULL,
+	`public_key_bits` integer NOT NULL,
+	`comment` text,
+	`security_key` text,
+	`certificate` text,
+	`verified_at` text,
+	`created_at` text NOT NULL,
+	`version` integer DEFAULT 0 NOT NULL
+);

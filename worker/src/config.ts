@@ -1,0 +1,22 @@
+import type { Env } from "./env.ts";
+
+/**
+ * Settings that would make the Worker wrong, found as it starts: one sentence naming each, so a
+ * bad deploy fails at once instead of failing requests later.
+ */
+export function configurationProblems(env: Env): string[] {
+  const problems: string[] = [];
+  const simulated = env.SIMULATED_D1_PRIMARY_MS;
+  if (simulated !== undefined && simulated !== "") {
+    if (env.ENVIRONMENT === "production") {
+      problems.push(
+        "SIMULATED_D1_PRIMARY_MS is a development setting that slows every D1 write; a Worker with ENVIRONMENT=production refuses to start with it set",
+      );
+    } else if (!/^\d+$/.test(simulated)) {
+      problems.push(
+        `SIMULATED_D1_PRIMARY_MS must be a whole number of milliseconds, not "${simulated}"`,
+      );
+    }
+  }
+  return problems;
+}

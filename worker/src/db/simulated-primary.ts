@@ -1,0 +1,143 @@
+import type { Env } from "../env.ts";
+
+/**
+ * SIMULATED_D1_PRIMARY_MS (development only): the D1 binding made to behave as if its primary
+ * were that far away, so a production latency model is measured rather than estimated
+ * (bench/geo.ts). Every call that reaches the primary waits first: writes, reads outside a
+ * Sessions API replica read, and the first query of a `first-primary` session. Replica reads do
+ * not wait: locally the replica is beside the caller. It wraps the binding itself, in index.ts
+ * and in each Durable Object, so no code path can go round it.
+ */
+
+/** What decides when a call that reached the primary may go on: by default, the delay. */
+export type PrimaryGate = (sql: string) => Promise<void>;
+
+/** Every call that reached the primary while the simulation is on, for tests to count. */
+export const primaryCalls: string[] = [];
+/** What each Sessions API session was opened with (a constraint or a bookmark), for tests. */
+export const sessionsOpened: string[] = [];
+/** The logs keep their newest entries only: a long local run must not grow without end. */
+const LOG_LENGTH = 1000;
+
+function record(log: string[], entry: string) {
+  log.push(entry);
+  if (log.length > LOG_LENGTH) log.splice(0, log.length - LOG_LENGTH);
+}
+let gateOverride: PrimaryGate | null = null;
+
+/** Tests hold the primary (an outage, a slow region) by putting their own gate in front of it. */
+export function setPrimaryGate(gate: PrimaryGate | null) {
+  gateOverride = gate;
+}
+
+const READ = /^\s*(select|with)\b/i;
+const isWrite = (sql: string) => !READ.test(sql);
+
+function primaryGate(delayMs: number): PrimaryGate {
+  return async (sql) => {
+    record(primaryCalls, sql);
+    if (gateOverride) return gateOverride(sql);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  };
+}
+
+type Statement = D1PreparedStatement & { readonly sql: string };
+
+/** A prepared statement whose runs pass `gate` first when `reachesPrimary(sql)` says so. */
+function gatedStatement(
+  statement: D1PreparedStatement,
+  sql: string,
+  reachesPrimary: (sql: string) => boolean,
+  gate: PrimaryGate,
+): Statement {
+  const wait = () => (reachesPrimary(sql) ? gate(sql) : Promise.resolve());
+  const gated = {
+    sql,
+    bind: (...values: unknown[]) =>
+      gatedStatement(statement.bind(...values), sql, reachesPrimary, gate),
+    first: async (column?: string) => {
+      await wait();
+      return column === undefined ? statement.first() : statement.first(column);
+    },
+    run: async () => {
+      await wait();
+      return statement.run();
+    },
+    all: async () => {
+      await wait();
+      return statement.all();
+    },
+    raw: async (options?: { columnNames?: boolean }) => {
+      await wait();
+      return options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw();
+    },
+    // D1's own batch() needs its own statements back.
+    unwrap: () => statement,
+  };
+  return gated as unknown as Statement;
+}
+
+const unwrap = (statements: D1PreparedStatement[]) =>
+  statements.map((statement) =>
+    "unwrap" in statement ? (statement as { unwrap(): D1PreparedStatement }).unwrap() : statement,
+  );
+
+/** A Sessions API session: reads go to a replica, writes and `first-primary`'s first query do not. */
+function gatedSession(
+  session: D1DatabaseSession,
+  constraint: string | undefined,
+  gate: PrimaryGate,
+): D1DatabaseSession {
+  let first = constraint === "first-primary";
+  const reachesPrimary = (sql: string) => {
+    const primary = first || isWrite(sql);
+    first = false;
+    return primary;
+  };
+  return {
+    prepare: (sql: string) => gatedStatement(session.prepare(sql), sql, reachesPrimary, gate),
+    batch: async (statements: D1PreparedStatement[]) => {
+      const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
+      if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
+      return session.batch(unwrap(statements));
+    },
+    getBookmark: () => session.getBookmark(),
+  } as unknown as D1DatabaseSession;
+}
+
+/** The binding with every call to the primary behind `gate`. */
+export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
+  return {
+    prepare: (sql: string) => gatedStatement(d1.prepare(sql), sql, () => true, gate),
+    batch: async (statements: D1PreparedStatement[]) => {
+      await gate(statements.map((statement) => (statement as Statement).sql ?? "").join(";\n"));
+      return d1.batch(unwrap(statements));
+    },
+    exec: async (sql: string) => {
+      await gate(sql);
+      return d1.exec(sql);
+    },
+    withSession: (constraintOrBookmark?: string) => {
+      record(sessionsOpened, constraintOrBookmark ?? "first-unconstrained");
+      return gatedSession(d1.withSession(constraintOrBookmark), constraintOrBookmark, gate);
+    },
+    dump: () => d1.dump(),
+  } as unknown as D1Database;
+}
+
+const simulated = new WeakMap<Env, Env>();
+
+/**
+ * The environment as the Worker and its objects see it: with SIMULATED_D1_PRIMARY_MS set, DB is
+ * the gated binding. Unset, the environment is returned as it is.
+ */
+export function withSimulatedPrimary(env: Env): Env {
+  const setting = env.SIMULATED_D1_PRIMARY_MS;
+  if (setting === undefined || setting === "") return env;
+  let wrapped = simulated.get(env);
+  if (!wrapped) {
+    wrapped = { ...env, DB: gatedDatabase(env.DB, primaryGate(Number(setting))) };
+    simulated.set(env, wrapped);
+  }
+  return wrapped;
+}

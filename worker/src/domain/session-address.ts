@@ -1,0 +1,52 @@
+import { createHash } from "node:crypto";
+import type { Env } from "../env.ts";
+import { BASE32, encodeTime, newConnectionIdentifier } from "../lib/ids.ts";
+import type { SessionKind } from "../protocol/messages.ts";
+
+/**
+ * Where a session's Durable Object is, from what each caller knows: the API and the web app know
+ * the session id, the bridge and the public pages only the connection identifier. Both lead to
+ * the object without asking D1: its name is derived from the identifier, and the session id
+ * carries that name (80 bits of SHA-256 of the identifier; the identifier's 130 random bits are
+ * not in it). Sessions made before ids carried it are found through D1 once (legacy.ts).
+ */
+
+/** Characters of an id after its time: the object's name. */
+const OBJECT_NAME_LENGTH = 16;
+const OBJECT_NAME_CONTEXT = "keyproof session object\0";
+
+/** The object's name for a connection identifier. */
+export function objectNameOfIdentifier(identifier: string): string {
+  const digest = createHash("sha256")
+    .update(OBJECT_NAME_CONTEXT + identifier)
+    .digest();
+  let name = "";
+  for (let i = 0; i < OBJECT_NAME_LENGTH; i++) name += BASE32[(digest[i] ?? 0) & 31];
+  return name;
+}
+
+/** The object's name for a session id: its last 16 characters. */
+export const objectNameOfSessionId = (sessionId: string) => sessionId.slice(-OBJECT_NAME_LENGTH);
+
+/** What a call about a session names it by. `legacy` reaches a pre-2026-11 session's own object. */
+export type SessionRef =
+  | { sessionId: string; legacy?: boolean }
+  | { identifier: string; legacy?: false };
+
+export const objectNameOf = (ref: SessionRef) =>
+  "identifier" in ref
+    ? objectNameOfIdentifier(ref.identifier)
+    : objectNameOfSessionId(ref.sessionId);
+
+/** The session's object: by its derived name, or (legacy sessions) by the session id. */
+export function sessionObject(env: Pick<Env, "SESSIONS">, ref: SessionRef) {
+  const name = ref.legacy && "sessionId" in ref ? ref.sessionId : objectNameOf(ref);
+  return env.SESSIONS.get(env.SESSIONS.idFromName(name));
+}
+
+/** A new session's id and identifier: the id's time, then the name its identifier gives. */
+export function newSessionIds(kind: SessionKind, now: number) {
+  const identifier = newConnectionIdentifier();
+  const id = `${kind === "collect" ? "cs" : "vs"}_${encodeTime(now)}${objectNameOfIdentifier(identifier)}`;
+  return { id, identifier };
+}

@@ -1,0 +1,100 @@
+import type {
+  ConnectionKeyRow,
+  ConnectionRow,
+  SessionAuthorityRow,
+  SessionKeyRow,
+  SessionRow,
+} from "../db/sessions.ts";
+import type { WebhookRow } from "../db/webhooks.ts";
+import type { OfferedKey, UncountedReason } from "../protocol/key-outcomes.ts";
+import type {
+  FinishConnectionRequest,
+  FinishConnectionResponse,
+  SessionKind,
+} from "../protocol/messages.ts";
+import type { Outcome, SessionScope } from "./session-rules.ts";
+
+/**
+ * What the Worker asks of a session's Durable Object and what it answers (its RPC surface): the
+ * object imports the rules from domain/, and domain/ these types, so the arrows point one way.
+ */
+
+/** The options PATCH may change. */
+export type SessionPatch = Partial<
+  Pick<
+    SessionRow,
+    | "externalId"
+    | "multiKey"
+    | "multiConnection"
+    | "mustConfirm"
+    | "sshBanner"
+    | "sshMessage"
+    | "matchAllKeys"
+    | "maxAttempts"
+    | "requireSecurityKey"
+    | "requireUserVerification"
+    | "expiredAt"
+  >
+>;
+
+/** A new session, built and checked by domain/sessions.ts, for its object to hold. */
+export interface NewSession {
+  session: SessionRow;
+  keys: SessionKeyRow[];
+  authorities: SessionAuthorityRow[];
+  /** Its own webhooks: D1's rows, written with the session's first push. */
+  webhooks: WebhookRow[];
+}
+
+/** Everything the single-session GET shows, but webhooks (D1's). */
+export interface SessionState {
+  session: SessionRow;
+  keys: SessionKeyRow[];
+  authorities: SessionAuthorityRow[];
+  connections: ConnectionRow[];
+  connectionKeys: ConnectionKeyRow[];
+}
+
+/**
+ * A change the caller may want to read back from D1: the index has it, at least as of `bookmark`
+ * (null when the index could not be reached; the object pushes again until it can).
+ */
+export interface Written<T> {
+  value: T;
+  bookmark: string | null;
+}
+
+export type ScopedOutcome<T> = Outcome<Written<T>>;
+
+export interface ConnectionStart {
+  ipAddress: string;
+  clientVersion: string;
+}
+
+export interface ConnectionReport {
+  keys: FinishConnectionRequest["keys"];
+  keysOffered: number;
+  refusals: UncountedReason[];
+  confirmed: boolean | null;
+}
+
+/** A detached signature sent to the signature URL, as the route received it. */
+export interface SignatureSubmission {
+  armored: string;
+  ipAddress: string;
+  /** The HTTP client, as the connection's `client_version`. */
+  clientVersion: string;
+}
+
+/** How a signature submission ended: recorded, or refused with the sentence to answer. */
+export type SignatureOutcome =
+  | {
+      recorded: true;
+      kind: SessionKind;
+      response: FinishConnectionResponse;
+      offered: OfferedKey;
+      sshMessage: string | null;
+    }
+  | { recorded: false; status: 400 | 404 | 409 | 429; detail: string; retryAfter?: number };
+
+export type { SessionScope };

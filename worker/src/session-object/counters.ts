@@ -1,0 +1,32 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { database } from "../db/client.ts";
+import { connectionKeys, sessions } from "../db/sessions.ts";
+import type { Env } from "../env.ts";
+
+/**
+ * The highest counter recorded for each of these security keys across a project: what a new
+ * proof's counter must exceed (SPEC §12). Read from D1 through a read replica near the object, so
+ * a proof with a security key waits on no primary; a proof made elsewhere in the project within
+ * the replica's lag may go unseen, which the object's own counters cover for its session.
+ */
+export async function projectCounters(
+  env: Env,
+  projectId: string,
+  fingerprints: string[],
+): Promise<Map<string, number>> {
+  const db = database(env.DB.withSession("first-unconstrained"));
+  const rows = await db
+    .select({
+      sha256: connectionKeys.publicKeySha256,
+      counter: sql<number | null>`max(json_extract(${connectionKeys.securityKey}, '$.counter'))`,
+    })
+    .from(connectionKeys)
+    .innerJoin(sessions, eq(sessions.id, connectionKeys.sessionId))
+    .where(
+      and(inArray(connectionKeys.publicKeySha256, fingerprints), eq(sessions.projectId, projectId)),
+    )
+    .groupBy(connectionKeys.publicKeySha256);
+  return new Map(
+    rows.flatMap(({ sha256, counter }) => (counter === null ? [] : [[sha256, counter]])),
+  );
+}

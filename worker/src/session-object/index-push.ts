@@ -1,0 +1,168 @@
+import { and, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { D1_MAX_BOUND_PARAMETERS, type Database, database } from "../db/client.ts";
+import {
+  connectionKeys,
+  connections,
+  sessionAuthorities,
+  sessionKeys,
+  sessions,
+} from "../db/sessions.ts";
+import { events, type WebhookRow, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import type { Env } from "../env.ts";
+import type { SessionKind } from "../protocol/messages.ts";
+import { enqueueQuietly } from "../webhooks/queue.ts";
+import type { PendingChanges } from "./session-store.ts";
+
+/**
+ * Feeds D1, the project-wide index, from a session's object (SPEC §15): everything changed since
+ * the index's last acknowledged version, in one batch, idempotently. A row only replaces one of
+ * an older version, so a late or repeated push never undoes a newer one; events and keys are
+ * written once; each event fans out to the webhooks listening at that moment, and the invocations
+ * it made are queued. A push that fails is simply made again (the object's alarm), whole.
+ */
+
+/** `SET column = excluded.column` for every column of `table` but its key. */
+function fromExcluded(table: SQLiteTable): Record<string, SQL> {
+  const set: Record<string, SQL> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table)))
+    if (key !== "id") set[key] = sql.raw(`excluded."${column.name}"`);
+  return set;
+}
+
+/** Rows per statement so that each stays under D1's bound parameters. */
+function chunks<T extends object>(rows: T[]): T[][] {
+  const first = rows[0];
+  if (!first) return [];
+  const size = Math.max(1, Math.floor(D1_MAX_BOUND_PARAMETERS / Object.keys(first).length));
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
+  return out;
+}
+
+/** Upserts that keep the newer of two versions of a row. */
+function newerOf<T extends SQLiteTable & { version: unknown; id: unknown }>(
+  db: Database,
+  table: T,
+  rows: T["$inferInsert"][],
+): BatchItem<"sqlite">[] {
+  const version = (table as unknown as { version: SQL }).version;
+  return chunks(rows).map((chunk) =>
+    db
+      .insert(table)
+      .values(chunk)
+      .onConflictDoUpdate({
+        target: (table as unknown as { id: SQL }).id as never,
+        set: fromExcluded(table),
+        setWhere: sql`excluded."version" > ${version}`,
+      }),
+  );
+}
+
+/** Inserts of rows that never change once written. */
+function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInsert"][]) {
+  return chunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
+}
+
+/**
+ * One invocation per webhook listening to `event`: the project's and the session's own, enabled,
+ * whose `events` are empty or name it. Its id joins the event's and the webhook's, so a push made
+ * again writes none twice; RETURNING names those made now, to queue.
+ */
+function fanOut(
+  db: Database,
+  event: { id: string; type: string },
+  target: { projectId: string; sessionId: string },
+  at: string,
+) {
+  const listening = and(
+    eq(webhooks.projectId, target.projectId),
+    eq(webhooks.enabled, true),
+    or(isNull(webhooks.sessionId), eq(webhooks.sessionId, target.sessionId)),
+    sql`(json_array_length(${webhooks.events}) = 0 OR EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE json_each.value = ${event.type}))`,
+  );
+  const value = <T>(v: T) => sql<T>`${v}`;
+  return db
+    .insert(webhookInvocations)
+    .select(
+      db
+        .select({
+          id: sql<string>`'whi_' || substr(${event.id}, 5) || substr(${webhooks.id}, 4)`.as("id"),
+          webhookId: webhooks.id,
+          eventId: value(event.id).as("event_id"),
+          status: value("pending" as const).as("status"),
+          attempts: value(0).as("attempts"),
+          nextAttemptAt: value(at).as("next_attempt_at"),
+          leaseUntil: sql<null>`NULL`.as("lease_until"),
+          failureReason: sql<null>`NULL`.as("failure_reason"),
+          createdAt: value(at).as("created_at"),
+          updatedAt: value(at).as("updated_at"),
+        })
+        .from(webhooks)
+        .where(listening),
+    )
+    .onConflictDoNothing()
+    .returning({ id: webhookInvocations.id });
+}
+
+/** What a push wrote: the version the index now has, and D1's bookmark after it. */
+export interface PushResult {
+  version: number;
+  bookmark: string | null;
+}
+
+/** Writes `changes` for the session `target` to D1 and queues the deliveries they made. */
+export async function pushToIndex(
+  env: Env,
+  target: { projectId: string; sessionId: string; kind: SessionKind },
+  changes: PendingChanges,
+  /** The session's own webhooks, on its first push: after the session, before its events. */
+  newWebhooks: WebhookRow[] = [],
+): Promise<PushResult> {
+  const d1 = env.DB.withSession("first-primary");
+  const db = database(d1);
+  const at = new Date().toISOString();
+  const deleted = changes.session?.deleted === true;
+  const statements: BatchItem<"sqlite">[] = [];
+  if (changes.session && !deleted) {
+    const { deleted: _deleted, ...row } = changes.session;
+    statements.push(...newerOf(db, sessions, [row]));
+  }
+  statements.push(
+    ...once(db, webhooks, newWebhooks),
+    ...newerOf(db, sessionKeys, changes.keys),
+    ...once(db, sessionAuthorities, changes.authorities),
+    ...newerOf(db, connections, changes.connections),
+    ...once(db, connectionKeys, changes.connectionKeys),
+    ...once(
+      db,
+      events,
+      changes.events.map((event) => ({
+        id: event.id,
+        projectId: target.projectId,
+        sessionId: target.sessionId,
+        entity: `${target.kind}_session` as const,
+        type: event.type,
+        payload: event.payload,
+        createdAt: event.createdAt,
+      })),
+    ),
+  );
+  const fanOuts = changes.events.map((event) => fanOut(db, event, target, at));
+  // Deleting last: the session's rows and own webhooks go with it; its events stay.
+  const deletion = deleted
+    ? [db.delete(sessions).where(sql`${sessions.id} = ${target.sessionId}`)]
+    : [];
+  const all = [...statements, ...fanOuts, ...deletion];
+  if (all.length === 0) return { version: changes.version, bookmark: d1.getBookmark() };
+  const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const invocations = results
+    .slice(statements.length, statements.length + fanOuts.length)
+    .flatMap((rows) => rows as { id: string }[]);
+  await enqueueQuietly(
+    env,
+    invocations.map((row) => ({ invocation_id: row.id, attempt: 1 })),
+  );
+  return { version: changes.version, bookmark: d1.getBookmark() };
+}

@@ -1,0 +1,335 @@
+import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
+import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import migrations from "../../../migrations/session-object/migrations.js";
+import type {
+  ConnectionKeyRow,
+  ConnectionRow,
+  SessionAuthorityRow,
+  SessionKeyRow,
+  SessionRow,
+} from "../db/sessions.ts";
+import type { PlannedEvent } from "../domain/events.ts";
+import { newId } from "../lib/ids.ts";
+import {
+  type ConnectionRules,
+  connectionKeys,
+  connections,
+  type OutboxRow,
+  outbox,
+  type StoredConnection,
+  session,
+  sessionAuthorities,
+  sessionKeys,
+} from "./tables.ts";
+
+/** A connection as the object keeps it: the index's row, and what only the object needs. */
+export type HeldConnection = StoredConnection;
+
+/** Everything the index does not have yet: rows changed since its last acknowledged version. */
+export interface PendingChanges {
+  version: number;
+  session: (SessionRow & { deleted: boolean }) | undefined;
+  keys: SessionKeyRow[];
+  authorities: SessionAuthorityRow[];
+  connections: ConnectionRow[];
+  connectionKeys: ConnectionKeyRow[];
+  events: OutboxRow[];
+}
+
+/** The index's row of a connection: the object's, without what only the object keeps. */
+export function indexRowOf(connection: HeldConnection): ConnectionRow {
+  const { leaseUntil: _lease, rules: _rules, confirming: _confirming, ...row } = connection;
+  return row;
+}
+
+const withoutVersion = <T extends { version: number }>({ version: _version, ...row }: T) => row;
+
+/**
+ * A session's own tables in its Durable Object's SQLite storage, and the one way to change them:
+ * `transition`, a local transaction that bumps the session's version and stamps every row it
+ * writes with it, so the push to D1 knows what is new (index-push.ts).
+ */
+export class SessionStore {
+  readonly #db: DrizzleSqliteDODatabase;
+  readonly #storage: DurableObjectStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+    this.#db = drizzle(storage);
+  }
+
+  /** Brings the tables to the newest migration; run once as the object wakes. */
+  migrate(): Promise<void> {
+    return migrate(this.#db, migrations);
+  }
+
+  /** The session, or undefined when this object holds none (a tombstone counts as none). */
+  session(): SessionRow | undefined {
+    const row = this.#db.select().from(session).get();
+    if (!row || row.deleted) return undefined;
+    const { deleted: _deleted, ...live } = row;
+    return live;
+  }
+
+  /** The session's change counter (its tombstone's too); 0 before it has one. */
+  version(): number {
+    return this.#db.select({ version: session.version }).from(session).get()?.version ?? 0;
+  }
+
+  /** Whether this object held a session that was deleted. */
+  deleted(): boolean {
+    return this.#db.select({ deleted: session.deleted }).from(session).get()?.deleted === true;
+  }
+
+  given(): { keys: SessionKeyRow[]; authorities: SessionAuthorityRow[] } {
+    return {
+      keys: this.#db.select().from(sessionKeys).orderBy(asc(sessionKeys.position)).all(),
+      authorities: this.#db
+        .select()
+        .from(sessionAuthorities)
+        .orderBy(asc(sessionAuthorities.position))
+        .all()
+        .map(withoutVersion),
+    };
+  }
+
+  connection(id: string): HeldConnection | undefined {
+    return this.#db.select().from(connections).where(eq(connections.id, id)).get();
+  }
+
+  /** Connections newest first, with the keys each kept. */
+  connections(): { connections: ConnectionRow[]; keys: ConnectionKeyRow[] } {
+    return {
+      connections: this.#db
+        .select()
+        .from(connections)
+        .orderBy(desc(connections.id))
+        .all()
+        .map(indexRowOf),
+      keys: this.#db
+        .select()
+        .from(connectionKeys)
+        .orderBy(asc(connectionKeys.id))
+        .all()
+        .map(withoutVersion),
+    };
+  }
+
+  /** Connections still in progress whose place has not lapsed at `now`. */
+  inProgress(now: number): HeldConnection[] {
+    return this.#db
+      .select()
+      .from(connections)
+      .where(and(eq(connections.outcome, "in_progress"), gt(connections.leaseUntil, now)))
+      .all();
+  }
+
+  /** Every connection still in progress, lapsed or not. */
+  unfinished(): HeldConnection[] {
+    return this.#db.select().from(connections).where(eq(connections.outcome, "in_progress")).all();
+  }
+
+  /** In-progress connections whose bridge never reported back in time. */
+  lapsed(now: number): HeldConnection[] {
+    return this.#db
+      .select()
+      .from(connections)
+      .where(and(eq(connections.outcome, "in_progress"), lte(connections.leaseUntil, now)))
+      .all();
+  }
+
+  /** SHA-256 fingerprints of every key this session has recorded. */
+  recordedFingerprints(): Set<string> {
+    const rows = this.#db
+      .select({ sha256: connectionKeys.publicKeySha256 })
+      .from(connectionKeys)
+      .all();
+    return new Set(rows.map((row) => row.sha256));
+  }
+
+  /** The highest counter this session recorded for each of these security keys. */
+  lastCounters(fingerprints: string[]): Map<string, number> {
+    if (fingerprints.length === 0) return new Map();
+    const rows = this.#db
+      .select({
+        sha256: connectionKeys.publicKeySha256,
+        counter: sql<number | null>`max(json_extract(${connectionKeys.securityKey}, '$.counter'))`,
+      })
+      .from(connectionKeys)
+      .where(inArray(connectionKeys.publicKeySha256, fingerprints))
+      .groupBy(connectionKeys.publicKeySha256)
+      .all();
+    return new Map(
+      rows.flatMap(({ sha256, counter }) => (counter === null ? [] : [[sha256, counter]])),
+    );
+  }
+
+  /** The outcome of the newest connection, for the proof page. */
+  lastOutcome(): ConnectionRow["outcome"] | undefined {
+    return this.#db
+      .select({ outcome: connections.outcome })
+      .from(connections)
+      .orderBy(desc(connections.id))
+      .limit(1)
+      .get()?.outcome;
+  }
+
+  /**
+   * One change of the session, all or nothing: `change` writes through the writer it is given,
+   * every row stamped with the session's next version; its events go to the outbox.
+   */
+  transition<T>(change: (write: SessionWriter) => T): T {
+    return this.#storage.transactionSync(() => {
+      const current = this.#db.select({ version: session.version }).from(session).get();
+      const writer = new SessionWriter(this.#db, (current?.version ?? 0) + 1);
+      const result = change(writer);
+      // Every transition moves the version, so no two changes share one.
+      this.#db.update(session).set({ version: writer.version }).run();
+      return result;
+    });
+  }
+
+  /** The bridge is asking the user to confirm: for the proof page only, no change to the index. */
+  markConfirming(id: string, keys: HeldConnection["confirming"]) {
+    this.#db.update(connections).set({ confirming: keys }).where(eq(connections.id, id)).run();
+  }
+
+  /** Rows changed after `since`, and the version they bring the index to. */
+  changesSince(since: number): PendingChanges {
+    const db = this.#db;
+    const stored = db.select().from(session).get();
+    return {
+      version: stored?.version ?? since,
+      session: stored && stored.version > since ? stored : undefined,
+      keys: db.select().from(sessionKeys).where(gt(sessionKeys.version, since)).all(),
+      authorities: db
+        .select()
+        .from(sessionAuthorities)
+        .where(gt(sessionAuthorities.version, since))
+        .all()
+        .map(withoutVersion),
+      connections: db
+        .select()
+        .from(connections)
+        .where(gt(connections.version, since))
+        .all()
+        .map(indexRowOf),
+      connectionKeys: db
+        .select()
+        .from(connectionKeys)
+        .where(gt(connectionKeys.version, since))
+        .all()
+        .map(withoutVersion),
+      events: db
+        .select()
+        .from(outbox)
+        .where(gt(outbox.version, since))
+        .orderBy(asc(outbox.id))
+        .all(),
+    };
+  }
+
+  /** The index has everything up to `version`: its events leave the outbox. */
+  acknowledge(version: number) {
+    this.#db.delete(outbox).where(lte(outbox.version, version)).run();
+  }
+}
+
+/** The writes one transition may make, each stamped with its version. */
+export class SessionWriter {
+  readonly #db: DrizzleSqliteDODatabase;
+  readonly version: number;
+
+  constructor(db: DrizzleSqliteDODatabase, version: number) {
+    this.#db = db;
+    this.version = version;
+  }
+
+  /** A new session with what it was given. */
+  create(row: SessionRow, keys: SessionKeyRow[], authorities: SessionAuthorityRow[]) {
+    const version = this.version;
+    this.#db.delete(session).run();
+    this.#db
+      .insert(session)
+      .values({ ...row, version, deleted: false })
+      .run();
+    for (const key of keys)
+      this.#db
+        .insert(sessionKeys)
+        .values({ ...key, version })
+        .run();
+    for (const authority of authorities)
+      this.#db
+        .insert(sessionAuthorities)
+        .values({ ...authority, version })
+        .run();
+  }
+
+  /** Changes the session; the version moves with every transition. */
+  session(changes: Partial<SessionRow>): SessionRow {
+    const row = this.#db
+      .update(session)
+      .set({ ...changes, version: this.version })
+      .returning()
+      .get();
+    const { deleted: _deleted, ...live } = row;
+    return live;
+  }
+
+  /** The session is gone: a tombstone until the index has heard, and nothing else. */
+  delete() {
+    for (const table of [sessionKeys, sessionAuthorities, connections, connectionKeys])
+      this.#db.delete(table).run();
+    this.#db.update(session).set({ deleted: true, version: this.version }).run();
+  }
+
+  addConnection(row: ConnectionRow, held: { leaseUntil: number | null; rules: ConnectionRules }) {
+    this.#db
+      .insert(connections)
+      .values({ ...row, ...held, confirming: null, version: this.version })
+      .run();
+  }
+
+  changeConnections(ids: string[], changes: Partial<HeldConnection>) {
+    if (ids.length === 0) return;
+    this.#db
+      .update(connections)
+      .set({ ...changes, version: this.version })
+      .where(inArray(connections.id, ids))
+      .run();
+  }
+
+  addConnectionKeys(rows: ConnectionKeyRow[]) {
+    for (const row of rows)
+      this.#db
+        .insert(connectionKeys)
+        .values({ ...row, version: this.version })
+        .run();
+  }
+
+  verifyKeys(ids: string[], at: string) {
+    if (ids.length === 0) return;
+    this.#db
+      .update(sessionKeys)
+      .set({ verifiedAt: at, version: this.version })
+      .where(inArray(sessionKeys.id, ids))
+      .run();
+  }
+
+  /** Events of this change, in order, into the outbox. */
+  events(planned: PlannedEvent[], at: Date) {
+    for (const event of planned) {
+      this.#db
+        .insert(outbox)
+        .values({
+          id: newId("evt", at.getTime()),
+          type: event.type,
+          payload: event.payload,
+          createdAt: at.toISOString(),
+          version: this.version,
+        })
+        .run();
+    }
+  }
+}

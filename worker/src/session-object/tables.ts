@@ -1,0 +1,72 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import {
+  connectionColumns,
+  connectionKeyColumns,
+  sessionAuthorityColumns,
+  sessionColumns,
+  sessionKeyColumns,
+} from "../db/sessions.ts";
+import type { EventType } from "../db/webhooks.ts";
+import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
+
+/**
+ * A session's own tables, in its Durable Object's SQLite storage (SPEC §15): the same rows as
+ * D1's index, declared once in db/sessions.ts, plus what only the object keeps. Migrations:
+ * `npm run db:generate` writes them to migrations/session-object/.
+ */
+
+/** The session itself: one row, and a tombstone once deleted until D1 has heard of it. */
+export const session = sqliteTable("session", {
+  ...sessionColumns(),
+  deleted: integer({ mode: "boolean" }).notNull().default(false),
+});
+
+export const sessionKeys = sqliteTable("session_keys", sessionKeyColumns());
+
+/** Rows that never change once written carry the version that wrote them, for the push. */
+const written = () => ({ version: integer().notNull() });
+
+export const sessionAuthorities = sqliteTable("session_authorities", {
+  ...sessionAuthorityColumns(),
+  ...written(),
+});
+
+/** The rules a connection keeps from open to finish, whatever PATCH does meanwhile. */
+export interface ConnectionRules {
+  mustConfirm: boolean;
+  requireSecurityKey: boolean;
+  requireUserVerification: boolean;
+}
+
+export const connections = sqliteTable("connections", {
+  ...connectionColumns(),
+  /**
+   * While the connection is in progress: when its place in the session lapses (ms), if its
+   * bridge never reports back (the auth deadline, the confirmation prompt and a margin).
+   */
+  leaseUntil: integer("lease_until"),
+  rules: text({ mode: "json" }).$type<ConnectionRules>().notNull(),
+  /** The keys the user is being asked to confirm, for the proof page. */
+  confirming: text({ mode: "json" }).$type<ProvenKeyView[]>(),
+});
+
+export const connectionKeys = sqliteTable("connection_keys", {
+  ...connectionKeyColumns(),
+  ...written(),
+});
+
+/**
+ * The outbox: each change's events, written in the same transaction as the change, kept until
+ * D1 has them (and has fanned them out to webhook deliveries).
+ */
+export const outbox = sqliteTable("outbox", {
+  id: text().primaryKey(),
+  type: text().$type<EventType>().notNull(),
+  payload: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text("created_at").notNull(),
+  version: integer().notNull(),
+});
+
+export type StoredSession = typeof session.$inferSelect;
+export type StoredConnection = typeof connections.$inferSelect;
+export type OutboxRow = typeof outbox.$inferSelect;

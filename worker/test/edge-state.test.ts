@@ -1,0 +1,328 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { sessions } from "../src/db/sessions.ts";
+import { primaryCalls, sessionsOpened, setPrimaryGate } from "../src/db/simulated-primary.ts";
+import { events, webhookInvocations } from "../src/db/webhooks.ts";
+import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
+import { newId, randomBase32 } from "../src/lib/ids.ts";
+import { pushToIndex } from "../src/session-object/index-push.ts";
+import { processInvocation } from "../src/webhooks/consumer.ts";
+import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
+import { call, callJson, createSession, db, newProject } from "./helpers.ts";
+import { indexed, objectOf } from "./session-objects.ts";
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+
+/** A session as the service kept it before 2026-11: a row in D1, and no object holding it. */
+async function legacySession(projectId: string) {
+  const now = new Date().toISOString();
+  const row = {
+    id: newId("cs"),
+    projectId,
+    kind: "collect" as const,
+    connectionIdentifier: randomBase32(26),
+    status: "pending" as const,
+    externalId: "from-before",
+    multiKey: false,
+    multiConnection: true,
+    mustConfirm: false,
+    sshBanner: null,
+    sshMessage: null,
+    matchAllKeys: false,
+    maxAttempts: 1,
+    failedAttempts: 0,
+    signatureChallenge: `keyproof:${randomBase32(26)}`,
+    expiredAt: new Date(Date.now() + 3_600_000).toISOString(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db().insert(sessions).values(row);
+  return row;
+}
+
+describe("sessions that exist today keep working", () => {
+  it("finds one first by its identifier, as a user's ssh would", async () => {
+    const { apiKey, projectId } = await newProject();
+    const legacy = await legacySession(projectId);
+    const result = await connectAndFinish(legacy.connectionIdentifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
+    });
+    expect(result.outcome).toBe("collected");
+    const page = await call(`/p/${legacy.connectionIdentifier}`);
+    expect(page.status).toBe(200);
+    const live = await call(`/p/${legacy.connectionIdentifier}/live`, {
+      headers: { upgrade: "websocket" },
+    });
+    expect(live.status).toBe(101);
+    live.webSocket?.accept();
+    const after = await callJson<{ connections: { keys: unknown[] }[] }>(
+      `/api/v1/ssh/collect/sessions/${legacy.id}/`,
+      200,
+      { key: apiKey },
+    );
+    expect(after.connections[0]?.keys).toHaveLength(1);
+  });
+
+  it("loads a session D1 holds once, over SSH and the API alike", async () => {
+    const { apiKey, projectId } = await newProject();
+    const legacy = await legacySession(projectId);
+    const fetched = await callJson<{ external_id: string }>(
+      `/api/v1/ssh/collect/sessions/${legacy.id}/`,
+      200,
+      { key: apiKey },
+    );
+    expect(fetched.external_id).toBe("from-before");
+    const result = await connectAndFinish(legacy.connectionIdentifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
+    });
+    expect(result.outcome).toBe("collected");
+    const after = await callJson<{ connections: { keys: unknown[] }[] }>(
+      `/api/v1/ssh/collect/sessions/${legacy.id}/`,
+      200,
+      { key: apiKey },
+    );
+    expect(after.connections[0]?.keys).toHaveLength(1);
+  });
+});
+
+/**
+ * Holds every call that reaches D1's primary until `release`: a primary on the far side of the
+ * world. (A flag polled by each held call: a promise made in one object's context cannot be
+ * settled from another's.)
+ */
+function holdPrimary() {
+  const calls: string[] = [];
+  const state = { held: true };
+  setPrimaryGate(async (statement) => {
+    calls.push(statement);
+    while (state.held) await new Promise((resolve) => setTimeout(resolve, 5));
+  });
+  return {
+    calls,
+    release() {
+      state.held = false;
+      setPrimaryGate(null);
+    },
+  };
+}
+
+describe("a proof never waits on the D1 primary", () => {
+  it("opens, finishes and answers reads while every primary call is held, then fills the index", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    await indexed(session.id);
+    const primary = holdPrimary();
+    try {
+      const opened = await internal<{ connection_id: string; session_id: string }>(
+        "/internal/v1/connections",
+        {
+          connection_identifier: session.connection_identifier,
+          ip_address: "198.51.100.7",
+          client_version: "SSH-2.0-OpenSSH_9.6",
+        },
+      );
+      expect(opened.status).toBe(200);
+      const finished = await internal<{ outcome: string }>(
+        `/internal/v1/connections/${opened.json.connection_id}/finish`,
+        {
+          session_id: session.id,
+          keys: [{ key: blobOf(ed25519?.openssh ?? ""), security_key: null }],
+          keys_offered: 1,
+          confirmed: null,
+        },
+      );
+      expect(finished.json.outcome).toBe("collected");
+      // Reads near the caller: the session from its object, the page too.
+      const fetched = await callJson<{ status: string }>(
+        `/api/v1/ssh/collect/sessions/${session.id}/`,
+        200,
+        { key: apiKey },
+      );
+      expect(fetched.status).toBe("completed");
+      expect((await call(`/p/${session.connection_identifier}`)).status).toBe(200);
+      // What did reach for the primary meanwhile: the object's pushes, after each answer.
+      expect(primary.calls.every((sql) => /insert|update|delete/i.test(sql))).toBe(true);
+      expect(primary.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      primary.release();
+    }
+    await indexed(session.id);
+    const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    expect(row?.status).toBe("completed");
+  });
+
+  it("loses no push when D1 fails: the alarm makes it again", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    await indexed(session.id);
+    const outage = { failures: 0 };
+    setPrimaryGate(async () => {
+      outage.failures++;
+      throw new Error("D1 is unreachable");
+    });
+    try {
+      const finished = await connectAndFinishRaw(session.connection_identifier, session.id);
+      expect(finished.json.outcome).toBe("collected");
+      await expect.poll(() => outage.failures).toBeGreaterThan(0);
+    } finally {
+      setPrimaryGate(null);
+    }
+    const indexedStatus = async () =>
+      (await db().select().from(sessions).where(eq(sessions.id, session.id)))[0]?.status;
+    expect(await indexedStatus()).toBe("pending");
+    await runDurableObjectAlarm(objectOf(session.id));
+    expect(await indexedStatus()).toBe("completed");
+    const events = await callJson<{ items: { type: string }[] }>(
+      `/api/v1/events/?session_id=${session.id}`,
+      200,
+      { key: apiKey },
+    );
+    expect(events.items.map((event) => event.type).sort()).toEqual([
+      "key_collected",
+      "new_connection",
+      "status_changed",
+    ]);
+  });
+
+  it("never lets an older push overwrite a newer one", async () => {
+    const { apiKey, projectId } = await newProject();
+    const session = await createSession(apiKey, "collect", { multi_connection: true });
+    await connectAndFinish(session.connection_identifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
+    });
+    const [newer] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    if (!newer) throw new Error("not indexed");
+    const older = { ...newer, version: newer.version - 1, failedAttempts: 99, updatedAt: "2000" };
+    await pushToIndex(
+      env,
+      { projectId, sessionId: session.id, kind: "collect" },
+      {
+        version: older.version,
+        session: { ...older, deleted: false },
+        keys: [],
+        authorities: [],
+        connections: [],
+        connectionKeys: [],
+        events: [],
+      },
+    );
+    const [after] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    expect(after).toEqual(newer);
+  });
+});
+
+describe("reads near the caller, with read-your-writes", () => {
+  it("answers every API request with a bookmark, and reads a list at least that fresh", async () => {
+    const { apiKey } = await newProject();
+    const created = await call("/api/v1/ssh/collect/sessions/", {
+      method: "POST",
+      key: apiKey,
+      body: { external_id: "fresh" },
+    });
+    const bookmark = created.headers.get("keyproof-bookmark") ?? "";
+    expect(bookmark).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/);
+    const { id } = (await created.json()) as { id: string };
+    const opened = sessionsOpened.length;
+    const list = await call("/api/v1/ssh/collect/sessions/?external_id=fresh", {
+      key: apiKey,
+      headers: { "keyproof-bookmark": bookmark },
+    });
+    // The list's D1 session is anchored at the caller's bookmark: D1 answers at least that fresh.
+    expect(sessionsOpened.slice(opened)).toContain(bookmark);
+    const body = (await list.json()) as { items: { id: string }[] };
+    expect(body.items.map((item) => item.id)).toEqual([id]);
+    expect((list.headers.get("keyproof-bookmark") ?? "") >= bookmark).toBe(true);
+    // Even a refusal carries one, and a bookmark that is not one is named.
+    const refused = await call("/api/v1/ssh/collect/sessions/", {
+      key: apiKey,
+      headers: { "keyproof-bookmark": "not a bookmark" },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("keyproof-bookmark")).not.toBeNull();
+    expect((await refused.json()) as unknown).toMatchObject({
+      errors: [{ location: "header.keyproof-bookmark" }],
+    });
+  });
+
+  it("finds a session's object from its identifier or its id, without D1", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "verify", {
+      keys: [{ public_key: ed25519?.openssh }],
+    });
+    expect(session.id.slice(-16)).toBe(objectNameOfIdentifier(session.connection_identifier));
+    expect(session.connection_identifier).toMatch(/^[0-9a-hjkmnp-tv-z]{26}$/);
+    const primary = holdPrimary();
+    try {
+      const status = await call(`/p/${session.connection_identifier}/status`);
+      expect(status.status).toBe(200);
+    } finally {
+      primary.release();
+    }
+    expect(primary.calls).toEqual([]);
+  });
+});
+
+describe("webhook bursts cost D1 per run, not per event", () => {
+  it("sends a burst to one receiver in order with one claim and one record for the run", async () => {
+    const { apiKey } = await newProject();
+    const path = `/ok/${crypto.randomUUID()}`;
+    await callJson("/api/v1/webhooks/", 201, {
+      method: "POST",
+      key: apiKey,
+      body: { url: `${env.RECEIVER_URL}${path}`, events: ["new_connection"] },
+    });
+    const session = await createSession(apiKey, "collect", { multi_connection: true });
+    const queue = vi
+      .spyOn(env.WEBHOOK_QUEUE, "sendBatch")
+      .mockResolvedValue({} as QueueSendBatchResponse);
+    try {
+      for (let i = 0; i < 6; i++) await openConnection(session.connection_identifier);
+    } finally {
+      queue.mockRestore();
+    }
+    const invocations = await db()
+      .select({ id: webhookInvocations.id })
+      .from(webhookInvocations)
+      .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+      .where(eq(events.sessionId, session.id))
+      .orderBy(webhookInvocations.id);
+    expect(invocations).toHaveLength(6);
+    const last = invocations.at(-1)?.id ?? "";
+    const before = primaryCalls.length;
+    await processInvocation(env, db(), { invocation_id: last, attempt: 1 }, new Date());
+    const statements = primaryCalls.length - before;
+    // Find it, claim the run, read the run, record the run: whatever its length.
+    expect(statements).toBeLessThanOrEqual(4);
+    const received = (await (await fetch(`${env.RECEIVER_URL}/_requests`)).json()) as {
+      path: string;
+      body: string;
+    }[];
+    const ids = received
+      .filter((request) => request.path === path)
+      .map(
+        (request) =>
+          (JSON.parse(request.body) as { webhook_invocation_id: string }).webhook_invocation_id,
+      );
+    expect(ids).toEqual(invocations.map((row) => row.id));
+  });
+});
+
+/** The bridge's open and finish, without waiting for the index afterwards. */
+async function connectAndFinishRaw(identifier: string, sessionId: string) {
+  const opened = await internal<{ connection_id: string }>("/internal/v1/connections", {
+    connection_identifier: identifier,
+    ip_address: "198.51.100.7",
+    client_version: "SSH-2.0-OpenSSH_9.6",
+  });
+  return internal<{ outcome: string }>(
+    `/internal/v1/connections/${opened.json.connection_id}/finish`,
+    {
+      session_id: sessionId,
+      keys: [{ key: blobOf(ed25519?.openssh ?? ""), security_key: null }],
+      keys_offered: 1,
+      confirmed: null,
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { sessionObject } from "../src/domain/session-address.ts";
+import { connections, session } from "../src/session-object/tables.ts";
+
+/** A session's Durable Object, where its state lives (SPEC §15). */
+export const objectOf = (sessionId: string) => sessionObject(env, { sessionId });
+
+/** Waits until D1's index has everything the session's object holds so far. */
+export const indexed = (sessionId: string) => objectOf(sessionId).indexed();
+
+/**
+ * Changes what the object holds, as time or a crash would (a past expiry, a challenge the
+ * fixtures signed): the object's own tables, not D1's, are the truth.
+ */
+export async function changeHeldSession(
+  sessionId: string,
+  changes: Partial<typeof session.$inferInsert>,
+) {
+  await runInDurableObject(objectOf(sessionId), (_instance, state) => {
+    drizzle(state.storage).update(session).set(changes).run();
+  });
+}
+
+/** Every connection in progress on the session lapses, as if its bridge had died 180 s ago. */
+export async function lapseConnections(sessionId: string) {
+  await runInDurableObject(objectOf(sessionId), (_instance, state) => {
+    drizzle(state.storage)
+      .update(connections)
+      .set({ leaseUntil: Date.now() - 1 })
+      .run();
+  });
+}
