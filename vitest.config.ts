@@ -1,7 +1,14 @@
+import { generateKeyPairSync } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { makeKeyFixtures } from "./worker/test/setup/ssh-key-fixtures.ts";
+
+/** A JWK set of two Ed25519 keys, as ATTESTATION_KEYS holds one mid-rotation. */
+function twoAttestationKeys(): string {
+  const key = () => generateKeyPairSync("ed25519").privateKey.export({ format: "jwk" });
+  return JSON.stringify({ keys: [key(), key()] });
+}
 
 /** `.sql` files import as their text, as wrangler.toml's Text rule has them in the Worker. */
 const sqlAsText: Plugin = {
@@ -27,6 +34,8 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   TEST_KEYS: makeKeyFixtures(),
                   BRIDGE_SECRET: "test-bridge-secret",
+                  // Two keys: the first signs, both are published (a rotation under way).
+                  ATTESTATION_KEYS: twoAttestationKeys(),
                   BRIDGE_SECRET_PREVIOUS: "previous-bridge-secret",
                   RECEIVER_URL: inject("receiverUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",

@@ -8,6 +8,7 @@ import {
   applyLocalMigrations,
   BIN,
   executeLocalSql,
+  newAttestationKeySet,
   ROOT,
   runScheduledEvery,
 } from "../scripts/local-dev.ts";
@@ -24,6 +25,8 @@ export async function freePort(): Promise<number> {
 export interface LocalWorker {
   url: string;
   port: number;
+  /** The JWK set that signs its attestations (its first key's private part included). */
+  attestationKeys: string;
   secret: string;
   persistTo: string;
   stop(): Promise<void>;
@@ -43,6 +46,8 @@ export async function startLocalWorker(
     readyPath?: string;
     /** Keep wrangler.toml's ENVIRONMENT (production) instead of switching to development. */
     shippedEnvironment?: boolean;
+    /** The JWK set that signs attestations; a new one by default. */
+    attestationKeys?: string;
     /** Run the cron handler this often, as `npm start` does every minute. */
     scheduledEveryMs?: number;
   } = {},
@@ -50,6 +55,7 @@ export async function startLocalWorker(
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
   const port = options.port ?? (await freePort());
   const secret = options.secret ?? randomBytes(24).toString("base64url");
+  const attestationKeys = options.attestationKeys ?? newAttestationKeySet();
   applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
   let stopScheduled: (() => void) | null = null;
@@ -57,6 +63,7 @@ export async function startLocalWorker(
     url: `http://127.0.0.1:${port}`,
     port,
     secret,
+    attestationKeys,
     persistTo,
     async start() {
       child = spawn(
@@ -72,6 +79,8 @@ export async function startLocalWorker(
           ...(options.config ? ["--config", options.config] : []),
           "--var",
           `BRIDGE_SECRET:${secret}`,
+          "--var",
+          `ATTESTATION_KEYS:${attestationKeys}`,
           "--var",
           "SSH_HOST:127.0.0.1",
           "--var",

@@ -5,6 +5,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { authInfoRoutes } from "./api/auth-info.ts";
 import { readNearCaller } from "./api/bookmarks.ts";
 import { eventRoutes } from "./api/events.ts";
+import { idempotent } from "./api/idempotency.ts";
 import { limitBodyTo, rateLimit, requireApiKey } from "./api/middleware.ts";
 import {
   buildOpenApiDocument,
@@ -17,6 +18,7 @@ import { collectSessionRoutes, verifySessionRoutes } from "./api/sessions.ts";
 import { signatureRoutes } from "./api/signatures.ts";
 import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
+import { JWKS_MAX_AGE_SECONDS, publishedKeys } from "./domain/attestations.ts";
 import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
 import { MAX_INTERNAL_BODY_BYTES } from "./protocol/messages.ts";
@@ -82,13 +84,18 @@ export function buildApp() {
   };
   app.get("/api/v1/openapi.json", (c) => c.json(documentFor(c.req.url)));
   app.get("/docs", (c) => c.html(referencePage(documentFor(c.req.url))));
+  // The keys that sign attestations, for anyone to verify them offline (SPEC §16).
+  app.get("/.well-known/jwks.json", async (c) => {
+    c.header("cache-control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
+    return c.json(await publishedKeys(c.env));
+  });
 
   // Public: the connection identifier names the session, as it does over SSH.
   app.route("/api/v1/signatures", signatureRoutes);
 
   // Who may call is decided here, at the mount: every route below needs an API key.
   const api = apiRouter();
-  api.use(limitBody, readNearCaller, requireApiKey, rateLimit);
+  api.use(limitBody, readNearCaller, requireApiKey, rateLimit, idempotent);
   api.route("/auth/info", authInfoRoutes);
   api.route("/ssh/collect/sessions", collectSessionRoutes);
   api.route("/ssh/collect/sessions", sessionWebhookRoutes("collect"));

@@ -1,3 +1,4 @@
+import { attestationKeysProblem } from "./domain/attestations.ts";
 import type { Env } from "./env.ts";
 
 /**
@@ -18,5 +19,7 @@ export function configurationProblems(env: Env): string[] {
       );
     }
   }
+  const keys = attestationKeysProblem(env.ATTESTATION_KEYS);
+  if (keys) problems.push(keys);
   return problems;
 }

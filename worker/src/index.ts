@@ -9,6 +9,7 @@ import { reconcileDeadLetters } from "./webhooks/dead-letters.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "./webhooks/queue.ts";
 import { sweepDueInvocations } from "./webhooks/sweeper.ts";
 
+export { IdempotencyRecords } from "./idempotency/idempotency-object.ts";
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
 export { SessionObject } from "./session-object/session-object.ts";
 

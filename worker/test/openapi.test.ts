@@ -34,6 +34,7 @@ describe("OpenAPI document", () => {
         "must_confirm",
         "require_security_key",
         "require_user_verification",
+        "return_url",
         "ssh_banner",
         "ssh_message",
         "timeout",

@@ -15,6 +15,7 @@ const PROBLEM_TYPES: Record<ErrorStatus, string> = {
   409: "conflict",
   413: "body-too-large",
   415: "unsupported-media-type",
+  422: "idempotency-key-reused",
   429: "rate-limited",
   500: "internal-error",
   503: "unavailable",

@@ -18,10 +18,12 @@ const WHEN: Partial<Record<ErrorStatus, string>> = {
   400: "Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each",
   401: "Missing, unknown, revoked or expired API key (the same answer for each)",
   404: "Unknown path, or a resource outside the key's project",
-  409: "The action conflicts with the session's state",
+  409: "The action conflicts with the session's state, or a request with the same Idempotency-Key is still running",
   413: `Body over ${LIMITS.maxBodyBytes / 1024} KiB`,
   415: "A body that is not application/json",
+  422: "The Idempotency-Key was used for a request with another body",
   429: "Project rate limit exceeded; wait for `Retry-After` seconds",
+  503: "Attestations are not set up on this service (ATTESTATION_KEYS)",
 };
 
 /** The problem+json answers a route can give, documented once. */

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { z } from "zod";
+import { signAttestation } from "../domain/attestations.ts";
 import {
   collectSessionDetailView,
   collectSessionView,
@@ -18,11 +19,14 @@ import {
   completeSession,
   createSession,
   deleteSession,
+  sessionState,
   updateSession,
 } from "../domain/sessions.ts";
 import { webhookView } from "../domain/webhook-view.ts";
 import type { Env } from "../env.ts";
+import { ApiError } from "../lib/errors.ts";
 import type { SessionKind } from "../protocol/messages.ts";
+import { attestation } from "../schemas/attestations.ts";
 import { listEnvelope } from "../schemas/common.ts";
 import {
   collectSession,
@@ -180,6 +184,32 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         noteBookmark(c, written.bookmark);
         const detail = detailOf(written.value, await sessionWebhooks(ctx, sessionId));
         return c.json(spec.detailView(c.env, detail), 200);
+      },
+    )
+    .openapi(
+      createRoute({
+        method: "get",
+        path: "/{session_id}/attestation",
+        tags: [tag],
+        summary: `Get the ${noun}'s result, signed`,
+        description:
+          "A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same token comes back in a `return_url` redirect and in the `status_changed` webhook that ends the session.",
+        request: { params: sessionIdParam },
+        responses: {
+          200: jsonResponse(attestation, "The signed result"),
+          ...problems(404, 503, ...ALWAYS),
+        },
+      }),
+      async (c) => {
+        const state = await sessionState(c.var.project, kind, c.req.valid("param").session_id);
+        const signed = await signAttestation(c.env, state);
+        if (!signed) {
+          throw new ApiError(
+            503,
+            "Attestations are not set up on this service: its operator must set the secret ATTESTATION_KEYS",
+          );
+        }
+        return c.json(signed, 200);
       },
     )
     .openapi(

@@ -54,6 +54,10 @@ const signatureResult = z
     max_attempts: z.int(),
     remaining_keys: z.int(),
     message: z.string().describe("What the text answer says"),
+    continue_url: z
+      .string()
+      .nullable()
+      .describe("The session's `return_url` with the result, once the user is done; else null"),
   })
   .meta({ id: "SignatureResult" });
 
@@ -129,7 +133,8 @@ signatureRoutes.openapi(
       throw new ApiError(outcome.status, outcome.detail, undefined, retry);
     }
     const message = render(signatureAnswerLines(outcome), false);
-    if (wantsJson(c.req.header("accept"))) return c.json({ ...outcome.response, message }, 200);
+    if (wantsJson(c.req.header("accept")))
+      return c.json({ ...outcome.response, message, continue_url: outcome.continueUrl }, 200);
     return c.text(message, 200);
   },
 );

@@ -48,6 +48,8 @@ export const sessionColumns = () => ({
   certificateVerifiedAt: text("certificate_verified_at"),
   /** What `ssh-keygen -Y sign` must sign now; a recorded proof uses it up (SPEC §13). */
   signatureChallenge: text("signature_challenge").notNull().default(""),
+  /** Where the hosted proof page sends the user when done, with the result (SPEC §16). */
+  returnUrl: text("return_url"),
   expiredAt: text("expired_at").notNull(),
   createdAt: text("created_at").notNull(),
   updatedAt: text("updated_at").notNull(),

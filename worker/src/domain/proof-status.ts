@@ -15,6 +15,8 @@ export interface ProofStatus {
   keys: string[];
   /** The session accepts no more connections: nothing will change any more. */
   final: boolean;
+  /** Where the user continues, with the result signed: once done, when there is a `return_url`. */
+  continue_url: string | null;
 }
 
 export interface ProofStatusInput {
@@ -58,10 +60,10 @@ const AGAIN: Partial<Record<ConnectionRow["outcome"], string>> = {
 const CLOSE = "You can close this page.";
 
 export function proofStatus(input: ProofStatusInput): ProofStatus {
-  return { ...describe(input), final: input.session.completedAt !== null };
+  return { ...describe(input), final: input.session.completedAt !== null, continue_url: null };
 }
 
-function describe(input: ProofStatusInput): Omit<ProofStatus, "final"> {
+function describe(input: ProofStatusInput): Omit<ProofStatus, "final" | "continue_url"> {
   const { session } = input;
   const keys = labels(input.keys);
   switch (session.status) {

@@ -34,6 +34,7 @@ export type SessionPatch = Partial<
     | "requireSecurityKey"
     | "requireUserVerification"
     | "expiredAt"
+    | "returnUrl"
   >
 >;
 
@@ -94,6 +95,8 @@ export type SignatureOutcome =
       response: FinishConnectionResponse;
       offered: OfferedKey;
       sshMessage: string | null;
+      /** Where the user continues (the session's `return_url`, with the result), once done. */
+      continueUrl: string | null;
     }
   | { recorded: false; status: 400 | 404 | 409 | 429; detail: string; retryAfter?: number };
 

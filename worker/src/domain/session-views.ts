@@ -100,6 +100,7 @@ function sessionFields(env: Env, session: SessionRow) {
     require_user_verification: session.requireUserVerification,
     ssh_banner: session.sshBanner,
     ssh_message: session.sshMessage,
+    return_url: session.returnUrl,
     expired_at: session.expiredAt,
     created_at: session.createdAt,
     updated_at: session.updatedAt,

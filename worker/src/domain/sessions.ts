@@ -8,8 +8,10 @@ import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts
 import type { ProblemError } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
 import type { CertificateAuthorityInput, ConfiguredKeyInput } from "../schemas/public-keys.ts";
+import { returnUrlProblem } from "../schemas/return-url.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
+import { allowsPrivateNetworks } from "../webhooks/url-safety.ts";
 import type { ProjectContext } from "./context.ts";
 import { newSessionIds, sessionObject } from "./session-address.ts";
 import type { SessionPatch, SessionState, Written } from "./session-commands.ts";
@@ -175,6 +177,7 @@ export async function createSession(
       principal: input.principal ?? null,
       certificateVerifiedAt: null,
       signatureChallenge: newSignatureChallenge(),
+      returnUrl: checkedReturnUrl(ctx, input.return_url) ?? null,
       expiredAt,
       createdAt: now,
       updatedAt: now,
@@ -196,8 +199,21 @@ export async function createSession(
   throw new ApiError(503, "No new session could be made just now; try again.");
 }
 
-function toPatch(input: SessionOptionsInput, expiredAt: string | undefined): SessionPatch {
+/** `return_url` as given, once it is one this Worker may send browsers to; a 400 otherwise. */
+function checkedReturnUrl(ctx: ProjectContext, url: string | null | undefined) {
+  if (url === undefined || url === null) return url;
+  const problem = returnUrlProblem(url, allowsPrivateNetworks(ctx.env.ENVIRONMENT));
+  if (problem) throw badRequest("body.return_url", problem, url);
+  return url;
+}
+
+function toPatch(
+  ctx: ProjectContext,
+  input: SessionOptionsInput,
+  expiredAt: string | undefined,
+): SessionPatch {
   const patch: SessionPatch = {};
+  if (input.return_url !== undefined) patch.returnUrl = checkedReturnUrl(ctx, input.return_url);
   if (input.external_id !== undefined) patch.externalId = input.external_id;
   if (input.multi_key !== undefined) patch.multiKey = input.multi_key;
   if (input.multi_connection !== undefined) patch.multiConnection = input.multi_connection;
@@ -251,7 +267,7 @@ export async function updateSession(
   sessionId: string,
   input: SessionOptionsInput,
 ): Promise<Written<SessionState>> {
-  const patch = toPatch(input, resolveExpiry(input, ctx.now));
+  const patch = toPatch(ctx, input, resolveExpiry(input, ctx.now));
   const { scope, ref, object } = objectFor(ctx, kind, sessionId);
   return unwrap(await object.update(ref, scope, patch, ctx.now.toISOString()), sessionId);
 }

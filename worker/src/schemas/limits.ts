@@ -17,4 +17,6 @@ export const LIMITS = {
   maxKeysPerConnection: MAX_KEYS_PER_CONNECTION,
   maxAttempts: 1000,
   maxWebhooksPerSession: 10,
+  /** Length of `return_url`, in characters. */
+  maxReturnUrlLength: 2048,
 } as const;

@@ -11,6 +11,7 @@ import {
   configuredKey,
   configuredKeyInput,
 } from "./public-keys.ts";
+import { returnUrlProblem } from "./return-url.ts";
 import { displayText } from "./text.ts";
 import { webhook, webhookCreate } from "./webhooks.ts";
 
@@ -27,6 +28,14 @@ const sessionWebhook = webhook.extend({
 });
 
 const optionalText = (max: number) => displayText(max).nullable().optional();
+
+/** An absolute http(s) URL without credentials; whether http may be used is the Worker's to say. */
+const returnUrl = z
+  .string()
+  .max(LIMITS.maxReturnUrlLength)
+  .refine((text) => returnUrlProblem(text, true) === null, {
+    message: "return_url must be an absolute https URL without a user name or password",
+  });
 
 /** Options both kinds share; no defaults here so PATCH can tell "absent" from "false". */
 const sharedOptions = {
@@ -59,6 +68,12 @@ const sharedOptions = {
     .optional()
     .describe(
       "A security key's proof counts only if the key checked a PIN or biometric (its user-verified flag; keys made with `-O verify-required`) (default false)",
+    ),
+  return_url: returnUrl
+    .nullable()
+    .optional()
+    .describe(
+      "Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password",
     ),
   timeout: z
     .int()
@@ -265,6 +280,10 @@ const sessionFields = {
     .describe("A security key's proof counts only with a PIN or biometric check"),
   ssh_banner: z.string().nullable().describe("Shown before authentication"),
   ssh_message: z.string().nullable().describe("Shown after the result"),
+  return_url: z
+    .string()
+    .nullable()
+    .describe("Where the proof page sends the user when done, with the result; null for none"),
   expired_at: timestamp.describe("When the session expires if still open"),
   created_at: timestamp,
   updated_at: timestamp.describe("Changed by every PATCH, connection and status change"),

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { D1_MAX_BOUND_PARAMETERS, type Database, database } from "../db/client.ts";
@@ -65,42 +65,37 @@ function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInse
   return chunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
 }
 
+/** Events per fan-out statement: two bound values each, under D1's limit with room to spare. */
+const EVENTS_PER_FAN_OUT = 40;
+
 /**
- * One invocation per webhook listening to `event`: the project's and the session's own, enabled,
- * whose `events` are empty or name it. Its id joins the event's and the webhook's, so a push made
- * again writes none twice; RETURNING names those made now, to queue.
+ * One invocation per (event, webhook listening to it): the project's and the session's own,
+ * enabled, whose `events` are empty or name it; one statement for a push's events. An id joins
+ * the event's and the webhook's, so a push made again writes none twice; RETURNING names those
+ * made now, to queue.
  */
 function fanOut(
   db: Database,
-  event: { id: string; type: string },
+  pushed: { id: string; type: string }[],
   target: { projectId: string; sessionId: string },
   at: string,
 ) {
-  const listening = and(
-    eq(webhooks.projectId, target.projectId),
-    eq(webhooks.enabled, true),
-    or(isNull(webhooks.sessionId), eq(webhooks.sessionId, target.sessionId)),
-    sql`(json_array_length(${webhooks.events}) = 0 OR EXISTS (SELECT 1 FROM json_each(${webhooks.events}) WHERE json_each.value = ${event.type}))`,
+  const values = sql.join(
+    pushed.map((event) => sql`(${event.id}, ${event.type})`),
+    sql`, `,
   );
-  const value = <T>(v: T) => sql<T>`${v}`;
   return db
     .insert(webhookInvocations)
     .select(
-      db
-        .select({
-          id: sql<string>`'whi_' || substr(${event.id}, 5) || substr(${webhooks.id}, 4)`.as("id"),
-          webhookId: webhooks.id,
-          eventId: value(event.id).as("event_id"),
-          status: value("pending" as const).as("status"),
-          attempts: value(0).as("attempts"),
-          nextAttemptAt: value(at).as("next_attempt_at"),
-          leaseUntil: sql<null>`NULL`.as("lease_until"),
-          failureReason: sql<null>`NULL`.as("failure_reason"),
-          createdAt: value(at).as("created_at"),
-          updatedAt: value(at).as("updated_at"),
-        })
-        .from(webhooks)
-        .where(listening),
+      sql`WITH pushed(id, type) AS (VALUES ${values})
+        SELECT 'whi_' || substr(pushed.id, 5) || substr(w.id, 4), w.id, pushed.id, 'pending', 0,
+          ${at}, NULL, NULL, ${at}, ${at}
+        FROM pushed JOIN webhooks w
+        ON w.project_id = ${target.projectId} AND w.enabled = 1
+          AND (w.session_id IS NULL OR w.session_id = ${target.sessionId})
+          AND (json_array_length(w.events) = 0
+            OR EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = pushed.type))
+        WHERE true`,
     )
     .onConflictDoNothing()
     .returning({ id: webhookInvocations.id });
@@ -149,7 +144,9 @@ export async function pushToIndex(
       })),
     ),
   );
-  const fanOuts = changes.events.map((event) => fanOut(db, event, target, at));
+  const fanOuts = [];
+  for (let start = 0; start < changes.events.length; start += EVENTS_PER_FAN_OUT)
+    fanOuts.push(fanOut(db, changes.events.slice(start, start + EVENTS_PER_FAN_OUT), target, at));
   // Deleting last: the session's rows and own webhooks go with it; its events stay.
   const deletion = deleted
     ? [db.delete(sessions).where(sql`${sessions.id} = ${target.sessionId}`)]

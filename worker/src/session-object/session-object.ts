@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { ConnectionRow, SessionRow } from "../db/sessions.ts";
 import { withSimulatedPrimary } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
+import { signAttestation } from "../domain/attestations.ts";
 import {
   connectionRefusal,
   decideFinish,
@@ -45,6 +46,7 @@ import type {
 } from "../protocol/messages.ts";
 import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
 import { REFUSALS } from "../protocol/terminal.ts";
+import { continueUrl } from "../schemas/return-url.ts";
 import { projectCounters } from "./counters.ts";
 import { type PushResult, pushToIndex } from "./index-push.ts";
 import { legacyLeaseOf, readFromIndex } from "./legacy.ts";
@@ -74,6 +76,11 @@ export const CONNECTION_LEASE_MS = 180_000;
 /** A push that failed is made again this long after (the alarm), until D1 takes it. */
 export const PUSH_RETRY_MS = 5_000;
 /**
+ * A change from the bridge or a signer goes to D1 this long after: a proof's open and finish
+ * usually share one push. (API writes push at once, and wait for it.)
+ */
+export const PUSH_DELAY_MS = 300;
+/**
  * Key-value entries: the index's acknowledged version, where a legacy session lives, and the
  * session's own webhooks until the first push has written them to D1.
  */
@@ -100,8 +107,10 @@ export class SessionObject extends DurableObject<Env> {
   readonly #nonces: SeenNonces;
   readonly #watchers: ProofWatchers;
   #arriving: Promise<Arrival> | null = null;
-  /** The pushes to D1, one after another. */
-  #pushes: Promise<unknown> = Promise.resolve();
+  /** The push a bridge change asked for, made shortly (PUSH_DELAY_MS). */
+  #pushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Pushes to D1 under way. */
+  readonly #inFlight = new Set<Promise<PushResult>>();
   /** Signature submissions to this session in the last minute (SPEC §13). */
   readonly #signatureHits: number[] = [];
 
@@ -345,9 +354,9 @@ export class SessionObject extends DurableObject<Env> {
   async proofPage(ref: SessionRef): Promise<{ session: SessionRow; status: ProofStatus } | null> {
     return this.#at(
       ref,
-      () => {
+      async () => {
         const session = this.#store.session();
-        return session ? { session, status: this.#proofStatus(session) } : null;
+        return session ? { session, status: await this.#proofStatus(session) } : null;
       },
       (stub, legacy) => stub.proofPage(legacy),
       null,
@@ -425,10 +434,20 @@ export class SessionObject extends DurableObject<Env> {
             counters,
             at,
           });
-          return { recorded: true, kind: now.kind, response, offered, sshMessage: now.sshMessage };
+          return {
+            recorded: true,
+            kind: now.kind,
+            response,
+            offered,
+            sshMessage: now.sshMessage,
+            continueUrl: null,
+          };
         });
-        if (outcome.recorded) this.#afterChange();
-        return outcome;
+        if (!outcome.recorded) return outcome;
+        this.#afterChange();
+        const after = this.#store.session();
+        const status = after ? await this.#proofStatus(after) : null;
+        return { ...outcome, continueUrl: status?.continue_url ?? null };
       },
       (stub, legacy) => stub.proveBySignature(legacy, submission),
       { recorded: false, status: 404, detail: REFUSALS.unknown },
@@ -456,7 +475,7 @@ export class SessionObject extends DurableObject<Env> {
     const session = this.#store.session();
     if (!session) return new Response("No such session", { status: 404 });
     const address = request.headers.get(WATCHER_ADDRESS_HEADER) ?? "unknown";
-    const status = JSON.stringify(this.#proofStatus(session));
+    const status = JSON.stringify(await this.#proofStatus(session));
     const admitted = this.#watchers.admit(address, status, Date.now());
     // The idle deadline of the new watcher may come before anything else wakes the object.
     if (admitted.status === 101) await this.#scheduleAlarm();
@@ -603,10 +622,14 @@ export class SessionObject extends DurableObject<Env> {
     return { session, keys, authorities, connections, connectionKeys };
   }
 
-  #proofStatus(session: SessionRow): ProofStatus {
+  /**
+   * What the proof page shows; once the user is done and the session has a `return_url`, also
+   * where to continue, with the result signed (SPEC §16).
+   */
+  async #proofStatus(session: SessionRow): Promise<ProofStatus> {
     const { keys } = this.#store.connections();
     const lastOutcome = this.#store.lastOutcome();
-    return proofStatus({
+    const status = proofStatus({
       session,
       connections: lastOutcome ? [{ outcome: lastOutcome }] : [],
       keys,
@@ -614,6 +637,32 @@ export class SessionObject extends DurableObject<Env> {
         .inProgress(Date.now())
         .map((connection) => ({ confirming: connection.confirming })),
     });
+    const userDone = status.final || (session.multiConnection && keys.length > 0);
+    if (!session.returnUrl || !userDone) return status;
+    const attestation = await signAttestation(this.env, this.#state(session));
+    return {
+      ...status,
+      continue_url: continueUrl(session.returnUrl, {
+        sessionId: session.id,
+        status: session.status,
+        attestation: attestation?.token ?? null,
+      }),
+    };
+  }
+
+  /**
+   * A `status_changed` event that ends the session carries the result, signed, for receivers to
+   * check offline: added to the outbox before it is pushed.
+   */
+  async #attestEndings() {
+    const session = this.#store.session();
+    if (!session || isOpen(session)) return;
+    const endings = this.#store
+      .endingsWithoutAttestation()
+      .filter((event) => event.payload.status === session.status);
+    if (endings.length === 0) return;
+    const attestation = await signAttestation(this.env, this.#state(session));
+    for (const event of endings) this.#store.attest(event.id, attestation?.token ?? null);
   }
 
   /** After a change the API waits on: pushed, so the caller's next list sees it. */
@@ -626,7 +675,13 @@ export class SessionObject extends DurableObject<Env> {
   /** After a change the bridge or a signer made: tell the pages, push without waiting. */
   #afterChange() {
     this.#announce();
-    this.ctx.waitUntil(this.#push().catch(() => undefined));
+    if (this.#pushTimer) return;
+    this.#pushTimer = setTimeout(() => {
+      this.#pushTimer = null;
+      this.#push().catch(() => undefined);
+    }, PUSH_DELAY_MS);
+    // Should the object stop before the timer, its alarm makes the push.
+    void this.#scheduleAlarm();
   }
 
   /** Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed. */
@@ -648,19 +703,23 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
-   * Sends D1 what it has not acknowledged yet, one push at a time: each call waits for the pushes
-   * before it, then sends whatever is still pending (often nothing: an earlier push took it).
-   * The alarm is set first, so a push lost with the process is made again.
+   * Sends D1 what it has not acknowledged yet. Pushes may overlap (an API write does not wait
+   * behind a push the bridge started): each is idempotent, a row only replaces an older version,
+   * and the acknowledged version only moves forward. The alarm is set first, so a push lost with
+   * the process is made again.
    */
   #push(): Promise<PushResult> {
-    const pending = () => this.#pushPending();
-    const run = this.#pushes.then(pending, pending);
-    this.#pushes = run.catch(() => undefined);
-    return run;
+    const push = this.#pushPending();
+    this.#inFlight.add(push);
+    void push.catch(() => undefined).finally(() => this.#inFlight.delete(push));
+    return push;
   }
 
   async #pushPending(): Promise<PushResult> {
     const kv = this.ctx.storage.kv;
+    // A deletion goes after every push before it: one that landed later would insert the row again.
+    if (this.#store.deleted()) await Promise.allSettled([...this.#inFlight]);
+    await this.#attestEndings();
     const pushed = kv.get<number>(PUSHED_VERSION) ?? 0;
     const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
     if (pushed >= this.#store.version() && webhooks.length === 0)
@@ -672,8 +731,10 @@ export class SessionObject extends DurableObject<Env> {
       ? await pushToIndex(this.env, target, changes, webhooks)
       : { version: changes.version, bookmark: null };
     this.#store.acknowledge(result.version);
-    kv.put(PUSHED_VERSION, result.version);
-    if (result.bookmark) kv.put(LAST_BOOKMARK, result.bookmark);
+    kv.put(PUSHED_VERSION, Math.max(result.version, kv.get<number>(PUSHED_VERSION) ?? 0));
+    const last = kv.get<string>(LAST_BOOKMARK);
+    if (result.bookmark && (!last || result.bookmark > last))
+      kv.put(LAST_BOOKMARK, result.bookmark);
     if (webhooks.length > 0) kv.delete(NEW_WEBHOOKS);
     await this.#scheduleAlarm();
     return result;
@@ -691,8 +752,9 @@ export class SessionObject extends DurableObject<Env> {
     if (this.#watchers.count === 0) return;
     const session = this.#store.session();
     if (!session) return;
-    const status = this.#proofStatus(session);
-    this.#watchers.broadcast(JSON.stringify(status), Date.now(), status.final);
+    void this.#proofStatus(session).then((status) =>
+      this.#watchers.broadcast(JSON.stringify(status), Date.now(), status.final),
+    );
   }
 
   /** Wakes the object at its next duty: expiry, a push to retry, a watcher falling idle. */

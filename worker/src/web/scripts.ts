@@ -28,9 +28,21 @@ export const PROOF_SCRIPT = `
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   const statusUrl = new URL(root.dataset.status, location.href);
   let final = root.dataset.final === "true";
+  /** Once the user is done: the Continue link, followed by itself after a moment. */
+  let following = false;
+  const offerContinue = (url) => {
+    const box = document.getElementById("proof-continue");
+    if (!url || !box) return;
+    document.getElementById("continue-link").href = url;
+    box.hidden = false;
+    if (following) return;
+    following = true;
+    setTimeout(() => location.assign(document.getElementById("continue-link").href), 2000);
+  };
   const render = (status) => {
     root.dataset.state = status.state;
     final = status.final;
+    offerContinue(status.continue_url);
     document.getElementById("proof-headline").textContent = status.headline;
     document.getElementById("proof-detail").textContent = status.detail || "";
     document.getElementById("proof-keys").replaceChildren(
@@ -57,6 +69,7 @@ export const PROOF_SCRIPT = `
     }
     polling = false;
   };
+  offerContinue(root.dataset.continue);
   let delay = 1000;
   const connect = () => {
     if (final || !("WebSocket" in window)) return poll();

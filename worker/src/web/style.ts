@@ -69,6 +69,8 @@ details > summary { cursor: pointer; }
 [data-state=done] .proof-status { border-left-color: var(--ok); }
 [data-state=failed] .proof-status { border-left-color: var(--bad); }
 .proof-headline { font-size: 1.2rem; font-weight: 600; margin: 0; }
+.proof-continue { margin: .9rem 0 0; }
+.proof-continue[hidden] { display: none; }
 [data-state=waiting] .proof-headline::before, [data-state=connected] .proof-headline::before { content: ""; display: inline-block; width: .6rem; height: .6rem; margin-right: .5rem; border-radius: 50%; background: currentColor; animation: pulse 1.4s ease-in-out infinite; vertical-align: middle; }
 @keyframes pulse { 50% { opacity: .25; } }
 @media (prefers-reduced-motion: reduce) { .proof-headline::before { animation: none; } }

@@ -47,6 +47,7 @@ export function ProofPage(props: ProofPageProps) {
         data-status={`/p/${props.identifier}/status`}
         data-state={status.state}
         data-final={String(status.final)}
+        data-continue={status.continue_url ?? ""}
       >
         <h1>{props.kind === "collect" ? "Prove your SSH key" : "Prove you hold your SSH key"}</h1>
         {props.banner ? <p class="banner">{props.banner}</p> : null}
@@ -64,6 +65,12 @@ export function ProofPage(props: ProofPageProps) {
               </li>
             ))}
           </ul>
+          <p class="proof-continue" id="proof-continue" hidden={status.continue_url === null}>
+            <a class="button" id="continue-link" href={status.continue_url ?? "#"}>
+              Continue
+            </a>{" "}
+            <span class="hint">You will be taken back in a moment.</span>
+          </p>
         </div>
         <div class="steps">
           <h2>Run this in a terminal</h2>

@@ -1,0 +1,77 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env.ts";
+import type { StoredAnswer } from "../idempotency/idempotency-object.ts";
+import { sha256Hex } from "../lib/encoding.ts";
+import { ApiError, badRequest } from "../lib/errors.ts";
+
+/**
+ * `Idempotency-Key` on a POST (SPEC §16): a retry with the same key and body gets the first answer
+ * again (`Idempotent-Replayed: true`) instead of a second session or webhook; the same key with
+ * another body is a 422; a retry while the first is still running, a 409. Per project, for 24
+ * hours; answers of 500 and above are not kept, so a retry runs again.
+ */
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+const KEY = /^[\x21-\x7e]{1,255}$/;
+/** The headers of a first answer a replay repeats. */
+const REPLAYED_HEADERS = ["content-type", "location", "keyproof-bookmark"];
+
+export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (c.req.method !== "POST" || key === undefined) return next();
+  if (!KEY.test(key)) {
+    throw badRequest(
+      `header.${IDEMPOTENCY_HEADER}`,
+      "Idempotency-Key must be 1 to 255 visible ASCII characters",
+      key.slice(0, 100),
+    );
+  }
+  const records = c.env.IDEMPOTENCY.get(c.env.IDEMPOTENCY.idFromName(c.var.project.projectId));
+  // The body is read once here; Hono keeps it for the route's own validation.
+  const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
+  const admission = await records.admit(key, fingerprint);
+  if (admission.kind === "mismatch") {
+    throw new ApiError(
+      422,
+      "This Idempotency-Key was used for another request; use a new key for a new request",
+      [
+        {
+          location: `header.${IDEMPOTENCY_HEADER}`,
+          message: "Used for another request",
+          value: key,
+        },
+      ],
+    );
+  }
+  if (admission.kind === "running") {
+    throw new ApiError(
+      409,
+      "A request with this Idempotency-Key is still running; retry once it has answered",
+    );
+  }
+  if (admission.kind === "replay") {
+    const { status, headers, body } = admission.answer;
+    return new Response(body || null, {
+      status,
+      headers: { ...headers, "idempotent-replayed": "true" },
+    });
+  }
+  try {
+    await next();
+  } finally {
+    const response = c.res;
+    const kept: StoredAnswer | null =
+      response.status >= 500
+        ? null
+        : {
+            status: response.status,
+            headers: Object.fromEntries(
+              REPLAYED_HEADERS.flatMap((name) => {
+                const value = response.headers.get(name);
+                return value === null ? [] : [[name, value]];
+              }),
+            ),
+            body: await response.clone().text(),
+          };
+    await records.settle(key, kept);
+  }
+});

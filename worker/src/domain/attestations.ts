@@ -1,0 +1,128 @@
+import { calculateJwkThumbprint, importJWK, type JWK, SignJWT } from "jose";
+import type { Env } from "../env.ts";
+import { randomBase32 } from "../lib/ids.ts";
+import type { SessionState } from "./session-commands.ts";
+
+/**
+ * Signed attestations (SPEC §16): a session's result as a JWT anyone can verify offline with the
+ * keys at /.well-known/jwks.json. Ed25519 (`EdDSA`), from the secret ATTESTATION_KEYS, a JWK set
+ * whose first key signs and whose every key is published, so keys rotate without a gap
+ * (docs/attestations.md).
+ */
+export const ATTESTATION_TYPE = "keyproof-attestation+jwt";
+export const ATTESTATION_TTL_SECONDS = 600;
+/** How long verifiers may keep the published key set. */
+export const JWKS_MAX_AGE_SECONDS = 300;
+
+const BASE64URL_32_BYTES = /^[A-Za-z0-9_-]{43}$/;
+
+/** Why ATTESTATION_KEYS cannot be used, as a sentence; null when it can (or is not set). */
+export function attestationKeysProblem(text: string | undefined): string | null {
+  if (text === undefined || text.trim() === "") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return 'ATTESTATION_KEYS is not JSON: it must be a JWK set, {"keys": [...]}';
+  }
+  const keys = (parsed as { keys?: unknown }).keys;
+  if (!Array.isArray(keys) || keys.length === 0)
+    return 'ATTESTATION_KEYS must be a JWK set with at least one key: {"keys": [...]}';
+  for (const [index, key] of keys.entries()) {
+    const jwk = key as Partial<Record<string, unknown>>;
+    if (jwk.kty !== "OKP" || jwk.crv !== "Ed25519")
+      return `ATTESTATION_KEYS key ${index} is not an Ed25519 key (kty OKP, crv Ed25519)`;
+    if (typeof jwk.x !== "string" || !BASE64URL_32_BYTES.test(jwk.x))
+      return `ATTESTATION_KEYS key ${index} has no valid public part (x)`;
+    if (index === 0 && (typeof jwk.d !== "string" || !BASE64URL_32_BYTES.test(jwk.d)))
+      return "ATTESTATION_KEYS key 0 signs, so it needs its private part (d)";
+  }
+  return null;
+}
+
+interface KeySet {
+  signing: { key: CryptoKey; kid: string };
+  published: JWK[];
+}
+
+/** Imported once per isolate and secret: importing and hashing keys is not free. */
+let cached: { text: string; keys: Promise<KeySet> } | null = null;
+
+async function importKeys(text: string): Promise<KeySet> {
+  const jwks = (JSON.parse(text) as { keys: JWK[] }).keys;
+  const published = await Promise.all(
+    jwks.map(async ({ kty, crv, x }) => {
+      const publicJwk = { kty, crv, x } as JWK;
+      return {
+        ...publicJwk,
+        kid: await calculateJwkThumbprint(publicJwk),
+        alg: "EdDSA",
+        use: "sig",
+      };
+    }),
+  );
+  const [first] = jwks;
+  const kid = published[0]?.kid ?? "";
+  const key = (await importJWK({ ...first, alg: "EdDSA" }, "EdDSA")) as CryptoKey;
+  return { signing: { key, kid }, published };
+}
+
+/** The key set, or null when ATTESTATION_KEYS is not set. */
+function keySet(env: Pick<Env, "ATTESTATION_KEYS">): Promise<KeySet> | null {
+  const text = env.ATTESTATION_KEYS;
+  if (!text || attestationKeysProblem(text) !== null) return null;
+  if (cached?.text !== text) cached = { text, keys: importKeys(text) };
+  return cached.keys;
+}
+
+/** What /.well-known/jwks.json publishes: every key's public part, with its thumbprint as kid. */
+export async function publishedKeys(env: Pick<Env, "ATTESTATION_KEYS">) {
+  const keys = keySet(env);
+  return { keys: keys ? (await keys).published : [] };
+}
+
+/** The claims of a session's attestation, as of now. */
+export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionState, now: Date) {
+  const { session } = state;
+  const methodOf = new Map(
+    state.connections.map((connection) => [connection.id, connection.method]),
+  );
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return {
+    iss: env.PUBLIC_URL.replace(/\/+$/, ""),
+    aud: session.projectId,
+    sub: session.id,
+    iat: issuedAt,
+    exp: issuedAt + ATTESTATION_TTL_SECONDS,
+    jti: randomBase32(26),
+    kind: session.kind,
+    status: session.status,
+    external_id: session.externalId,
+    keys: state.connectionKeys.map((key) => ({
+      public_key_sha256: key.publicKeySha256,
+      public_key_algorithm: key.publicKeyAlgorithm,
+      method: methodOf.get(key.connectionId) ?? "ssh",
+      proven_at: key.createdAt,
+      security_key: key.securityKey,
+      certificate: key.certificate,
+    })),
+  };
+}
+
+export type AttestationClaims = ReturnType<typeof attestationClaims>;
+
+/** The session's result, signed; null when no signing key is set (ATTESTATION_KEYS). */
+export async function signAttestation(
+  env: Pick<Env, "ATTESTATION_KEYS" | "PUBLIC_URL">,
+  state: SessionState,
+  now = new Date(),
+): Promise<{ token: string; expires_at: string } | null> {
+  const keys = keySet(env);
+  if (!keys) return null;
+  const { signing } = await keys;
+  const claims = attestationClaims(env, state, now);
+  const token = await new SignJWT(claims)
+    .setProtectedHeader({ alg: "EdDSA", kid: signing.kid, typ: ATTESTATION_TYPE })
+    .sign(signing.key);
+  return { token, expires_at: new Date(claims.exp * 1000).toISOString() };
+}

@@ -1,0 +1,96 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env.ts";
+
+/**
+ * One instance per project: the `Idempotency-Key`s its POSTs sent in the last 24 hours, each with
+ * a fingerprint of its request and, once answered, the answer to replay (SPEC §16). One object
+ * per project makes "the same key while the first is still running" a certainty, not a race.
+ */
+
+/** How long a key is remembered. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+/** A request still "running" after this long died with its isolate: its key may be used again. */
+const ABANDONED_AFTER_MS = 5 * 60_000;
+
+/** An answer worth replaying: status, the headers that describe it, and its body. */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Admission =
+  | { kind: "run" }
+  | { kind: "replay"; answer: StoredAnswer }
+  | { kind: "running" }
+  | { kind: "mismatch" };
+
+type KeyRecord = {
+  fingerprint: string;
+  answer: string | null;
+  created_at: number;
+};
+
+export class IdempotencyRecords extends DurableObject<Env> {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS records (
+      key TEXT PRIMARY KEY,
+      fingerprint TEXT NOT NULL,
+      answer TEXT,
+      created_at INTEGER NOT NULL
+    )`);
+    ctx.storage.sql.exec("CREATE INDEX IF NOT EXISTS records_created ON records (created_at)");
+  }
+
+  /** The first request with `key` runs; a repeat replays, waits its turn (409), or differs (422). */
+  async admit(key: string, fingerprint: string): Promise<Admission> {
+    const now = Date.now();
+    const [found] = this.ctx.storage.sql
+      .exec<KeyRecord>("SELECT fingerprint, answer, created_at FROM records WHERE key = ?", key)
+      .toArray();
+    const expired = found && found.created_at <= now - IDEMPOTENCY_TTL_MS;
+    const abandoned =
+      found && found.answer === null && found.created_at <= now - ABANDONED_AFTER_MS;
+    if (found && !expired && !abandoned) {
+      if (found.fingerprint !== fingerprint) return { kind: "mismatch" };
+      if (found.answer === null) return { kind: "running" };
+      return { kind: "replay", answer: JSON.parse(found.answer) as StoredAnswer };
+    }
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO records (key, fingerprint, answer, created_at) VALUES (?, ?, NULL, ?)",
+      key,
+      fingerprint,
+      now,
+    );
+    if ((await this.ctx.storage.getAlarm()) === null)
+      await this.ctx.storage.setAlarm(now + IDEMPOTENCY_TTL_MS);
+    return { kind: "run" };
+  }
+
+  /** The first request's answer, kept for repeats; null lets the key be used again (a 5xx). */
+  async settle(key: string, answer: StoredAnswer | null): Promise<void> {
+    if (answer === null) {
+      this.ctx.storage.sql.exec("DELETE FROM records WHERE key = ?", key);
+      return;
+    }
+    this.ctx.storage.sql.exec(
+      "UPDATE records SET answer = ? WHERE key = ?",
+      JSON.stringify(answer),
+      key,
+    );
+  }
+
+  /** Forgets keys older than a day, and wakes again while any are left. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    this.ctx.storage.sql.exec(
+      "DELETE FROM records WHERE created_at <= ?",
+      now - IDEMPOTENCY_TTL_MS,
+    );
+    const [oldest] = this.ctx.storage.sql
+      .exec<{ created_at: number }>("SELECT min(created_at) AS created_at FROM records")
+      .toArray();
+    if (oldest?.created_at) await this.ctx.storage.setAlarm(oldest.created_at + IDEMPOTENCY_TTL_MS);
+  }
+}
