@@ -11,6 +11,7 @@ import {
   buildOpenApiDocument,
   type OpenApiDocument,
   registerApiKeyScheme,
+  registerWebhookEvents,
 } from "./api/openapi-document.ts";
 import { problemResponse, toApiError } from "./api/problem.ts";
 import { apiRouter } from "./api/router.ts";
@@ -104,6 +105,7 @@ export function buildApp() {
   api.route("/webhooks", projectWebhookRoutes);
   api.route("/events", eventRoutes);
   registerApiKeyScheme(api);
+  registerWebhookEvents(api);
   app.route("/api/v1", api);
 
   const internal = new OpenAPIHono<AppEnv>({ strict: false });

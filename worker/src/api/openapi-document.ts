@@ -1,5 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
+import { attestationClaims } from "../schemas/attestations.ts";
+import { WEBHOOK_EVENTS, webhookEvent } from "../schemas/webhook-events.ts";
 import { API_KEY_HEADER } from "./middleware.ts";
 
 const TAGS = [
@@ -51,6 +53,28 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, origin: string): 
     ]),
   );
   return document;
+}
+
+/**
+ * Every webhook delivery as an OpenAPI 3.1 `webhooks` entry, and the union of them all as the
+ * `WebhookEvent` schema, so generated clients get typed events.
+ */
+export function registerWebhookEvents(app: OpenAPIHono<AppEnv>) {
+  for (const [name, schema] of Object.entries(WEBHOOK_EVENTS)) {
+    app.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: name,
+      summary: `\`${name.split(".")[1]}\` about a ${name.split(".")[0]?.replace("_", " ")}`,
+      description:
+        "Signed per Standard Webhooks: `webhook-id` (the invocation id), `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the webhook's secret).",
+      request: { body: { content: { "application/json": { schema } }, required: true } },
+      responses: {
+        200: { description: "Any 2xx acknowledges the delivery; 410 disables the webhook" },
+      },
+    });
+  }
+  app.openAPIRegistry.register("WebhookEvent", webhookEvent);
+  app.openAPIRegistry.register("AttestationClaims", attestationClaims);
 }
 
 /** Once per app: how requests authenticate, referenced by the document's `security`. */

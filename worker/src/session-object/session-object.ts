@@ -724,7 +724,10 @@ export class SessionObject extends DurableObject<Env> {
     const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
     if (pushed >= this.#store.version() && webhooks.length === 0)
       return { version: pushed, bookmark: kv.get<string>(LAST_BOOKMARK) ?? null };
-    await this.ctx.storage.setAlarm(Date.now() + PUSH_RETRY_MS);
+    // Set first: a push lost with the process is made again by the alarm.
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
+      await this.ctx.storage.setAlarm(Date.now() + PUSH_RETRY_MS);
     const changes = this.#store.changesSince(pushed);
     const target = this.#pushTarget(changes.session);
     const result = target

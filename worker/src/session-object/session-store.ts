@@ -23,6 +23,9 @@ import {
   sessionKeys,
 } from "./tables.ts";
 
+/** The key-value entry naming the newest migration the object's tables have. */
+const SCHEMA_KEY = "schema";
+
 /** A connection as the object keeps it: the index's row, and what only the object needs. */
 export type HeldConnection = StoredConnection;
 
@@ -59,9 +62,15 @@ export class SessionStore {
     this.#db = drizzle(storage);
   }
 
-  /** Brings the tables to the newest migration; run once as the object wakes. */
-  migrate(): Promise<void> {
-    return migrate(this.#db, migrations);
+  /**
+   * Brings the tables to the newest migration as the object wakes; an object already there
+   * (the key-value storage says which it has) skips the migrator's own bookkeeping queries.
+   */
+  async migrate(): Promise<void> {
+    const newest = migrations.journal.entries.at(-1)?.tag ?? "";
+    if (this.#storage.kv.get<string>(SCHEMA_KEY) === newest) return;
+    await migrate(this.#db, migrations);
+    this.#storage.kv.put(SCHEMA_KEY, newest);
   }
 
   /** The session, or undefined when this object holds none (a tombstone counts as none). */

@@ -1,0 +1,88 @@
+/**
+ * @keyproof/client — the keyproof API from TypeScript: typed requests (openapi-fetch over types
+ * generated from keyproof's OpenAPI document), webhook verification (Standard Webhooks) and
+ * attestation verification (jose), with no other dependency.
+ */
+import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
+import createClient, { type Client } from "openapi-fetch";
+import { Webhook } from "standardwebhooks";
+import type { components, paths } from "./schema.js";
+
+export type { components, paths };
+export type KeyproofClient = Client<paths>;
+/** One webhook delivery: the envelope and its payload, by `entity` and `event`. */
+export type WebhookEvent = components["schemas"]["WebhookEvent"];
+/** What an attestation says: the session, its status and every proven key. */
+export type AttestationClaims = components["schemas"]["AttestationClaims"];
+
+/** The JWT type keyproof's attestations carry in their header. */
+export const ATTESTATION_TYPE = "keyproof-attestation+jwt";
+
+/**
+ * A client for the API at `baseUrl` (e.g. `https://keyproof.example.com`), authenticated with a
+ * project's API key: `client.POST("/api/v1/ssh/verify/sessions/", { body })`.
+ */
+export function createKeyproofClient(options: {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof globalThis.fetch;
+}): KeyproofClient {
+  return createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers: { "x-api-key": options.apiKey },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+
+function headerRecord(headers: HeaderSource): Record<string, string> {
+  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined)
+      record[name.toLowerCase()] = Array.isArray(value) ? value.join(",") : value;
+  return record;
+}
+
+/**
+ * A webhook delivery, checked: its Standard Webhooks signature with the webhook's `secret`
+ * (`whsec_...`) and a timestamp within 5 minutes. Throws on anything else. `body` is the raw
+ * request body, as received.
+ */
+export function verifyWebhook(options: {
+  secret: string;
+  headers: HeaderSource;
+  body: string;
+}): WebhookEvent {
+  return new Webhook(options.secret).verify(
+    options.body,
+    headerRecord(options.headers),
+  ) as WebhookEvent;
+}
+
+/**
+ * An attestation, checked offline: signed by one of keyproof's keys (`jwks`, the JSON of
+ * `/.well-known/jwks.json`, or `jwksUrl` to fetch and cache it), for your project (`audience`),
+ * of keyproof's type and not expired. Returns its claims; throws on anything else.
+ */
+export async function verifyAttestation(
+  token: string,
+  options: ({ jwks: JSONWebKeySet } | { jwksUrl: string | URL }) & {
+    audience: string;
+    /** keyproof's public URL, when you want the issuer checked too. */
+    issuer?: string;
+  },
+): Promise<AttestationClaims> {
+  const keys =
+    "jwks" in options
+      ? createLocalJWKSet(options.jwks)
+      : createRemoteJWKSet(new URL(options.jwksUrl));
+  const { payload } = await jwtVerify(token, keys, {
+    algorithms: ["EdDSA"],
+    typ: ATTESTATION_TYPE,
+    audience: options.audience,
+    ...(options.issuer ? { issuer: options.issuer } : {}),
+  });
+  return payload as unknown as AttestationClaims;
+}

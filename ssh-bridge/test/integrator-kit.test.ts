@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CLIENT_TYPES_PATH, clientTypes } from "../../scripts/client-types.ts";
+import { ROOT } from "../../scripts/local-dev.ts";
+import { freePort } from "../../test-support/local-worker.ts";
+import { launchChromium, screenshot } from "./helpers/chromium.ts";
+import { useBridge } from "./helpers/context.ts";
+import { makeKey, runSsh } from "./helpers/ssh.ts";
+
+/** Issue 20 end to end: the example integration in Chromium, with a real `ssh` proof. */
+
+const ctx = useBridge();
+let browser: Browser;
+let example: ChildProcess;
+let exampleUrl: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  const port = await freePort();
+  exampleUrl = `http://127.0.0.1:${port}`;
+  example = spawn(process.execPath, [join(ROOT, "examples", "hosted-flow", "server.ts")], {
+    env: {
+      ...process.env,
+      KEYPROOF_URL: inject("workerUrl"),
+      KEYPROOF_API_KEY: inject("apiKey"),
+      PORT: String(port),
+      PUBLIC_URL: exampleUrl,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    example.stdout?.on("data", (data: Buffer) => {
+      if (data.toString().includes("example app on")) resolve();
+    });
+    example.once("exit", (code) => reject(new Error(`the example app exited (${code})`)));
+  });
+});
+
+afterAll(async () => {
+  example?.kill("SIGTERM");
+  await browser?.close();
+});
+
+describe("the example integration (examples/hosted-flow)", () => {
+  it("sends the user to the proof page and back with a result it verifies offline", async () => {
+    const key = makeKey("ed25519");
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(exampleUrl);
+    await page.fill("textarea[name=public_key]", key.publicKey);
+    await page.click("button");
+    await page.waitForURL(/\/p\/[0-9a-z]{26}$/);
+    const identifier = new URL(page.url()).pathname.split("/").pop() ?? "";
+    const proof = await runSsh({ port: ctx.bridge.port, user: identifier, keys: [key] });
+    expect(proof.stdout).toContain("Verified");
+    // The page shows Continue and follows it by itself.
+    await page.waitForURL(/\/done\?/, { timeout: 15_000 });
+    const back = new URL(page.url());
+    expect(back.searchParams.get("state")).toMatch(/^[0-9a-f]{32}$/);
+    expect(back.searchParams.get("keyproof_session_id")).toMatch(/^vs_/);
+    expect(back.searchParams.get("keyproof_status")).toBe("verified");
+    expect(back.searchParams.get("keyproof_attestation")?.split(".")).toHaveLength(3);
+    expect(await page.getAttribute("#result", "data-status")).toBe("verified");
+    expect(await page.textContent("body")).toContain(key.sha256);
+    await screenshot(page, "example-verified");
+    // The webhook arrived too, and its signature checked out.
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${exampleUrl}/events`)).json()) as { event: string }[]).map(
+            (event) => event.event,
+          ),
+        { timeout: 10_000 },
+      )
+      .toContain("verified");
+    await page.close();
+  });
+
+  it("refuses a result that was tampered with", async () => {
+    const response = await fetch(
+      `${exampleUrl}/done?state=nothing&keyproof_attestation=eyJhbGciOiJFZERTQSJ9.e30.AAAA`,
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("could not be checked");
+  });
+});
+
+describe("the typed client (client/)", () => {
+  it("has types generated from the document the Worker serves", async () => {
+    const document = await (await fetch(`${inject("workerUrl")}/api/v1/openapi.json`)).json();
+    const checkedIn = readFileSync(join(ROOT, CLIENT_TYPES_PATH), "utf8");
+    expect(checkedIn, "client/src/schema.d.ts is out of date: run npm run client:generate").toBe(
+      await clientTypes(document),
+    );
+  });
+});

@@ -1,0 +1,281 @@
+import { env } from "cloudflare:workers";
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  type JSONWebKeySet,
+  jwtVerify,
+  SignJWT,
+} from "jose";
+import { describe, expect, it } from "vitest";
+import { setPrimaryGate } from "../src/db/simulated-primary.ts";
+import { attestationKeysProblem, signAttestation } from "../src/domain/attestations.ts";
+import { returnUrlProblem } from "../src/schemas/return-url.ts";
+import { blobOf, connectAndFinish } from "./bridge-calls.ts";
+import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
+import { objectOf } from "./session-objects.ts";
+
+/** Issue 20 inside workerd: return_url, attestations, Idempotency-Key, request ids. */
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+const ATTESTATION = "keyproof-attestation+jwt";
+
+const jwks = async () => callJson<JSONWebKeySet>("/.well-known/jwks.json", 200);
+
+/** A verification session the fixture key proves, and its attestation. */
+async function verifiedSession(body: Record<string, unknown> = {}) {
+  const { apiKey, projectId } = await newProject();
+  const session = await createSession<{ id: string; connection_identifier: string }>(
+    apiKey,
+    "verify",
+    { keys: [{ public_key: ed25519?.openssh }], ...body },
+  );
+  await connectAndFinish(session.connection_identifier, { keys: [blobOf(ed25519?.openssh ?? "")] });
+  const attestation = await callJson<{ token: string; expires_at: string }>(
+    `/api/v1/ssh/verify/sessions/${session.id}/attestation/`,
+    200,
+    { key: apiKey },
+  );
+  return { apiKey, projectId, session, attestation };
+}
+
+describe("return_url", () => {
+  it.each([
+    ["javascript:alert(1)", "body.return_url"],
+    ["/relative/path", "body.return_url"],
+    ["https://user:secret@example.com/done", "body.return_url"],
+    [`https://example.com/${"a".repeat(2100)}`, "body.return_url"],
+    ["ftp://example.com/", "body.return_url"],
+  ])("refuses %s", async (url, location) => {
+    const { apiKey } = await newProject();
+    const problem = await expectProblem(
+      await call("/api/v1/ssh/collect/sessions/", {
+        method: "POST",
+        key: apiKey,
+        body: { return_url: url },
+      }),
+      400,
+    );
+    expect(problem.errors?.[0]?.location).toBe(location);
+  });
+
+  it("takes https anywhere and http only when running locally, on create and PATCH", async () => {
+    expect(returnUrlProblem("http://example.com/done", false)).toMatch(/https/);
+    expect(returnUrlProblem("https://example.com/done?state=1", false)).toBeNull();
+    const { apiKey } = await newProject();
+    const session = await createSession<{ id: string; return_url: string }>(apiKey, "collect", {
+      return_url: "https://example.com/done?state=abc",
+    });
+    expect(session.return_url).toBe("https://example.com/done?state=abc");
+    const patched = await callJson<{ return_url: string | null }>(
+      `/api/v1/ssh/collect/sessions/${session.id}/`,
+      200,
+      { method: "PATCH", key: apiKey, body: { return_url: null } },
+    );
+    expect(patched.return_url).toBeNull();
+  });
+
+  it("lets the proof page continue there once done, with the result and the URL's own query", async () => {
+    const { session } = await verifiedSession({
+      return_url: "https://integrator.example/done?state=xyz",
+    });
+    const page = await (await call(`/p/${session.connection_identifier}/status`)).json<{
+      continue_url: string | null;
+    }>();
+    const url = new URL(page.continue_url ?? "");
+    expect(url.origin + url.pathname).toBe("https://integrator.example/done");
+    expect(url.searchParams.get("state")).toBe("xyz");
+    expect(url.searchParams.get("keyproof_session_id")).toBe(session.id);
+    expect(url.searchParams.get("keyproof_status")).toBe("verified");
+    const token = url.searchParams.get("keyproof_attestation") ?? "";
+    const { payload } = await jwtVerify(token, createLocalJWKSet(await jwks()), {
+      typ: ATTESTATION,
+    });
+    expect(payload.sub).toBe(session.id);
+    const html = await (await call(`/p/${session.connection_identifier}`)).text();
+    expect(html).toContain('id="continue-link"');
+  });
+});
+
+describe("attestations", () => {
+  it("verify against /.well-known/jwks.json, for the project, with the proven keys", async () => {
+    const { projectId, session, attestation } = await verifiedSession({ external_id: "u-7" });
+    const keys = await jwks();
+    const { payload, protectedHeader } = await jwtVerify(
+      attestation.token,
+      createLocalJWKSet(keys),
+      {
+        audience: projectId,
+        issuer: env.PUBLIC_URL,
+        typ: ATTESTATION,
+        algorithms: ["EdDSA"],
+      },
+    );
+    expect(protectedHeader).toMatchObject({ alg: "EdDSA", typ: ATTESTATION });
+    expect(payload).toMatchObject({
+      sub: session.id,
+      kind: "verify",
+      status: "verified",
+      external_id: "u-7",
+      keys: [
+        expect.objectContaining({
+          public_key_sha256: ed25519?.sha256,
+          method: "ssh",
+          security_key: null,
+          certificate: null,
+        }),
+      ],
+    });
+    expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(600);
+    expect(Date.parse(attestation.expires_at)).toBe((payload.exp ?? 0) * 1000);
+  });
+
+  it("publishes both keys of a rotation, and the first signs", async () => {
+    const { attestation } = await verifiedSession();
+    const published = await jwks();
+    expect(published.keys).toHaveLength(2);
+    const configured = (JSON.parse(env.ATTESTATION_KEYS ?? "{}") as { keys: { x: string }[] }).keys;
+    expect(published.keys.map((key) => key.x)).toEqual(configured.map((key) => key.x));
+    for (const key of published.keys) expect(key).not.toHaveProperty("d");
+    const header = decodeProtectedHeader(attestation.token);
+    const first = published.keys[0];
+    expect(header.kid).toBe(
+      await calculateJwkThumbprint({ kty: "OKP", crv: "Ed25519", x: first?.x ?? "" }),
+    );
+    expect((await call("/.well-known/jwks.json")).headers.get("cache-control")).toMatch(
+      /public, max-age=\d+/,
+    );
+  });
+
+  it("fails when altered, expired, for another audience, or signed by a key not published", async () => {
+    const { projectId, attestation } = await verifiedSession();
+    const keySet = createLocalJWKSet(await jwks());
+    const verify = (token: string, audience = projectId) =>
+      jwtVerify(token, keySet, { audience, typ: ATTESTATION, algorithms: ["EdDSA"] });
+    await expect(verify(attestation.token)).resolves.toBeDefined();
+    const [header, payload, signature] = attestation.token.split(".");
+    const altered = JSON.parse(atob((payload ?? "").replace(/-/g, "+").replace(/_/g, "/")));
+    altered.status = "verified-by-me";
+    const forged = `${header}.${btoa(JSON.stringify(altered)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")}.${signature}`;
+    await expect(verify(forged)).rejects.toThrow();
+    await expect(verify(attestation.token, "prj_someoneelse")).rejects.toThrow();
+    const state = await objectOf(altered.sub).detail(
+      { sessionId: altered.sub },
+      { sessionId: altered.sub, projectId, kind: "verify" },
+    );
+    if (!state) throw new Error("no session");
+    const old = await signAttestation(env, state, new Date(Date.now() - 11 * 60_000));
+    await expect(verify(old?.token ?? "")).rejects.toThrow(/exp/);
+    const removed = await generateKeyPair("EdDSA");
+    const kid = await calculateJwkThumbprint(await exportJWK(removed.publicKey));
+    const byRemovedKey = await new SignJWT(altered)
+      .setProtectedHeader({ alg: "EdDSA", kid, typ: ATTESTATION })
+      .sign(removed.privateKey);
+    await expect(verify(byRemovedKey)).rejects.toThrow();
+  });
+
+  it("rides in the status_changed event that ends a session", async () => {
+    const { apiKey, session } = await verifiedSession();
+    const events = await callJson<{ items: { type: string; payload: Record<string, unknown> }[] }>(
+      `/api/v1/events/?session_id=${session.id}&type=status_changed`,
+      200,
+      { key: apiKey },
+    );
+    const token = String(events.items[0]?.payload.attestation ?? "");
+    const { payload } = await jwtVerify(token, createLocalJWKSet(await jwks()), {
+      typ: ATTESTATION,
+    });
+    expect(payload).toMatchObject({ sub: session.id, status: "verified" });
+  });
+
+  it("names the secret that is wrong, at start", () => {
+    expect(attestationKeysProblem("not json")).toMatch(/ATTESTATION_KEYS is not JSON/);
+    expect(attestationKeysProblem('{"keys":[]}')).toMatch(/at least one key/);
+    expect(
+      attestationKeysProblem('{"keys":[{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}]}'),
+    ).toMatch(/key 0 is not an Ed25519 key/);
+    const [first] = (JSON.parse(env.ATTESTATION_KEYS ?? "") as { keys: Record<string, string>[] })
+      .keys;
+    const { d: _d, ...publicOnly } = first ?? {};
+    expect(attestationKeysProblem(JSON.stringify({ keys: [publicOnly] }))).toMatch(
+      /key 0 signs, so it needs its private part/,
+    );
+    expect(attestationKeysProblem(env.ATTESTATION_KEYS)).toBeNull();
+  });
+});
+
+describe("Idempotency-Key", () => {
+  const post = (apiKey: string, key: string, body: unknown) =>
+    call("/api/v1/ssh/collect/sessions/", {
+      method: "POST",
+      key: apiKey,
+      body,
+      headers: { "idempotency-key": key },
+    });
+
+  it("replays the first answer for the same key and body, and refuses another body", async () => {
+    const { apiKey } = await newProject();
+    const first = await post(apiKey, "create-user-42", { external_id: "user-42" });
+    expect(first.status).toBe(201);
+    const created = await first.json<{ id: string }>();
+    const again = await post(apiKey, "create-user-42", { external_id: "user-42" });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect((await again.json<{ id: string }>()).id).toBe(created.id);
+    const list = await callJson<{ total: number }>("/api/v1/ssh/collect/sessions/", 200, {
+      key: apiKey,
+    });
+    expect(list.total).toBe(1);
+    const other = await post(apiKey, "create-user-42", { external_id: "user-43" });
+    const problem = await expectProblem(other, 422);
+    expect(problem.errors?.[0]?.location).toBe("header.idempotency-key");
+    // Another project's same key is its own.
+    const { apiKey: otherProject } = await newProject();
+    expect((await post(otherProject, "create-user-42", { external_id: "user-42" })).status).toBe(
+      201,
+    );
+  });
+
+  it("answers 409 to a repeat while the first is still running", async () => {
+    const { apiKey } = await newProject();
+    const state = { held: true };
+    setPrimaryGate(async () => {
+      while (state.held) await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    try {
+      const first = post(apiKey, "slow", {});
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expectProblem(await post(apiKey, "slow", {}), 409);
+      state.held = false;
+      expect((await first).status).toBe(201);
+    } finally {
+      state.held = false;
+      setPrimaryGate(null);
+    }
+    expect((await post(apiKey, "slow", {})).headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("refuses a key that is not 1 to 255 visible characters", async () => {
+    const { apiKey } = await newProject();
+    for (const key of ["", "a".repeat(256), "has space"]) {
+      const problem = await expectProblem(await post(apiKey, key, {}), 400);
+      expect(problem.errors?.[0]?.location).toBe("header.idempotency-key");
+    }
+  });
+});
+
+describe("request ids", () => {
+  it("come with every response", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<{ connection_identifier: string }>(apiKey, "collect");
+    for (const response of [
+      await call("/api/v1/auth/info/", { key: apiKey }),
+      await call("/api/v1/ssh/collect/sessions/nope/", { key: apiKey }),
+      await call(`/p/${session.connection_identifier}`),
+      await call("/.well-known/jwks.json"),
+    ])
+      expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
