@@ -38,6 +38,9 @@ export default defineConfig(async () => {
                   ATTESTATION_KEYS: twoAttestationKeys(),
                   BRIDGE_SECRET_PREVIOUS: "previous-bridge-secret",
                   RECEIVER_URL: inject("receiverUrl"),
+                  // A fake forge on 127.0.0.1 beside the real ones (keys_from).
+                  FORGES: JSON.stringify({ fake: inject("forgeUrl") }),
+                  FORGE_URL: inject("forgeUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",
                   SSH_HOST_KEY_FINGERPRINTS: "SHA256:hostkeyone, SHA256:hostkeytwo",
                   // The receiver runs on 127.0.0.1; the shipped wrangler.toml says production.
@@ -52,7 +55,7 @@ export default defineConfig(async () => {
             name: "worker",
             include: ["worker/test/**/*.test.ts"],
             setupFiles: ["worker/test/setup/apply-migrations.ts"],
-            globalSetup: ["worker/test/setup/webhook-receiver-global.ts"],
+            globalSetup: ["worker/test/setup/http-servers-global.ts"],
           },
         },
         {

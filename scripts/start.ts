@@ -98,6 +98,8 @@ start(
     // No edge in front: a client's own cf-connecting-ip is not believed.
     "--var",
     "TRUST_CF_CONNECTING_IP:false",
+    // Code forges for keys_from, e.g. FORGES='{"corp": "http://127.0.0.1:3000"}' npm start.
+    ...(process.env.FORGES ? ["--var", `FORGES:${process.env.FORGES}`] : []),
     // Development only: measure the service as if D1's primary were that far away (bench/geo.ts).
     ...(process.env.SIMULATED_D1_PRIMARY_MS
       ? ["--var", `SIMULATED_D1_PRIMARY_MS:${process.env.SIMULATED_D1_PRIMARY_MS}`]

@@ -3398,6 +3398,8 @@ export interface components {
             security_key: {
                 [key: string]: unknown;
             } | null;
+            /** @description The forge account (`github:alice`) of the configured key it matched; else null */
+            source: string | null;
         };
         /** @description The calling API key and its project */
         AuthInfo: {
@@ -3989,6 +3991,8 @@ export interface components {
                 /** @description The key checked a PIN or biometric for the proof */
                 user_verified: boolean | null;
             } | null;
+            /** @description The forge account that lists it (`github:alice`), for a key from `keys_from`; null for a key given in `keys` */
+            source: string | null;
             /**
              * Format: date-time
              * @description When a connection first proved it
@@ -4392,6 +4396,8 @@ export interface components {
                 /** @description An OpenSSH authorized_keys line, an RFC 4716 block, or a PEM public key (SPKI, or PKCS#1 for RSA). Ed25519, ECDSA P-256/384/521, RSA of 2048 bits or more, and FIDO security keys (`sk-ssh-ed25519@openssh.com`, `sk-ecdsa-sha2-nistp256@openssh.com`; not PEM) */
                 public_key: string;
             }[];
+            /** @description Up to 5 accounts on code forges (`github:alice`, `gitlab:bob`, `codeberg:carol`, or a forge this service adds with FORGES): the keys each lists at `<forge>/<username>.keys` become configured keys with their `source`, fetched once at creation. Keys keyproof refuses are skipped and listed in `skipped_keys`. With `keys`, at most 50 keys in all */
+            keys_from?: string[];
             /** @description Every configured key must be proven, not just one (default false) */
             match_all_keys?: boolean;
             /** @description Failed connections before the session fails (default 1) */
@@ -4481,6 +4487,15 @@ export interface components {
             signature_challenge: string;
             /** @description Where that signature is sent (POST, public: no API key) */
             signature_url: string;
+            /** @description Only in the response that created the session: keys the `keys_from` accounts list that were not added (DSA, short RSA, degenerate, already given) */
+            skipped_keys?: {
+                /** @description The key as the account lists it */
+                public_key: string;
+                /** @description Why keyproof did not add it */
+                reason: string;
+                /** @description The account that lists it, e.g. `github:alice` */
+                source: string;
+            }[];
             /** @description Shown before authentication */
             ssh_banner: string | null;
             /** @description The exact command to give the user, e.g. `ssh abc...@ssh.example.com` */
@@ -4694,6 +4709,8 @@ export interface components {
                         /** @description The key checked a PIN or biometric for the proof */
                         user_verified: boolean | null;
                     } | null;
+                    /** @description The forge account (`github:alice`) of the configured key it matched */
+                    source: string | null;
                 }[];
                 /**
                  * @description How the connection proved its keys

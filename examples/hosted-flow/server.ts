@@ -50,13 +50,13 @@ const { data: hook } = await keyproof.POST("/api/v1/webhooks/", {
 if (!hook?.secret) throw new Error("could not create the webhook");
 const webhookSecret = hook.secret;
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(response: ServerResponse, status: number, title: string, body: string) {
   response.writeHead(status, { "content-type": "text/html; charset=utf-8" });
   response.end(`<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escape(title)}</title><body style="font-family:system-ui;max-width:40rem;margin:2rem auto;padding:0 1rem">
-<h1>${escape(title)}</h1>${body}</body>`);
+<title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40rem;margin:2rem auto;padding:0 1rem">
+<h1>${escapeHtml(title)}</h1>${body}</body>`);
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -80,7 +80,7 @@ async function start(request: IncomingMessage, response: ServerResponse) {
       response,
       400,
       "That key cannot be used",
-      `<p>${escape(error?.detail ?? "")}</p><p><a href="/">Back</a></p>`,
+      `<p>${escapeHtml(error?.detail ?? "")}</p><p><a href="/">Back</a></p>`,
     );
   started.set(state, { sessionId: data.id });
   response.writeHead(303, { location: data.proof_url });
@@ -103,7 +103,7 @@ async function done(url: URL, response: ServerResponse) {
       response,
       400,
       "Not verified",
-      `<p>The result could not be checked: ${escape(String(error))}</p>`,
+      `<p>The result could not be checked: ${escapeHtml(String(error))}</p>`,
     );
   }
   // The attestation must be about the session this visitor started, not any other.
@@ -114,9 +114,9 @@ async function done(url: URL, response: ServerResponse) {
     response,
     200,
     verified ? "Verified" : `Not verified (${claims.status})`,
-    `<p id="result" data-status="${escape(claims.status)}">${
+    `<p id="result" data-status="${escapeHtml(claims.status)}">${
       verified ? "You hold the key you gave." : "The key was not proven."
-    }</p><ul>${claims.keys.map((key) => `<li><code>${escape(key.public_key_sha256)}</code> by ${key.method}</li>`).join("")}</ul>`,
+    }</p><ul>${claims.keys.map((key) => `<li><code>${escapeHtml(key.public_key_sha256)}</code> by ${key.method}</li>`).join("")}</ul>`,
   );
 }
 
@@ -153,7 +153,7 @@ const server = createServer(async (request, response) => {
       );
     page(response, 404, "Not found", "");
   } catch (error) {
-    page(response, 500, "Something went wrong", `<p>${escape(String(error))}</p>`);
+    page(response, 500, "Something went wrong", `<p>${escapeHtml(String(error))}</p>`);
   }
 });
 server.listen(PORT, () => console.log(`example app on ${PUBLIC_URL}`));

@@ -16,6 +16,7 @@ const result = (outcome: FinishConnectionResponse["outcome"], keys: string[] = [
   failed_attempts: outcome === "no_match" ? 1 : 0,
   max_attempts: 3,
   remaining_keys: 0,
+  expected_accounts: [] as string[],
 });
 
 describe("the terminal tells what became of every offered key", () => {

@@ -32,6 +32,7 @@ function fakeWorker() {
         ssh_message: null,
         expired_at: new Date(Date.now() + 60_000).toISOString(),
         expected_fingerprints: [],
+        expected_accounts: [],
         authority_fingerprints: [],
         principal: null,
         require_security_key: false,
@@ -55,6 +56,7 @@ function fakeWorker() {
         failed_attempts: 0,
         max_attempts: 1,
         remaining_keys: 0,
+        expected_accounts: [],
       };
     },
     async connectionProgress() {

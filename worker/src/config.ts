@@ -1,4 +1,5 @@
 import { attestationKeysProblem } from "./domain/attestations.ts";
+import { forgesProblem } from "./domain/forges.ts";
 import type { Env } from "./env.ts";
 
 /**
@@ -19,6 +20,8 @@ export function configurationProblems(env: Env): string[] {
       );
     }
   }
+  const forges = forgesProblem(env);
+  if (forges) problems.push(forges);
   const keys = attestationKeysProblem(env.ATTESTATION_KEYS);
   if (keys) problems.push(keys);
   return problems;

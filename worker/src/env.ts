@@ -9,6 +9,8 @@ declare global {
       /** Shared with the bridge; BRIDGE_SECRET_PREVIOUS is still accepted during a rotation. */
       BRIDGE_SECRET?: string;
       BRIDGE_SECRET_PREVIOUS?: string;
+      /** Code forges for keys_from, merged over GitHub, GitLab and Codeberg: {"name": "url" | null}. */
+      FORGES?: string;
       /** The JWK set that signs attestations: the first key signs, every key is published. */
       ATTESTATION_KEYS?: string;
       /** Development only: every call reaching the D1 primary waits this long (bench/geo.ts). */

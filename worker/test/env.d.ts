@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       /** Base URL of the test webhook receiver (test-support/webhook-receiver.ts). */
       RECEIVER_URL: string;
+      /** Base URL of the fake code forge (test-support/fake-forge.ts), named `fake` in FORGES. */
+      FORGE_URL: string;
       TEST_KEYS: KeyFixtures;
     }
   }

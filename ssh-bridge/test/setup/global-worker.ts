@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { startFakeForge } from "../../../test-support/fake-forge.ts";
 import { removeState, seedProject, startLocalWorker } from "../../../test-support/local-worker.ts";
 import { loadOrCreateHostKeys } from "../../src/server-keys.ts";
 
@@ -13,6 +14,8 @@ declare module "vitest" {
     persistTo: string;
     /** The bridges' host keys, whose fingerprints the Worker's proof page shows. */
     hostKeyDir: string;
+    /** A code forge on 127.0.0.1, named `fake` in the Worker's FORGES (keys_from). */
+    forgeUrl: string;
   }
 }
 
@@ -20,8 +23,12 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const hostKeyDir = mkdtempSync(join(tmpdir(), "keyproof-hostkeys-"));
   const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
+  const forge = await startFakeForge();
   const worker = await startLocalWorker({
-    vars: { SSH_HOST_KEY_FINGERPRINTS: hostKeys.map((key) => key.fingerprint).join(",") },
+    vars: {
+      SSH_HOST_KEY_FINGERPRINTS: hostKeys.map((key) => key.fingerprint).join(","),
+      FORGES: JSON.stringify({ fake: forge.url }),
+    },
   });
   const { apiKey } = await seedProject(worker);
   project.provide("workerUrl", worker.url);
@@ -29,8 +36,10 @@ export default async function setup(project: TestProject) {
   project.provide("apiKey", apiKey);
   project.provide("persistTo", worker.persistTo);
   project.provide("hostKeyDir", hostKeyDir);
+  project.provide("forgeUrl", forge.url);
   return async () => {
     await worker.stop();
+    await forge.close();
     removeState(worker);
   };
 }

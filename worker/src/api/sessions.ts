@@ -89,7 +89,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const hooks = (input.webhooks ?? []).map((hook, i) =>
           newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
         );
-        const { session, keys, authorities, webhooks, bookmark } = await createSession(
+        const { session, keys, authorities, webhooks, skipped, bookmark } = await createSession(
           ctx,
           kind,
           input,
@@ -103,7 +103,10 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
           connections: [],
           webhooks: withSecrets,
         };
-        return c.json(spec.detailView(c.env, detail), 201);
+        const view = spec.detailView(c.env, detail) as Record<string, unknown>;
+        // Only an answer to keys_from says what it skipped.
+        const fromForges = kind === "verify" && (input as { keys_from?: unknown[] }).keys_from;
+        return c.json(fromForges ? { ...view, skipped_keys: skipped } : view, 201);
       },
     )
     .openapi(

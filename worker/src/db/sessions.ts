@@ -80,6 +80,8 @@ export const sessionKeyColumns = () => ({
   position: integer().notNull(),
   name: text(),
   externalId: text("external_id"),
+  /** The forge account that lists the key (`github:alice`); null for a key given inline. */
+  source: text(),
   ...publicKeyColumns(),
   verifiedAt: text("verified_at"),
   createdAt: text("created_at").notNull(),

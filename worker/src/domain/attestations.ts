@@ -87,6 +87,7 @@ export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionSt
   const methodOf = new Map(
     state.connections.map((connection) => [connection.id, connection.method]),
   );
+  const sourceOf = new Map(state.keys.map((key) => [key.publicKeySha256, key.source]));
   const issuedAt = Math.floor(now.getTime() / 1000);
   return {
     iss: env.PUBLIC_URL.replace(/\/+$/, ""),
@@ -105,6 +106,7 @@ export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionSt
       proven_at: key.createdAt,
       security_key: key.securityKey,
       certificate: key.certificate,
+      source: sourceOf.get(key.publicKeySha256) ?? null,
     })),
   };
 }

@@ -196,12 +196,16 @@ export function newConnectionEvent(session: SessionRow, connection: ConnectionRo
   };
 }
 
-/** The events a finished connection emits, in the order a receiver should see them. */
+/**
+ * The events a finished connection emits, in the order a receiver should see them. A verified
+ * key names the forge account of the configured key it matched (`source`), from `configured`.
+ */
 export function finishEvents(
   session: SessionRow,
   connection: ConnectionRow,
   decision: FinishDecision,
   recorded: (ParsedPublicKey & { id: string })[],
+  configured: readonly Pick<SessionKeyRow, "publicKeySha256" | "source">[] = [],
 ): PlannedEvent[] {
   const planned: PlannedEvent[] = [];
   const base = connectionPayload(session, connection);
@@ -222,7 +226,12 @@ export function finishEvents(
     });
   }
   if (changes.status === "verified") {
-    planned.push({ type: "verified", payload: { ...base, keys: recorded.map(keyPayload) } });
+    const sourceOf = new Map(configured.map((key) => [key.publicKeySha256, key.source]));
+    const keys = recorded.map((key) => ({
+      ...keyPayload(key),
+      source: sourceOf.get(key.publicKeySha256) ?? null,
+    }));
+    planned.push({ type: "verified", payload: { ...base, keys } });
   }
   if (changes.status !== undefined && changes.status !== session.status)
     planned.push(statusChanged(session, changes.status));

@@ -1,6 +1,6 @@
 import type { ConnectionKeyRow, ConnectionRow, SessionRow } from "../db/sessions.ts";
 import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
-import { keyLabel } from "../protocol/terminal.ts";
+import { expectedAccountsLine, keyLabel } from "../protocol/terminal.ts";
 
 /**
  * What the hosted proof page says (SPEC §14), composed once for the first render and for every
@@ -32,6 +32,8 @@ export interface ProofStatusInput {
   >[];
   /** Connections the session's Durable Object holds open; `confirming` once keys await a `y`. */
   inProgress: { confirming: ProvenKeyView[] | null }[];
+  /** The forge accounts whose keys a verification session expects (`github.com/alice`). */
+  expectedAccounts?: readonly string[];
 }
 
 const labels = (keys: ProofStatusInput["keys"]) => [
@@ -119,7 +121,10 @@ function describe(input: ProofStatusInput): Omit<ProofStatus, "final" | "continu
       session.kind === "verify" && last?.outcome !== "verified"
         ? `${left} attempt${left === 1 ? "" : "s"} left.`
         : null;
-    return { state: "again", headline: again, detail: attempts, keys };
+    const accounts =
+      last?.outcome === "no_match" ? expectedAccountsLine(input.expectedAccounts ?? []) : [];
+    const detail = [...accounts, ...(attempts ? [attempts] : [])].join(" ") || null;
+    return { state: "again", headline: again, detail, keys };
   }
   return {
     state: "waiting",

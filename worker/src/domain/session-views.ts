@@ -34,6 +34,7 @@ export function configuredKeyView(key: SessionKeyRow): ConfiguredKey {
     ...publicKeyView(key),
     name: key.name,
     external_id: key.externalId,
+    source: key.source,
     verified_at: key.verifiedAt,
   };
 }

@@ -13,12 +13,14 @@ import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import { allowsPrivateNetworks } from "../webhooks/url-safety.ts";
 import type { ProjectContext } from "./context.ts";
+import { keysFromForges } from "./forges.ts";
 import { newSessionIds, sessionObject } from "./session-address.ts";
 import type { SessionPatch, SessionState, Written } from "./session-commands.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
 
 export interface CreateSessionInput extends SessionOptionsInput {
   keys?: ConfiguredKeyInput[];
+  keys_from?: string[] | undefined;
   certificate_authorities?: CertificateAuthorityInput[];
   principal?: string | undefined;
   webhooks?: WebhookCreateInput[] | undefined;
@@ -91,8 +93,18 @@ function parseKeyList<T extends { public_key: string }>(
   return parsed;
 }
 
-/** The configured keys and trusted CAs of a new verification session, or a 400 naming each bad one. */
-function keysGivenInAdvance(input: CreateSessionInput, now: string) {
+/** A key an account on a forge lists that was not added, and why (the create answer says). */
+export interface SkippedKey {
+  source: string;
+  public_key: string;
+  reason: string;
+}
+
+/**
+ * The configured keys and trusted CAs of a new verification session, or a 400 naming each bad
+ * one: the keys given inline, then those the `keys_from` accounts list (each with its `source`).
+ */
+async function keysGivenInAdvance(ctx: ProjectContext, input: CreateSessionInput, now: string) {
   const errors: ProblemError[] = [];
   const onlySecurityKeys = (key: ParsedPublicKey) =>
     input.require_security_key && key.securityKey === null
@@ -109,14 +121,50 @@ function keysGivenInAdvance(input: CreateSessionInput, now: string) {
       errors.length === 1 ? (errors[0]?.message ?? "") : `${errors.length} keys are invalid`;
     throw new ApiError(400, detail, errors);
   }
-  return (sessionId: string) => ({
-    keys: keys.map(
-      ({ input, position, key }): SessionKeyRow => ({
+  const listed = input.keys_from?.length ? await keysFromForges(ctx.env, input.keys_from) : [];
+  const given: {
+    key: ParsedPublicKey;
+    name: string | null;
+    externalId: string | null;
+    source: string | null;
+  }[] = keys.map(({ input, key }) => ({
+    key,
+    name: input.name ?? null,
+    externalId: input.external_id ?? null,
+    source: null,
+  }));
+  const skipped: SkippedKey[] = [];
+  const seen = new Set(given.map(({ key }) => key.publicKeySha256));
+  for (const entry of listed) {
+    if (!("key" in entry)) {
+      skipped.push({ source: entry.source, public_key: entry.line, reason: entry.reason });
+      continue;
+    }
+    const problem = seen.has(entry.key.publicKeySha256)
+      ? "Already given"
+      : onlySecurityKeys(entry.key);
+    if (problem) {
+      skipped.push({ source: entry.source, public_key: entry.key.publicKeySsh, reason: problem });
+      continue;
+    }
+    seen.add(entry.key.publicKeySha256);
+    given.push({ key: entry.key, name: null, externalId: null, source: entry.source });
+  }
+  if (given.length > LIMITS.maxKeysPerVerifySession) {
+    throw badRequest(
+      "body.keys_from",
+      `keys and keys_from give ${given.length} keys together; a session expects at most ${LIMITS.maxKeysPerVerifySession}`,
+    );
+  }
+  const rows = (sessionId: string) => ({
+    keys: given.map(
+      ({ key, name, externalId, source }, position): SessionKeyRow => ({
         id: newId("vk"),
         sessionId,
         position,
-        name: input.name ?? null,
-        externalId: input.external_id ?? null,
+        name,
+        externalId,
+        source,
         ...key,
         verifiedAt: null,
         createdAt: now,
@@ -134,6 +182,7 @@ function keysGivenInAdvance(input: CreateSessionInput, now: string) {
       }),
     ),
   });
+  return { rows, skipped };
 }
 
 /**
@@ -153,8 +202,10 @@ export async function createSession(
   const expiredAt =
     resolveExpiry(input, ctx.now) ??
     new Date(ctx.now.getTime() + LIMITS.defaultTimeoutSeconds * 1000).toISOString();
-  const givenTo =
-    kind === "verify" ? keysGivenInAdvance(input, now) : () => ({ keys: [], authorities: [] });
+  const { rows: givenTo, skipped } =
+    kind === "verify"
+      ? await keysGivenInAdvance(ctx, input, now)
+      : { rows: () => ({ keys: [], authorities: [] }), skipped: [] };
   for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
     const { id, identifier } = newSessionIds(kind, ctx.now.getTime());
     const session: SessionRow = {
@@ -194,7 +245,7 @@ export async function createSession(
       webhooks: hooks,
     });
     if (created !== "taken")
-      return { session, keys, authorities, webhooks: hooks, bookmark: created.bookmark };
+      return { session, keys, authorities, webhooks: hooks, skipped, bookmark: created.bookmark };
   }
   throw new ApiError(503, "No new session could be made just now; try again.");
 }

@@ -56,6 +56,8 @@ export const openConnectionResponse = z.discriminatedUnion("accepted", [
     expired_at: z.string(),
     /** SHA-256 fingerprints of the configured keys (verification only), so the bridge can answer "key OK". */
     expected_fingerprints: z.array(z.string()),
+    /** The forge accounts whose keys the session expects (`github.com/alice`), for the user. */
+    expected_accounts: z.array(z.string()).default([]),
     /** SHA-256 fingerprints of the trusted certificate authorities (verification only). */
     authority_fingerprints: z.array(z.string()),
     principal: z.string().nullable(),
@@ -132,6 +134,8 @@ export const finishConnectionResponse = z.object({
   failed_attempts: z.int(),
   max_attempts: z.int(),
   remaining_keys: z.int().describe("Configured keys still to prove (match_all_keys)"),
+  /** The forge accounts whose keys the session expects (`github.com/alice`), for the user. */
+  expected_accounts: z.array(z.string()).default([]),
 });
 
 export const connectionStatusResponse = z.object({

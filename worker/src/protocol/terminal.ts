@@ -220,6 +220,16 @@ function nothingProvenLines(offered: OfferedKey[], method: ConnectionMethod): st
   return newKeyHelps ? [NOTHING_USABLE, ...USE_ANOTHER_KEY[method].make] : [NOTHING_USABLE];
 }
 
+/** "This session expects a key that github.com/alice lists." — when keys came from forges. */
+export function expectedAccountsLine(accounts: readonly string[]): string[] {
+  if (accounts.length === 0) return [];
+  const names =
+    accounts.length === 1
+      ? accounts[0]
+      : `${accounts.slice(0, -1).join(", ")} or ${accounts[accounts.length - 1]}`;
+  return [`This session expects a key that ${names} lists.`];
+}
+
 export function resultLines(
   kind: "collect" | "verify",
   result: FinishConnectionResponse,
@@ -246,13 +256,15 @@ export function resultLines(
       return [...nothingProvenLines(offered, method), ...attemptLines(kind, result)];
     case "no_match": {
       const unexpected = unexpectedOf(offered);
+      const accounts = expectedAccountsLine(result.expected_accounts);
       if (unexpected.length === 0)
-        return [...nothingProvenLines(offered, method), ...attemptLines(kind, result)];
+        return [...nothingProvenLines(offered, method), ...accounts, ...attemptLines(kind, result)];
       return [
         unexpected.length === 1
           ? "The key you offered is not one this session expects:"
           : `None of the ${unexpected.length} keys you offered is one this session expects:`,
         ...unexpected.map(unexpectedLine),
+        ...accounts,
         USE_ANOTHER_KEY[method].offer,
         ...attemptLines(kind, result),
       ];

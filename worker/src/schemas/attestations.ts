@@ -21,6 +21,10 @@ export const attestedKey = z
     proven_at: timestamp,
     security_key: z.record(z.string(), z.unknown()).nullable(),
     certificate: z.record(z.string(), z.unknown()).nullable(),
+    source: z
+      .string()
+      .nullable()
+      .describe("The forge account (`github:alice`) of the configured key it matched; else null"),
   })
   .meta({ id: "AttestedKey" });
 

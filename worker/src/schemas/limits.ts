@@ -12,6 +12,8 @@ export const LIMITS = {
   /** Lifetime of a session created with neither `timeout` nor `expired_at`. */
   defaultTimeoutSeconds: 60 * 60,
   maxKeysPerVerifySession: 50,
+  /** Forge accounts in one verification session's `keys_from`. */
+  maxKeysFromAccounts: 5,
   maxCertificateAuthorities: 10,
   maxPrincipalLength: 255,
   maxKeysPerConnection: MAX_KEYS_PER_CONNECTION,

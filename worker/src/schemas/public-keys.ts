@@ -108,6 +108,12 @@ export const configuredKey = z
     ...publicKeyFields,
     name: z.string().nullable().describe("Your name for the key"),
     external_id: z.string().nullable().describe("Your reference for the key"),
+    source: z
+      .string()
+      .nullable()
+      .describe(
+        "The forge account that lists it (`github:alice`), for a key from `keys_from`; null for a key given in `keys`",
+      ),
     verified_at: timestamp.nullable().describe("When a connection first proved it"),
   })
   .meta({ id: "ConfiguredKey", description: "A key a verification session expects" });

@@ -111,14 +111,20 @@ function oneExpiry(value: { timeout?: number; expired_at?: string }, ctx: z.Refi
   }
 }
 
-export const NOTHING_TO_PROVE = "Give at least one of keys and certificate_authorities";
+export const NOTHING_TO_PROVE = "Give at least one of keys, keys_from and certificate_authorities";
 
 /** A verification session needs a key to expect or a CA to trust; `principal` needs a CA. */
 function somethingToProve(
-  value: { keys: unknown[]; certificate_authorities: unknown[]; principal?: string | undefined },
+  value: {
+    keys: unknown[];
+    keys_from?: unknown[] | undefined;
+    certificate_authorities: unknown[];
+    principal?: string | undefined;
+  },
   ctx: z.RefinementCtx,
 ) {
-  if (value.keys.length === 0 && value.certificate_authorities.length === 0) {
+  const given = value.keys.length + (value.keys_from?.length ?? 0);
+  if (given === 0 && value.certificate_authorities.length === 0) {
     ctx.addIssue({ code: "custom", path: ["keys"], message: NOTHING_TO_PROVE });
   }
   if (value.principal !== undefined && value.certificate_authorities.length === 0) {
@@ -158,6 +164,14 @@ export const verifySessionCreate = z
       .default([])
       .describe(
         `The keys the user must prove they hold, up to ${LIMITS.maxKeysPerVerifySession}; each at most once. May be empty when \`certificate_authorities\` is given`,
+      ),
+    keys_from: z
+      .array(z.string().max(200).describe("`<forge>:<username>`, e.g. `github:alice`"))
+      .min(1)
+      .max(LIMITS.maxKeysFromAccounts)
+      .optional()
+      .describe(
+        `Up to ${LIMITS.maxKeysFromAccounts} accounts on code forges (\`github:alice\`, \`gitlab:bob\`, \`codeberg:carol\`, or a forge this service adds with FORGES): the keys each lists at \`<forge>/<username>.keys\` become configured keys with their \`source\`, fetched once at creation. Keys keyproof refuses are skipped and listed in \`skipped_keys\`. With \`keys\`, at most ${LIMITS.maxKeysPerVerifySession} keys in all`,
       ),
     certificate_authorities: z
       .array(certificateAuthorityInput)
@@ -322,10 +336,26 @@ export const collectSessionDetail = collectSession
   .extend(detailFields)
   .meta({ id: "CollectSessionDetail", description: "A collection session with its connections" });
 
-export const verifySessionDetail = verifySession.extend(detailFields).meta({
-  id: "VerifySessionDetail",
-  description: "A verification session with its connections",
-});
+export const verifySessionDetail = verifySession
+  .extend({
+    ...detailFields,
+    skipped_keys: z
+      .array(
+        z.object({
+          source: z.string().describe("The account that lists it, e.g. `github:alice`"),
+          public_key: z.string().describe("The key as the account lists it"),
+          reason: z.string().describe("Why keyproof did not add it"),
+        }),
+      )
+      .optional()
+      .describe(
+        "Only in the response that created the session: keys the `keys_from` accounts list that were not added (DSA, short RSA, degenerate, already given)",
+      ),
+  })
+  .meta({
+    id: "VerifySessionDetail",
+    description: "A verification session with its connections",
+  });
 
 export const sessionIdParam = z.object({
   session_id: z.string().max(64).describe("The session's `id`"),

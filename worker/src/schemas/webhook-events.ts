@@ -109,7 +109,16 @@ export const WEBHOOK_EVENTS = {
     "verified",
     z.object({
       ...connectionFields("verify"),
-      keys: z.array(collectedKey.omit({ created_at: true })).describe("The keys that matched"),
+      keys: z
+        .array(
+          collectedKey.omit({ created_at: true }).extend({
+            source: z
+              .string()
+              .nullable()
+              .describe("The forge account (`github:alice`) of the configured key it matched"),
+          }),
+        )
+        .describe("The keys that matched"),
     }),
     "VerifyVerifiedEvent",
   ),

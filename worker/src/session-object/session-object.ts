@@ -11,6 +11,7 @@ import {
   type ProvenKey,
 } from "../domain/connection-rules.ts";
 import { statusChanged } from "../domain/events.ts";
+import { expectedAccounts } from "../domain/forges.ts";
 import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
 import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
@@ -262,6 +263,7 @@ export class SessionObject extends DurableObject<Env> {
           ssh_message: session.sshMessage,
           expired_at: session.expiredAt,
           expected_fingerprints: given.keys.map((key) => key.publicKeySha256),
+          expected_accounts: expectedAccounts(this.env, given.keys),
           authority_fingerprints: given.authorities.map((key) => key.publicKeySha256),
           principal: session.principal,
           require_security_key: session.requireSecurityKey,
@@ -576,7 +578,7 @@ export class SessionObject extends DurableObject<Env> {
       now,
     );
     write.events(
-      finishEvents(session, { ...connection, ...finished }, decision, recorded),
+      finishEvents(session, { ...connection, ...finished }, decision, recorded, given.keys),
       report.at,
     );
     write.session(changes);
@@ -587,6 +589,7 @@ export class SessionObject extends DurableObject<Env> {
       failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
       max_attempts: session.maxAttempts,
       remaining_keys: decision.remainingKeys,
+      expected_accounts: expectedAccounts(this.env, given.keys),
     };
   }
 
@@ -636,6 +639,7 @@ export class SessionObject extends DurableObject<Env> {
       inProgress: this.#store
         .inProgress(Date.now())
         .map((connection) => ({ confirming: connection.confirming })),
+      expectedAccounts: expectedAccounts(this.env, this.#store.given().keys),
     });
     const userDone = status.final || (session.multiConnection && keys.length > 0);
     if (!session.returnUrl || !userDone) return status;
@@ -879,5 +883,6 @@ function finishClosed(
     failed_attempts: session.failedAttempts,
     max_attempts: session.maxAttempts,
     remaining_keys: 0,
+    expected_accounts: [],
   };
 }

@@ -1,3 +1,4 @@
+import { accountLabel, configuredForges } from "../../domain/forges.ts";
 import type { SessionDetail } from "../../domain/session-views.ts";
 import { proofLinks, sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
@@ -113,6 +114,10 @@ export function NewSessionPage(props: {
             <label>
               Public keys to verify (one OpenSSH line each, or RFC 4716 / PEM blocks)
               <textarea name="keys" placeholder="ssh-ed25519 AAAA... laptop" />
+            </label>
+            <label>
+              Or the keys an account lists on a code forge (up to 5, separated by spaces)
+              <input name="keys_from" placeholder="github:alice gitlab:bob" maxlength={1000} />
             </label>
             <label>
               Certificate authorities to trust (optional; their user certificates prove a key)
@@ -273,6 +278,11 @@ export function SessionPage(props: DetailProps) {
             {given.keys.map((key) => (
               <li>
                 <code>{key.publicKeySha256}</code> {key.name ?? ""}{" "}
+                {key.source ? (
+                  <span class="muted">
+                    from {accountLabel(configuredForges(props.env), key.source)}{" "}
+                  </span>
+                ) : null}
                 {key.verifiedAt ? <Status value="verified" /> : <span class="muted">not yet</span>}
               </li>
             ))}

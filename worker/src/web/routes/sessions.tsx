@@ -71,6 +71,9 @@ function sessionInput(kind: SessionKind, form: Form) {
       match_all_keys: checked(form, "match_all_keys"),
       max_attempts: optionalNumber(form, "max_attempts"),
       keys: splitKeys(text(form, "keys")).map((publicKey) => ({ public_key: publicKey })),
+      keys_from: optionalText(form, "keys_from")
+        ?.split(/[\s,]+/)
+        .filter(Boolean),
       certificate_authorities: splitKeys(text(form, "certificate_authorities")).map(
         (publicKey) => ({ public_key: publicKey }),
       ),
@@ -124,10 +127,12 @@ export const sessionRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const kind = kindOf(text(form, "kind"));
     try {
-      const { session } = await createSession(ctx, kind, sessionInput(kind, form));
-      return redirectWith(c, `/projects/${project.id}/sessions/${session.id}`, {
-        notice: "Session created.",
-      });
+      const { session, skipped } = await createSession(ctx, kind, sessionInput(kind, form));
+      const notice =
+        skipped.length === 0
+          ? "Session created."
+          : `Session created. ${skipped.length} listed key${skipped.length === 1 ? " was" : "s were"} skipped: ${skipped.map((key) => `${key.source} (${key.reason})`).join("; ")}.`;
+      return redirectWith(c, `/projects/${project.id}/sessions/${session.id}`, { notice });
     } catch (error) {
       return redirectWith(c, `/projects/${project.id}/sessions/new?kind=${kind}`, {
         error: errorMessage(error),

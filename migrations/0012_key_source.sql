@@ -1,0 +1,1 @@
+ALTER TABLE `session_keys` ADD `source` text;

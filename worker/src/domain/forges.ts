@@ -1,0 +1,275 @@
+import type { Env } from "../env.ts";
+import { ApiError } from "../lib/errors.ts";
+import { PublicKeyError } from "../protocol/key-material.ts";
+import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts";
+import type { ProblemError } from "../schemas/common.ts";
+import { allowsPrivateNetworks, unsafeUrlReason } from "../webhooks/url-safety.ts";
+
+/**
+ * Keys from code forges (SPEC §17): `keys_from: ["github:alice"]` makes the keys the account
+ * publishes at `<forge>/<username>.keys` configured keys of a verification session, each with its
+ * `source`. Forges come from the FORGES setting, merged over GitHub, GitLab and Codeberg.
+ */
+
+/** Whose rules a username follows: nothing else may reach the URL path. */
+type UsernameRules = "github" | "gitlab" | "gitea";
+
+const USERNAMES: Record<UsernameRules, (name: string) => boolean> = {
+  // Letters, digits and single hyphens inside, up to 39 characters.
+  github: (name) => /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/.test(name),
+  // Letters, digits, `_`, `.`, `-`; not starting with `-` or `.`, no `..`, no `.git`/`.atom` end.
+  gitlab: (name) =>
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,254}$/.test(name) &&
+    !name.includes("..") &&
+    !/\.(git|atom)$/i.test(name) &&
+    !name.endsWith("."),
+  // Gitea and Forgejo: letters and digits at both ends, single `-`, `_` or `.` between.
+  gitea: (name) => /^[A-Za-z0-9](?:[A-Za-z0-9]|[-_.](?=[A-Za-z0-9])){0,39}$/.test(name),
+};
+
+const DEFAULT_FORGES: Record<string, { url: string; rules: UsernameRules }> = {
+  github: { url: "https://github.com", rules: "github" },
+  gitlab: { url: "https://gitlab.com", rules: "gitlab" },
+  codeberg: { url: "https://codeberg.org", rules: "gitea" },
+};
+
+export interface Forge {
+  name: string;
+  url: string;
+  rules: UsernameRules;
+}
+
+/** The forges this Worker knows: the defaults, with FORGES merged over them (null removes one). */
+export function configuredForges(env: Pick<Env, "FORGES" | "ENVIRONMENT">): Map<string, Forge> {
+  const forges = new Map<string, Forge>(
+    Object.entries(DEFAULT_FORGES).map(([name, forge]) => [name, { name, ...forge }]),
+  );
+  const setting = env.FORGES?.trim();
+  if (!setting) return forges;
+  for (const [name, url] of Object.entries(JSON.parse(setting) as Record<string, string | null>)) {
+    if (url === null) forges.delete(name);
+    else
+      forges.set(name, {
+        name,
+        url: url.replace(/\/+$/, ""),
+        rules: DEFAULT_FORGES[name]?.rules ?? "gitlab",
+      });
+  }
+  return forges;
+}
+
+/** Why FORGES cannot be used, as a sentence; null when it can (or is not set). */
+export function forgesProblem(env: Pick<Env, "FORGES" | "ENVIRONMENT">): string | null {
+  const setting = env.FORGES?.trim();
+  if (!setting) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(setting);
+  } catch {
+    return 'FORGES is not JSON: it must be an object of name to base URL, e.g. {"corp": "https://git.corp.example"}';
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return "FORGES must be a JSON object of name to base URL (or null to remove a forge)";
+  for (const [name, url] of Object.entries(parsed)) {
+    if (!/^[a-z0-9-]{1,32}$/.test(name))
+      return `FORGES name "${name.slice(0, 40)}" must be 1 to 32 lowercase letters, digits or hyphens`;
+    if (url === null) continue;
+    if (typeof url !== "string") return `FORGES ${name} must be a URL or null`;
+    const unsafe = unsafeUrlReason(url, allowsPrivateNetworks(env.ENVIRONMENT));
+    if (unsafe) return `FORGES ${name} (${url.slice(0, 100)}) cannot be used: ${unsafe}`;
+  }
+  return null;
+}
+
+/** `github.com/alice`: an account as people name it. */
+export function accountLabel(forges: Map<string, Forge>, source: string): string {
+  const [name = "", username = ""] = source.split(":");
+  const forge = forges.get(name);
+  if (!forge) return source;
+  const url = new URL(forge.url);
+  return `${url.host}${url.pathname.replace(/\/$/, "")}/${username}`;
+}
+
+/** How long one fetch of an account's keys may take. */
+export const FORGE_TIMEOUT_MS = 5_000;
+/** An account's list is reused for this long, whatever the forge's cache headers say. */
+export const FORGE_CACHE_SECONDS = 60;
+const MAX_REDIRECTS = 3;
+/** A skipped line is reported up to this long (an RSA-16384 key line is about 2,800). */
+const MAX_LINE_CHARACTERS = 8_192;
+/** What a forge answers with beyond this is not a key list. */
+const MAX_LIST_BYTES = 256 * 1024;
+
+/** The forge could not say: unreachable, slow, or failing. Nothing is created; retry later. */
+const FORGE_RETRY_SECONDS = 30;
+
+/** Why a forge's answer says nothing of the account (a 503): null when it does say. */
+function unavailableReason(host: string, answer: ForgeAnswer | null): string | null {
+  if (answer === null) return `${host} did not answer in time`;
+  if (answer.elsewhere)
+    return `${host} redirected to ${answer.elsewhere}, which keyproof does not follow`;
+  if (answer.status >= 500 || answer.status === 429) return `${host} answered ${answer.status}`;
+  return null;
+}
+
+/** A key an account lists, usable or skipped (and why). */
+export type ListedKey =
+  | { source: string; key: ParsedPublicKey }
+  | { source: string; line: string; reason: string };
+
+/** What a forge answered: its status and text, or where it sent keyproof off its host. */
+interface ForgeAnswer {
+  status: number;
+  text: string;
+  /** A redirect to another host (not followed). */
+  elsewhere?: string;
+}
+
+/** Fetches `url` on the forge's host, following redirects only within it; the body as text. */
+async function fetchOnHost(url: URL): Promise<ForgeAnswer> {
+  let target = url;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const response = await fetch(target, {
+      redirect: "manual",
+      signal: AbortSignal.timeout(FORGE_TIMEOUT_MS),
+      headers: { accept: "text/plain", "user-agent": "keyproof (keys_from)" },
+    });
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location) {
+      await response.body?.cancel();
+      const next = new URL(location, target);
+      if (next.host !== url.host || next.protocol !== url.protocol)
+        return { status: response.status, text: "", elsewhere: next.host };
+      target = next;
+      continue;
+    }
+    const text = await response.text();
+    return { status: response.status, text: text.slice(0, MAX_LIST_BYTES) };
+  }
+  return { status: 508, text: "" };
+}
+
+/** A cached answer keeps the forge's status here (the cache holds only 200s). */
+const FORGE_STATUS = "x-forge-status";
+
+/** The account's `.keys` (or its absence), from the cache for 60 s after the first fetch. */
+async function accountKeys(forge: Forge, username: string): Promise<ForgeAnswer> {
+  const url = new URL(`${forge.url}/${encodeURIComponent(username)}.keys`);
+  const cache = await caches.open("keyproof-forges");
+  const cached = await cache.match(url);
+  if (cached)
+    return { status: Number(cached.headers.get(FORGE_STATUS) ?? 200), text: await cached.text() };
+  const answer = await fetchOnHost(url);
+  if (answer.status === 200 || answer.status === 404) {
+    await cache.put(
+      url,
+      new Response(answer.text, {
+        headers: {
+          "cache-control": `max-age=${FORGE_CACHE_SECONDS}`,
+          [FORGE_STATUS]: String(answer.status),
+        },
+      }),
+    );
+  }
+  return answer;
+}
+
+/**
+ * Every key the `keys_from` entries name, each usable or skipped with its reason; a 400 naming
+ * `body.keys_from[i]` for an entry that cannot be fetched as given (unknown forge, a username the
+ * forge could not have, no such account, no usable key), a 503 when a forge cannot be reached.
+ */
+export async function keysFromForges(
+  env: Pick<Env, "FORGES" | "ENVIRONMENT">,
+  entries: string[],
+): Promise<ListedKey[]> {
+  const forges = configuredForges(env);
+  const errors: ProblemError[] = [];
+  const fail = (index: number, message: string) =>
+    errors.push({ location: `body.keys_from[${index}]`, message, value: entries[index] });
+  const wanted: { index: number; forge: Forge; username: string; source: string }[] = [];
+  for (const [index, entry] of entries.entries()) {
+    const [name = "", username = "", ...rest] = entry.split(":");
+    const forge = forges.get(name);
+    if (!forge) {
+      fail(
+        index,
+        `No forge named "${name.slice(0, 40)}"; this service knows ${[...forges.keys()].join(", ")}`,
+      );
+      continue;
+    }
+    if (rest.length > 0 || !USERNAMES[forge.rules](username)) {
+      fail(index, `"${entry.slice(0, 100)}" is not a ${name} username`);
+      continue;
+    }
+    wanted.push({ index, forge, username, source: `${name}:${username}` });
+  }
+  if (errors.length > 0) throw new ApiError(400, errors[0]?.message ?? "", errors);
+  const answers = await Promise.all(
+    wanted.map(async (entry) => {
+      try {
+        return { entry, answer: await accountKeys(entry.forge, entry.username) };
+      } catch {
+        return { entry, answer: null };
+      }
+    }),
+  );
+  const listed: ListedKey[] = [];
+  for (const { entry, answer } of answers) {
+    const label = accountLabel(forges, entry.source);
+    const host = new URL(entry.forge.url).host;
+    const unavailable = unavailableReason(host, answer);
+    if (!answer || unavailable !== null) {
+      throw new ApiError(
+        503,
+        `${unavailable ?? host}; nothing was created. Try again in a moment.`,
+        [
+          {
+            location: `body.keys_from[${entry.index}]`,
+            message: unavailable ?? host,
+            value: entries[entry.index],
+          },
+        ],
+        { "Retry-After": String(FORGE_RETRY_SECONDS) },
+      );
+    }
+    if (answer.status === 404 || answer.status === 410) {
+      fail(entry.index, `There is no account ${label}`);
+      continue;
+    }
+    if (answer.status !== 200) {
+      fail(entry.index, `${label} could not be read (the forge answered ${answer.status})`);
+      continue;
+    }
+    const keys = answer.text
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith("#"))
+      .map((line): ListedKey => {
+        try {
+          return { source: entry.source, key: parsePublicKey(line) };
+        } catch (error) {
+          const reason = error instanceof PublicKeyError ? error.message : "Not a public key";
+          return { source: entry.source, line: line.slice(0, MAX_LINE_CHARACTERS), reason };
+        }
+      });
+    if (!keys.some((key) => "key" in key)) {
+      fail(entry.index, `${label} lists no key keyproof can use`);
+      continue;
+    }
+    listed.push(...keys);
+  }
+  if (errors.length > 0) throw new ApiError(400, errors[0]?.message ?? "", errors);
+  return listed;
+}
+
+/** The accounts whose keys a session expects, as people name them (`github.com/alice`), once each. */
+export function expectedAccounts(
+  env: Pick<Env, "FORGES" | "ENVIRONMENT">,
+  keys: readonly { source: string | null }[],
+): string[] {
+  const sources = [...new Set(keys.flatMap((key) => (key.source ? [key.source] : [])))];
+  if (sources.length === 0) return [];
+  const forges = configuredForges(env);
+  return sources.map((source) => accountLabel(forges, source));
+}
