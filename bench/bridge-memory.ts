@@ -64,7 +64,7 @@ export async function runBridgeMemoryBench(connections = 1000, runs = 3, write =
   try {
     for (let run = 0; run < runs; run++) {
       const port = await freePort();
-      const bridge = spawnBridge(worker, {
+      const bridge = await spawnBridge(worker, {
         port,
         hostKeyDir: join(dir, "bridge-keys"),
         env: { MAX_CONNECTIONS: String(connections) },

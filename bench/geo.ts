@@ -57,7 +57,10 @@ async function measureAt(distanceMs: number, iterations: number, dir: string, ke
   });
   const { apiKey } = await seedProject(worker);
   const bridgePort = await freePort();
-  const bridge = spawnBridge(worker, { port: bridgePort, hostKeyDir: join(dir, "bridge-keys") });
+  const bridge = await spawnBridge(worker, {
+    port: bridgePort,
+    hostKeyDir: join(dir, "bridge-keys"),
+  });
   await waitForGreeting(bridgePort);
   let bookmark = "first-unconstrained";
   /** A timed API call; it keeps the newest bookmark, as a client reading its own writes does. */

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
+import { buildBridge } from "../scripts/build-bridge.ts";
 import { BIN, BRIDGE_NODE_ENV, bridgeCommand, ROOT } from "../scripts/local-dev.ts";
 
 export const RESULTS_FILE = join(ROOT, "docs", "benchmarks.md");
@@ -97,11 +98,18 @@ export function table(header: string[], rows: (string | number)[][]): string {
   ].join("\n");
 }
 
-/** A real bridge process (`ssh-bridge/src/main.ts`) talking to `worker`, with `env` on top. */
-export function spawnBridge(
+let bundled: Promise<string> | null = null;
+
+/**
+ * A real bridge process, as deployed (the bundle, built once per run), talking to `worker`,
+ * with `env` on top.
+ */
+export async function spawnBridge(
   worker: { url: string; secret: string },
   options: { port: number; hostKeyDir: string; env?: Record<string, string> },
-): ChildProcess {
+): Promise<ChildProcess> {
+  bundled ??= buildBridge();
+  await bundled;
   const [node, args] = bridgeCommand();
   return spawn(node, args, {
     env: {
@@ -112,6 +120,8 @@ export function spawnBridge(
       SSH_PORT: String(options.port),
       SSH_LISTEN_HOST: "127.0.0.1",
       HOST_KEY_DIR: options.hostKeyDir,
+      // Health and metrics on any free port: several bridges may run at once.
+      HTTP_ADDRESS: "127.0.0.1:0",
       // The load generator is one address: it must not meet the per-address limit.
       CONNECTIONS_PER_ADDRESS_PER_MINUTE: "1000000",
       ...options.env,

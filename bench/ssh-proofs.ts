@@ -93,7 +93,10 @@ export async function runSshProofBench(total = 300, concurrency = 16, runs = 3, 
   const worker = await startLocalWorker();
   const { apiKey } = await seedProject(worker);
   const bridgePort = await freePort();
-  const bridge = spawnBridge(worker, { port: bridgePort, hostKeyDir: join(dir, "bridge-keys") });
+  const bridge = await spawnBridge(worker, {
+    port: bridgePort,
+    hostKeyDir: join(dir, "bridge-keys"),
+  });
   await waitForGreeting(bridgePort);
   const sshdPort = await freePort();
   const sshd = await startSshd({ dir, port: sshdPort, authorizedKeys: [publicKey] });

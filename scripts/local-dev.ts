@@ -108,10 +108,13 @@ export function executeLocalSql(statements: string[], persistTo?: string) {
 export const BRIDGE_NODE_FLAGS = ["--max-semi-space-size=1"];
 export const BRIDGE_NODE_ENV = { MALLOC_ARENA_MAX: "2" };
 
-/** The command line that runs the bridge. */
+/** The bridge as one file (`npm run build:bridge`, scripts/build-bridge.ts): what is deployed. */
+export const BRIDGE_BUNDLE = join(ROOT, "dist", "keyproof-bridge.mjs");
+
+/** The command line that runs the bridge: the bundle, which must be built first. */
 export const bridgeCommand = (): [string, string[]] => [
   process.execPath,
-  [...BRIDGE_NODE_FLAGS, join(ROOT, "ssh-bridge", "src", "main.ts")],
+  [...BRIDGE_NODE_FLAGS, BRIDGE_BUNDLE],
 ];
 
 export function nodeVersionCheck() {

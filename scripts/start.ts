@@ -5,7 +5,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { loadOrCreateHostKeys } from "../ssh-bridge/src/server-keys.ts";
+import { buildBridge } from "./build-bridge.ts";
 import {
   applyLocalMigrations,
   BIN,
@@ -21,6 +23,7 @@ import {
 const HTTP_PORT = Number(process.env.PORT ?? 8787);
 const SSH_PORT = Number(process.env.SSH_PORT ?? 2222);
 const SSH_HOST = process.env.SSH_HOST ?? "localhost";
+const HTTP_ADDRESS = process.env.HTTP_ADDRESS ?? "127.0.0.1:9464";
 const READY_TIMEOUT_MS = 60_000;
 const CRON_EVERY_MS = 60_000;
 
@@ -38,12 +41,23 @@ const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function start(name: string, command: string, args: string[], env: Record<string, string> = {}) {
+function start(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  readable?: (line: string) => string | null,
+) {
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", readable ? "pipe" : "inherit", "inherit"],
   });
+  if (readable && child.stdout)
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const shown = readable(line);
+      if (shown !== null) console.log(shown);
+    });
   child.on("exit", (code, signal) => {
     if (stopping) return;
     console.error(`${name} stopped (${signal ?? `exit ${code}`}); stopping everything.`);
@@ -119,14 +133,24 @@ await waitForWorker(workerUrl);
 // wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost.
 runScheduledEvery(workerUrl, CRON_EVERY_MS);
 
-start("ssh-bridge", ...bridgeCommand(), {
-  ...BRIDGE_NODE_ENV,
-  WORKER_URL: workerUrl,
-  BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
-  SSH_PORT: String(SSH_PORT),
-  SSH_LISTEN_HOST: process.env.SSH_LISTEN_HOST ?? "127.0.0.1",
-  HOST_KEY_DIR: hostKeyDir,
-});
+// The bridge runs as deployed: the one-file bundle, built now from the source.
+await buildBridge();
+start(
+  "ssh-bridge",
+  ...bridgeCommand(),
+  {
+    ...BRIDGE_NODE_ENV,
+    WORKER_URL: workerUrl,
+    BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
+    SSH_PORT: String(SSH_PORT),
+    SSH_LISTEN_HOST: process.env.SSH_LISTEN_HOST ?? "127.0.0.1",
+    HOST_KEY_DIR: hostKeyDir,
+    HTTP_ADDRESS,
+    // Ctrl-C should not wait minutes for a connection left at a prompt (production: 180 s).
+    DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? "3",
+  },
+  readableBridgeLine,
+);
 await waitForPort(SSH_PORT);
 
 console.log(`
@@ -134,6 +158,7 @@ keyproof is running.
   Web app and API  ${workerUrl}/      (reference: ${workerUrl}/docs)
   SSH              ${SSH_HOST} port ${SSH_PORT}   (users run: ssh -p ${SSH_PORT} <identifier>@${SSH_HOST})
   Host keys        ${hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`).join("\n                   ")}
+  Bridge health    http://${HTTP_ADDRESS}/readyz   (metrics: http://${HTTP_ADDRESS}/metrics)
   API key          npm run seed   (in another terminal)
 Press Ctrl-C to stop.
 `);
@@ -166,4 +191,25 @@ async function waitForWorker(url: string) {
   }
   console.error(`The Worker did not answer at ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
   stop(1);
+}
+
+/**
+ * The bridge's JSON log lines, for a person at a terminal: `12:03:04 bridge  connection closed
+ * outcome=collected ...`. The line saying it listens is left out: the banner says so.
+ */
+function readableBridgeLine(line: string): string | null {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { level, time, msg, event: _event, ...fields } = entry;
+  if (msg === "listening") return null;
+  const clock = typeof time === "string" ? time.slice(11, 19) : "";
+  const details = Object.entries(fields)
+    .filter(([, value]) => value !== null && value !== "" && value !== 0)
+    .map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join(" ");
+  return `${clock} bridge ${level === "info" ? "" : `${String(level).toUpperCase()} `}${msg}  ${details}`;
 }

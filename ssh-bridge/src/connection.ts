@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import type {
   AuthContext,
@@ -41,6 +42,7 @@ import {
 import { escapeUntrustedText } from "../../worker/src/protocol/terminal-text.ts";
 import { readConfirmation } from "./confirmation.ts";
 import { answerKeyRequest, enoughKeysProven, type KeyRules } from "./key-decisions.ts";
+import type { BridgeMetrics } from "./metrics.ts";
 import { requestAlgorithmOf, requestAlgorithmRefusal, verifySignedRequest } from "./signatures.ts";
 import { sendUserauthBanner } from "./userauth-banner.ts";
 import { type WorkerApi, WorkerUnavailableError } from "./worker-client.ts";
@@ -61,6 +63,8 @@ export interface ConnectionLimits {
 
 export type ConnectionLog = {
   event: "connection";
+  /** The connection's trace id: its calls to the Worker are `<request_id>-1`, `-2`, ... */
+  request_id: string;
   identifier: string | null;
   remote_address: string;
   client_version: string;
@@ -71,6 +75,8 @@ export type ConnectionLog = {
   keys_refused: number;
   signatures_checked: number;
   outcome: string;
+  /** What went wrong, in the Worker's words when it was the Worker: null when nothing did. */
+  error: string | null;
   duration_ms: number;
 };
 
@@ -130,6 +136,11 @@ export class BridgeConnection {
   readonly #worker: WorkerApi;
   readonly #limits: ConnectionLimits;
   readonly #log: (line: ConnectionLog) => void;
+  readonly #metrics: BridgeMetrics | null;
+  /** Names this connection's calls in the Worker's logs and its own log line. */
+  readonly #trace = randomBytes(8).toString("hex");
+  #calls = 0;
+  #error: string | null = null;
   readonly #remoteAddress: string;
   readonly #clientVersion: string;
   readonly #socket: Socket | undefined;
@@ -174,6 +185,7 @@ export class BridgeConnection {
     worker: WorkerApi;
     limits: ConnectionLimits;
     log: (line: ConnectionLog) => void;
+    metrics?: BridgeMetrics;
   }) {
     this.#client = options.client;
     this.#socket = options.socket;
@@ -181,6 +193,7 @@ export class BridgeConnection {
     this.#worker = options.worker;
     this.#limits = options.limits;
     this.#log = options.log;
+    this.#metrics = options.metrics ?? null;
     this.#remoteAddress = options.remoteAddress;
     this.#clientVersion = options.clientVersion;
     const fromAccept = (ms: number) => Math.max(0, this.#startedAt + ms - Date.now());
@@ -191,7 +204,8 @@ export class BridgeConnection {
     this.#client.on("authentication", (ctx) => {
       this.#authenticate(ctx).catch((error: Error) => {
         // Reported in this connection's log line; the client only sees the connection end.
-        this.#disconnect(`error: ${error.message}`);
+        this.#error = error.message;
+        this.#disconnect("error");
       });
     });
     this.#client.on("ready", () => {
@@ -295,6 +309,8 @@ export class BridgeConnection {
       if ("key" in parsed) this.#keys.set(offerId, parsed.key);
       offered = judgeKey(rules, offerId, parsed);
       this.#offered.set(offerId, offered);
+      if (offered.fate === "refused" || offered.fate === "unexpected")
+        this.#metrics?.keyProof(offered.fate);
     }
     const key = this.#keys.get(offerId);
     // (The fate test only narrows the type: a key is known for every key awaiting proof.)
@@ -319,9 +335,13 @@ export class BridgeConnection {
     if (!ctx.signature || !ctx.blob) return ctx.reject(AUTH_METHODS);
     const request = { algorithm, key: blob, signature: ctx.signature, data: ctx.blob };
     const proof = verifySignedRequest(request, blobType(blob));
-    if (!proof.verified) return ctx.reject(AUTH_METHODS);
+    if (!proof.verified) {
+      this.#metrics?.keyProof("bad_signature");
+      return ctx.reject(AUTH_METHODS);
+    }
     const judged = judgeProof(rules, offered, key, proof.authenticator);
     this.#offered.set(offerId, judged);
+    this.#metrics?.keyProof(judged.fate === "proven" ? "proven" : "refused");
     if (judged.fate !== "proven") return ctx.reject(AUTH_METHODS);
     this.#proven.set(key.publicKeySha256, { blob, key, authenticator: proof.authenticator });
     return this.#provenSoFar(ctx, rules);
@@ -363,19 +383,24 @@ export class BridgeConnection {
       const identifier = username.trim().toLowerCase();
       this.#identifier = identifier;
       if (!IDENTIFIER_PATTERN.test(identifier))
-        return this.#refuseConnection("unknown", REFUSALS.unknown);
+        return this.#refuseConnection("refused_unknown", REFUSALS.unknown);
       let opened: OpenConnectionResponse;
       try {
-        opened = await this.#worker.openConnection({
-          connection_identifier: identifier,
-          ip_address: this.#remoteAddress,
-          client_version: this.#clientVersion,
-        });
+        opened = await this.#worker.openConnection(
+          {
+            connection_identifier: identifier,
+            ip_address: this.#remoteAddress,
+            client_version: this.#clientVersion,
+          },
+          this.#nextRequestId(),
+        );
       } catch (error) {
         if (!(error instanceof WorkerUnavailableError)) throw error;
+        this.#error = error.message;
         return this.#refuseConnection("unavailable", UNAVAILABLE_MESSAGE);
       }
-      if (!opened.accepted) return this.#refuseConnection(opened.reason, REFUSALS[opened.reason]);
+      if (!opened.accepted)
+        return this.#refuseConnection(`refused_${opened.reason}`, REFUSALS[opened.reason]);
       this.#session = opened;
       this.#rules = {
         kind: opened.kind,
@@ -409,10 +434,11 @@ export class BridgeConnection {
     const session = this.#session;
     if (!session || this.#finish) return;
     try {
-      const status = await this.#worker.sessionStatus(session.session_id);
+      const status = await this.#worker.sessionStatus(session.session_id, this.#nextRequestId());
       if (status.open) return this.#scheduleExpiryCheck(status.expired_at);
-    } catch {
+    } catch (error) {
       // If the Worker cannot say, the session's own expiry stands.
+      this.#error = (error as Error).message;
     }
     this.#outcome = "expired";
     this.#finish = Promise.resolve(null);
@@ -447,11 +473,14 @@ export class BridgeConnection {
       const proven = this.#provenViews();
       // Only for the proof page: the prompt does not wait for it.
       this.#worker
-        .connectionProgress(session.connection_id, {
-          session_id: session.session_id,
-          confirming: proven,
-        })
-        .catch(() => undefined);
+        .connectionProgress(
+          session.connection_id,
+          { session_id: session.session_id, confirming: proven },
+          this.#nextRequestId(),
+        )
+        .catch((error: Error) => {
+          this.#error = error.message;
+        });
       const prompt = confirmPromptLines(session.kind, proven, pty);
       channel.write(render(prompt, pty).replace(/\r?\n$/, ""));
       confirmed = await readConfirmation(channel, pty, this.#limits.confirmDeadlineMs);
@@ -461,6 +490,7 @@ export class BridgeConnection {
     if (!result) return;
     write(resultLines(session.kind, result, offered));
     if (session.ssh_message) write([session.ssh_message]);
+    this.#metrics?.loginShown(this.#startedAt);
     this.#closeChannel();
   }
 
@@ -473,21 +503,26 @@ export class BridgeConnection {
     const session = this.#session;
     if (!session) return Promise.resolve(null);
     this.#finish ??= this.#worker
-      .finishConnection(session.connection_id, {
-        session_id: session.session_id,
-        keys: [...this.#proven.values()].map(({ blob, authenticator }) => ({
-          key: blob.toString("base64"),
-          security_key: authenticator,
-        })),
-        keys_offered: this.#offered.size,
-        refusals: uncountedReasons(this.#offered.values()),
-        confirmed: session.must_confirm ? confirmed === true : null,
-      })
+      .finishConnection(
+        session.connection_id,
+        {
+          session_id: session.session_id,
+          keys: [...this.#proven.values()].map(({ blob, authenticator }) => ({
+            key: blob.toString("base64"),
+            security_key: authenticator,
+          })),
+          keys_offered: this.#offered.size,
+          refusals: uncountedReasons(this.#offered.values()),
+          confirmed: session.must_confirm ? confirmed === true : null,
+        },
+        this.#nextRequestId(),
+      )
       .then((result) => {
         this.#outcome = this.#cutOffAs ?? result.outcome;
         return result;
       })
-      .catch(() => {
+      .catch((error: Error) => {
+        this.#error = error.message;
         this.#outcome = "unavailable";
         this.end(UNAVAILABLE_MESSAGE);
         return null;
@@ -499,9 +534,11 @@ export class BridgeConnection {
     for (const timer of this.#timers) clearTimeout(timer);
     // A client that leaves early still counts: proven keys are kept unless confirmation was required.
     const finished = this.#finishOnce(false);
-    finished.finally(() =>
+    finished.finally(() => {
+      this.#metrics?.connectionEnded(this.#outcome);
       this.#log({
         event: "connection",
+        request_id: this.#trace,
         identifier: this.#identifier,
         remote_address: this.#remoteAddress,
         client_version: this.#clientVersion,
@@ -512,8 +549,14 @@ export class BridgeConnection {
         keys_refused: [...this.#offered.values()].filter((key) => key.fate === "refused").length,
         signatures_checked: this.#signaturesChecked,
         outcome: this.#outcome,
+        error: this.#error,
         duration_ms: Date.now() - this.#startedAt,
-      }),
-    );
+      });
+    });
+  }
+
+  /** The id of this connection's next call to the Worker, which logs it as its request id. */
+  #nextRequestId(): string {
+    return `${this.#trace}-${++this.#calls}`;
   }
 }

@@ -21,8 +21,15 @@ export const BRIDGE_DEFAULTS = {
   connectionsPerAddressPerMinute: 120,
   /** How long a PROXY protocol header may take to arrive. */
   proxyHeaderDeadlineMs: 5_000,
-  /** How long open connections may run on after a shutdown signal. */
-  shutdownGraceMs: 10_000,
+  /**
+   * After SIGTERM, how long connections in progress may finish: a connection lives at most
+   * `connectionLifetimeMs` (the 120 s confirmation prompt included), so by then every one has.
+   */
+  drainMs: 180_000,
+  /** Health, readiness and metrics (HTTP_ADDRESS). */
+  httpAddress: "127.0.0.1:9464",
+  /** How often the bridge asks the Worker whether it answers, when /readyz has nothing newer. */
+  workerProbeIntervalMs: 5_000,
   /** How long one call to the Worker may take before the service counts as unavailable. */
   workerTimeoutMs: 10_000,
 } as const;

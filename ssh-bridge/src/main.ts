@@ -1,120 +1,133 @@
 /**
- * The SSH bridge: reads its configuration from the environment once, then runs the server.
- * See docs/bridge.md for every variable and for running it under systemd.
+ * The SSH bridge: reads its configuration from the environment once, then runs the SSH server
+ * and, beside it, health, readiness and metrics for operators. docs/bridge.md lists every
+ * setting; docs/operations.md is the runbook.
  */
 
+import type { ConnectionLog } from "./connection.ts";
 import { BRIDGE_DEFAULTS } from "./limits.ts";
-import { parseTrustedProxies } from "./proxy-protocol.ts";
+import { jsonLogger, type LogLevel } from "./log.ts";
+import { BridgeMetrics } from "./metrics.ts";
+import { Readiness, startOperationsServer } from "./operations.ts";
 import { createBridgeServer } from "./server.ts";
 import { loadOrCreateHostKeys } from "./server-keys.ts";
+import { readSettings, SettingError } from "./settings.ts";
 import { WorkerClient } from "./worker-client.ts";
 
-function fail(message: string): never {
-  console.error(`keyproof bridge: ${message}`);
-  process.exit(2);
+/** The bridge cannot start: one sentence on stderr, and a non-zero exit. */
+function fail(message: string, code = 2): never {
+  process.stderr.write(`keyproof bridge: ${message}\n`);
+  process.exit(code);
 }
 
-function setting(name: string, fallback?: string): string {
-  const value = process.env[name] ?? fallback;
-  if (value === undefined || value === "") fail(`${name} must be set`);
-  return value;
-}
-
-/** With PROXY_PROTOCOL on, only the balancers in PROXY_PROTOCOL_TRUSTED may speak for a client. */
-function trustedProxies() {
-  if (setting("PROXY_PROTOCOL", "false") !== "true") return null;
-  const list = process.env.PROXY_PROTOCOL_TRUSTED ?? "";
-  if (!list.trim()) {
-    fail(
-      "PROXY_PROTOCOL=true needs PROXY_PROTOCOL_TRUSTED, the addresses or CIDRs of your load balancers (e.g. 10.0.0.0/8)",
-    );
-  }
+const settings = (() => {
   try {
-    return parseTrustedProxies(list);
+    return readSettings(process.env);
   } catch (error) {
-    fail(`PROXY_PROTOCOL_TRUSTED: ${(error as Error).message}`);
+    if (error instanceof SettingError) fail(error.message);
+    throw error;
   }
+})();
+
+const log = jsonLogger(settings.logLevel);
+const metrics = new BridgeMetrics({ withProcessMetrics: true });
+const readiness = new Readiness();
+const worker = new WorkerClient({
+  baseUrl: settings.workerUrl,
+  secret: settings.secret,
+  timeoutMs: BRIDGE_DEFAULTS.workerTimeoutMs,
+  observe: (endpoint, seconds, error) => {
+    metrics.workerCall(endpoint, seconds, error !== null);
+    readiness.workerAnswered(error);
+  },
+});
+
+/** A connection's line: warn when it went wrong on our side, info otherwise. */
+function connectionLevel(line: ConnectionLog): LogLevel {
+  if (line.outcome === "unavailable" || line.outcome === "error") return "warn";
+  return "info";
 }
 
-const numberSetting = (name: string, fallback: number) => Number(setting(name, String(fallback)));
-
-/** A whole number of seconds from `min` to `max`, or the bridge stops with a sentence naming it. */
-function secondsSetting(name: string, fallbackMs: number, min: number, max: number): number {
-  const text = setting(name, String(fallbackMs / 1000));
-  const seconds = Number(text);
-  if (!/^\d+$/.test(text.trim()) || seconds < min || seconds > max)
-    fail(`${name} must be a whole number of seconds from ${min} to ${max}, not "${text}"`);
-  return seconds * 1000;
-}
-
-const config = {
-  workerUrl: setting("WORKER_URL", "http://localhost:8787"),
-  secret: setting("BRIDGE_SECRET"),
-  port: numberSetting("SSH_PORT", 2222),
-  host: setting("SSH_LISTEN_HOST", "0.0.0.0"),
-  hostKeyDir: setting("HOST_KEY_DIR", "./host-keys"),
-  trustedProxies: trustedProxies(),
-  trustedProxiesText: process.env.PROXY_PROTOCOL_TRUSTED ?? "",
-  maxConnections: numberSetting("MAX_CONNECTIONS", BRIDGE_DEFAULTS.maxConnections),
-  connectionsPerAddressPerMinute: numberSetting(
-    "CONNECTIONS_PER_ADDRESS_PER_MINUTE",
-    BRIDGE_DEFAULTS.connectionsPerAddressPerMinute,
-  ),
-  shutdownGraceMs: numberSetting("SHUTDOWN_GRACE_MS", BRIDGE_DEFAULTS.shutdownGraceMs),
-  // The Worker holds a connection's place in its session for 180 s: a longer life would let a
-  // second connection in beside a live one.
-  connectionLifetimeMs: secondsSetting(
-    "CONNECTION_LIFETIME_SECONDS",
-    BRIDGE_DEFAULTS.connectionLifetimeMs,
-    10,
-    180,
-  ),
-};
-
-function log(line: object) {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...line })}\n`);
-}
-
-const hostKeys = await loadOrCreateHostKeys(config.hostKeyDir);
+const hostKeys = await loadOrCreateHostKeys(settings.hostKeyDir);
 const server = createBridgeServer({
   ...BRIDGE_DEFAULTS,
   hostKeys: hostKeys.map((key) => key.privateKey),
-  worker: new WorkerClient({
-    baseUrl: config.workerUrl,
-    secret: config.secret,
-    timeoutMs: BRIDGE_DEFAULTS.workerTimeoutMs,
-  }),
-  maxConnections: config.maxConnections,
-  connectionsPerAddressPerMinute: config.connectionsPerAddressPerMinute,
-  connectionLifetimeMs: config.connectionLifetimeMs,
-  trustedProxies: config.trustedProxies,
-  log,
+  worker,
+  maxConnections: settings.maxConnections,
+  connectionsPerAddressPerMinute: settings.connectionsPerAddressPerMinute,
+  connectionLifetimeMs: settings.connectionLifetimeMs,
+  trustedProxies: settings.trustedProxies,
+  metrics,
+  log: (line) => log(connectionLevel(line), "connection closed", line),
 });
+
+const operations = await startOperationsServer({
+  ...settings.httpAddress,
+  readiness,
+  metrics,
+}).catch((error: NodeJS.ErrnoException) =>
+  fail(
+    `HTTP_ADDRESS ${settings.httpAddress.host}:${settings.httpAddress.port} ${error.code === "EADDRINUSE" ? "is already in use" : `cannot be opened (${error.message})`}. Set HTTP_ADDRESS to another address.`,
+    1,
+  ),
+);
 const { port } = await server
-  .listen(config.port, config.host)
+  .listen(settings.sshPort, settings.sshHost)
   .catch((error: NodeJS.ErrnoException) => {
     const reason =
       error.code === "EADDRINUSE" ? "is already in use" : `cannot be opened (${error.message})`;
-    console.error(
-      `keyproof bridge: ${config.host}:${config.port} ${reason}. Set SSH_PORT to another port.`,
-    );
-    process.exit(1);
+    fail(`${settings.sshHost}:${settings.sshPort} ${reason}. Set SSH_PORT to another port.`, 1);
   });
-log({
-  event: "listening",
-  address: `${config.host}:${port}`,
-  worker_url: config.workerUrl,
-  proxy_protocol: config.trustedProxies ? `trusted from ${config.trustedProxiesText}` : false,
+readiness.listening();
+log("info", "listening", {
+  address: `${settings.sshHost}:${port}`,
+  http_address: `${settings.httpAddress.host}:${operations.port}`,
+  worker_url: settings.workerUrl,
+  proxy_protocol: settings.trustedProxies ? `trusted from ${settings.trustedProxiesText}` : false,
   host_keys: hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`),
+  drain_seconds: settings.drainMs / 1000,
 });
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+// Readiness needs a recent word from the Worker even when no one connects. A change of its
+// answer is logged once, not every probe.
+let workerAnswers = true;
+const probe = () =>
+  worker.health().then(
+    () => {
+      if (!workerAnswers) log("info", "the Worker answers again", {});
+      workerAnswers = true;
+    },
+    (error: Error) => {
+      if (workerAnswers)
+        log("warn", "the Worker does not answer the readiness probe", { error: error.message });
+      workerAnswers = false;
+    },
+  );
+void probe();
+const probing = setInterval(probe, BRIDGE_DEFAULTS.workerProbeIntervalMs);
+probing.unref();
+
+// The first signal drains: not ready at once, no new connections, those in progress finish
+// (DRAIN_SECONDS at most). A second ends what is left at once.
+let draining = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    log({ event: "stopping", open_connections: server.activeConnections });
-    await server.close(config.shutdownGraceMs);
+    if (draining) {
+      log("warn", "second signal: ending the connections still open", { signal });
+      server.hurry();
+      return;
+    }
+    draining = true;
+    readiness.draining();
+    clearInterval(probing);
+    log("info", "draining", {
+      signal,
+      open_connections: server.activeConnections,
+      drain_seconds: settings.drainMs / 1000,
+    });
+    await server.close(settings.drainMs);
+    log("info", "stopped", {});
+    await operations.close();
     process.exit(0);
   });
 }

@@ -5,6 +5,7 @@ import { printableClientVersion } from "../../worker/src/protocol/terminal-text.
 import { normalizeAddress } from "./client-identity.ts";
 import { BridgeConnection, type ConnectionLimits, type ConnectionLog } from "./connection.ts";
 import { AddressRateLimiter } from "./limits.ts";
+import type { BridgeMetrics } from "./metrics.ts";
 import { readProxyHeader, sendsProxyHeader } from "./proxy-protocol.ts";
 import type { WorkerApi } from "./worker-client.ts";
 
@@ -17,12 +18,19 @@ export interface BridgeServerOptions extends ConnectionLimits {
   trustedProxies: BlockList | null;
   proxyHeaderDeadlineMs: number;
   log: (line: ConnectionLog) => void;
+  /** Counted into, when given (the bridge process always gives them; tests may not). */
+  metrics?: BridgeMetrics;
 }
 
 export interface BridgeServer {
   listen(port: number, host: string): Promise<{ port: number }>;
-  /** Stops accepting, lets open connections finish for `graceMs`, then closes the rest. */
+  /**
+   * Drains: stops accepting at once, lets connections in progress finish for `graceMs`, then
+   * tells the rest the service is restarting and closes them. Resolves once all are gone.
+   */
   close(graceMs: number): Promise<void>;
+  /** Ends the drain now: what is still open is told and closed (a second signal). */
+  hurry(): void;
   readonly activeConnections: number;
 }
 
@@ -51,12 +59,16 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   const perAddress = new AddressRateLimiter(options.connectionsPerAddressPerMinute);
   const sweep = setInterval(() => perAddress.sweep(), 60_000);
   sweep.unref();
+  const metrics = options.metrics;
+  /** Sockets that became an SSH connection, which counts its own ending. */
+  const handedToSsh = new WeakSet<Socket>();
 
   const ssh = new ssh2.Server({ hostKeys: options.hostKeys, ident: "keyproof" }, (client, info) => {
     const socket = socketOf(client);
     const start = socket ? accepted.get(socket) : undefined;
     // From here the connection's own deadlines run, counted from the same accept.
     if (start) clearTimeout(start.deadline);
+    if (socket) handedToSsh.add(socket);
     const connection = new BridgeConnection({
       client,
       socket,
@@ -66,6 +78,7 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
       worker: options.worker,
       limits: options,
       log: options.log,
+      ...(metrics ? { metrics } : {}),
     });
     open.add(connection);
     client.on("close", () => open.delete(connection));
@@ -95,9 +108,12 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   }
 
   function refuse(socket: Socket, address: string, outcome: string, acceptedAt: number) {
+    handedToSsh.add(socket);
     socket.destroy();
+    metrics?.connectionEnded(outcome);
     options.log({
       event: "connection",
+      request_id: "",
       identifier: null,
       remote_address: address,
       client_version: "",
@@ -108,6 +124,7 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
       keys_refused: 0,
       signatures_checked: 0,
       outcome,
+      error: null,
       duration_ms: Date.now() - acceptedAt,
     });
   }
@@ -122,7 +139,13 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
     if (sockets.size >= options.maxConnections)
       return refuse(socket, peer, "over_capacity", acceptedAt);
     sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
+    metrics?.socketOpened();
+    socket.on("close", () => {
+      sockets.delete(socket);
+      metrics?.socketClosed();
+      // Garbage on the port, or a client that left during the handshake: no SSH connection.
+      if (!handedToSsh.has(socket)) metrics?.connectionEnded("no_handshake");
+    });
     // The whole handshake and authentication, PROXY header included, has the auth deadline.
     const deadline = setTimeout(() => socket.destroy(), options.authDeadlineMs);
     socket.once("close", () => clearTimeout(deadline));
@@ -140,6 +163,10 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   };
 
   let tcp: NetServer | null = null;
+  let hurry: () => void = () => {};
+  const hurried = new Promise<void>((resolve) => {
+    hurry = resolve;
+  });
   return {
     get activeConnections() {
       return sockets.size;
@@ -160,12 +187,30 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
     },
     async close(graceMs) {
       clearInterval(sweep);
-      await new Promise<void>((resolve) => (tcp ? tcp.close(() => resolve()) : resolve()));
-      const deadline = Date.now() + graceMs;
-      while (sockets.size > 0 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
+      // New connections are refused from here; the balancer has already seen /readyz go 503.
+      const closed = new Promise<void>((resolve) => (tcp ? tcp.close(() => resolve()) : resolve()));
+      let stop = false;
+      const deadline = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, graceMs);
+        void hurried.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }).then(() => {
+        stop = true;
+      });
+      while (sockets.size > 0 && !stop)
+        await Promise.race([deadline, new Promise((r) => setTimeout(r, 100))]);
       for (const connection of open) connection.end(RESTARTING_MESSAGE);
+      // Told, they get a moment to print it; then whatever is left is cut.
+      const told = Date.now();
+      while (sockets.size > 0 && Date.now() - told < 2_000)
+        await new Promise((r) => setTimeout(r, 50));
       for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+    hurry() {
+      hurry();
     },
   };
 }

@@ -1,13 +1,11 @@
-import { createRequire } from "node:module";
 import type { Connection } from "ssh2";
-import { bannerText } from "../../worker/src/protocol/terminal.ts";
-
-const require = createRequire(import.meta.url);
 // ssh2 sends one server-wide banner before the username is known; a per-session banner needs
 // SSH_MSG_USERAUTH_BANNER (RFC 4252 §5.4) written through the connection's own packet writer.
-const { sendPacket } = require("ssh2/lib/protocol/utils.js") as {
-  sendPacket: (protocol: unknown, packet: Buffer) => void;
-};
+// A static import, so the bundle (scripts/build-bridge.ts) carries it.
+import ssh2Utils from "ssh2/lib/protocol/utils.js";
+import { bannerText } from "../../worker/src/protocol/terminal.ts";
+
+const { sendPacket } = ssh2Utils;
 const USERAUTH_BANNER = 53;
 
 interface PacketWriter {

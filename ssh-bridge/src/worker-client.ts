@@ -7,31 +7,59 @@ import {
   type FinishConnectionRequest,
   type FinishConnectionResponse,
   finishConnectionResponse,
+  healthResponse,
   type OpenConnectionRequest,
   type OpenConnectionResponse,
   openConnectionResponse,
 } from "../../worker/src/protocol/messages.ts";
 import { signRequest } from "../../worker/src/protocol/request-signing.ts";
+import type { WorkerEndpoint } from "./metrics.ts";
 
 /** The Worker could not be reached, failed, or answered outside the contract; the user is told so. */
-export class WorkerUnavailableError extends Error {}
+export class WorkerUnavailableError extends Error {
+  /** The Worker's HTTP status, when it answered with an error; null when it did not answer. */
+  readonly status: number | null;
 
-/** What the bridge asks of the Worker; the real one is `WorkerClient`, tests may bring their own. */
+  constructor(message: string, status: number | null = null) {
+    super(message);
+    this.status = status;
+  }
+
+  /** Says the Worker is not serving this bridge (as opposed to refusing one request). */
+  get serviceDown(): boolean {
+    return this.status === null || this.status >= 500 || this.status === 401;
+  }
+}
+
+/**
+ * What the bridge asks of the Worker; the real one is `WorkerClient`, tests may bring their own.
+ * `requestId` names the call in both sides' logs (the connection's trace id and a number).
+ */
 export interface WorkerApi {
-  openConnection(request: OpenConnectionRequest): Promise<OpenConnectionResponse>;
+  openConnection(
+    request: OpenConnectionRequest,
+    requestId?: string,
+  ): Promise<OpenConnectionResponse>;
   finishConnection(
     connectionId: string,
     request: FinishConnectionRequest,
+    requestId?: string,
   ): Promise<FinishConnectionResponse>;
   /** The user is being asked to confirm: the proof page says so. */
-  connectionProgress(connectionId: string, request: ConnectionProgressRequest): Promise<unknown>;
-  sessionStatus(sessionId: string): Promise<ConnectionStatusResponse>;
+  connectionProgress(
+    connectionId: string,
+    request: ConnectionProgressRequest,
+    requestId?: string,
+  ): Promise<unknown>;
+  sessionStatus(sessionId: string, requestId?: string): Promise<ConnectionStatusResponse>;
 }
 
 export interface WorkerClientOptions {
   baseUrl: string;
   secret: string;
   timeoutMs: number;
+  /** Told of every call as it ends: for metrics and readiness. */
+  observe?: (endpoint: WorkerEndpoint, seconds: number, error: Error | null) => void;
 }
 
 /** Signed calls to the Worker's /internal/v1 endpoints; every answer is checked against the contract. */
@@ -42,33 +70,59 @@ export class WorkerClient implements WorkerApi {
     this.#options = options;
   }
 
-  openConnection(request: OpenConnectionRequest) {
-    return this.#call("POST", "/internal/v1/connections", openConnectionResponse, request);
+  openConnection(request: OpenConnectionRequest, requestId?: string) {
+    const path = "/internal/v1/connections";
+    return this.#call("open", "POST", path, openConnectionResponse, request, requestId);
   }
 
-  finishConnection(connectionId: string, request: FinishConnectionRequest) {
+  finishConnection(connectionId: string, request: FinishConnectionRequest, requestId?: string) {
     const path = `/internal/v1/connections/${encodeURIComponent(connectionId)}/finish`;
-    return this.#call("POST", path, finishConnectionResponse, request);
+    return this.#call("finish", "POST", path, finishConnectionResponse, request, requestId);
   }
 
-  connectionProgress(connectionId: string, request: ConnectionProgressRequest) {
+  connectionProgress(connectionId: string, request: ConnectionProgressRequest, requestId?: string) {
     const path = `/internal/v1/connections/${encodeURIComponent(connectionId)}/progress`;
-    return this.#call("POST", path, connectionProgressResponse, request);
+    return this.#call("progress", "POST", path, connectionProgressResponse, request, requestId);
   }
 
-  sessionStatus(sessionId: string) {
+  sessionStatus(sessionId: string, requestId?: string) {
     const path = `/internal/v1/sessions/${encodeURIComponent(sessionId)}/status`;
-    return this.#call("GET", path, connectionStatusResponse);
+    return this.#call("status", "GET", path, connectionStatusResponse, undefined, requestId);
+  }
+
+  /** Whether the Worker answers and accepts this bridge's signature (the readiness probe). */
+  health(requestId?: string) {
+    return this.#call("health", "GET", "/internal/v1/health", healthResponse, undefined, requestId);
   }
 
   async #call<T extends z.ZodType>(
+    endpoint: WorkerEndpoint,
     method: string,
     path: string,
     answer: T,
-    payload?: unknown,
+    payload: unknown,
+    requestId: string | undefined,
+  ): Promise<z.infer<T>> {
+    const started = performance.now();
+    try {
+      const result = await this.#send(method, path, answer, payload, requestId);
+      this.#options.observe?.(endpoint, (performance.now() - started) / 1000, null);
+      return result;
+    } catch (error) {
+      this.#options.observe?.(endpoint, (performance.now() - started) / 1000, error as Error);
+      throw error;
+    }
+  }
+
+  async #send<T extends z.ZodType>(
+    method: string,
+    path: string,
+    answer: T,
+    payload: unknown,
+    requestId: string | undefined,
   ): Promise<z.infer<T>> {
     const body = payload === undefined ? "" : JSON.stringify(payload);
-    const headers = await signRequest(this.#options.secret, { method, path, body });
+    const headers = await signRequest(this.#options.secret, { method, path, body, requestId });
     let response: Response;
     try {
       response = await fetch(new URL(path, this.#options.baseUrl), {
@@ -78,12 +132,13 @@ export class WorkerClient implements WorkerApi {
         signal: AbortSignal.timeout(this.#options.timeoutMs),
       });
     } catch (error) {
-      throw new WorkerUnavailableError(`Worker unreachable: ${(error as Error).message}`);
+      throw new WorkerUnavailableError(`Worker unreachable: ${reasonOf(error)}`);
     }
     const text = await response.text();
     if (!response.ok) {
       throw new WorkerUnavailableError(
         `Worker answered ${response.status} to ${method} ${path}: ${text.slice(0, 300)}`,
+        response.status,
       );
     }
     let parsed: z.ZodSafeParseResult<z.infer<T>>;
@@ -99,4 +154,13 @@ export class WorkerClient implements WorkerApi {
     }
     return parsed.data;
   }
+}
+
+/** fetch's "fetch failed" says little; its cause (ECONNREFUSED 127.0.0.1:8787) says what. */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const message = (error as Error).message ?? String(error);
+  return cause?.message
+    ? `${message} (${cause.code ?? ""}${cause.code ? ": " : ""}${cause.message})`
+    : message;
 }

@@ -168,7 +168,9 @@ describe("a client that never stops asking", () => {
     );
     expect(tries).toBeLessThan(500);
     await expect
-      .poll(() => ctx.bridge.logs.find((line) => line.session_id === session.id))
+      .poll(() => ctx.bridge.logs.find((line) => line.session_id === session.id), {
+        timeout: 5_000,
+      })
       .toMatchObject({
         outcome: "too_many_signatures",
         signatures_checked: BRIDGE_DEFAULTS.maxSignatureChecks,
@@ -186,7 +188,9 @@ describe("a client that never stops asking", () => {
     );
     expect(tries).toBeLessThan(500);
     await expect
-      .poll(() => ctx.bridge.logs.find((line) => line.session_id === session.id))
+      .poll(() => ctx.bridge.logs.find((line) => line.session_id === session.id), {
+        timeout: 5_000,
+      })
       .toMatchObject({ outcome: "too_many_auth_requests" });
   });
 });

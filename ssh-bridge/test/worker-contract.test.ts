@@ -123,6 +123,11 @@ describe("the bridge against the Worker interface", () => {
       const result = await runSsh({ port: bridge.port, user: "0".repeat(26), keys: [makeKey()] });
       expect(result.code).toBe(255);
       expect(result.stderr).toContain("keyproof is temporarily unavailable");
+      // The operator's log line keeps what the Worker got wrong.
+      await expect.poll(() => bridge.logs.at(-1)?.outcome).toBe("unavailable");
+      expect(bridge.logs.at(-1)?.error).toMatch(
+        /Worker's answer to POST \/internal\/v1\/connections is outside the contract/,
+      );
     } finally {
       await bridge.close();
     }

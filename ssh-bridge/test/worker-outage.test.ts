@@ -29,6 +29,8 @@ describe("the Worker goes away and comes back", () => {
     });
     expect(during.code).toBe(255);
     expect(during.stderr).toContain("temporarily unavailable");
+    await expect.poll(() => bridge.logs.at(-1)?.outcome).toBe("unavailable");
+    expect(bridge.logs.at(-1)?.error).toMatch(/^Worker unreachable: fetch failed \(ECONNREFUSED/);
 
     await worker.start();
     const after = await runSsh({

@@ -14,6 +14,7 @@ import {
   registerWebhookEvents,
 } from "./api/openapi-document.ts";
 import { problemResponse, toApiError } from "./api/problem.ts";
+import { logRequests } from "./api/request-log.ts";
 import { apiRouter } from "./api/router.ts";
 import { collectSessionRoutes, verifySessionRoutes } from "./api/sessions.ts";
 import { signatureRoutes } from "./api/signatures.ts";
@@ -35,7 +36,7 @@ export function buildApp() {
   // `strict: false`: the trailing slash is canonical and its absence is accepted.
   const app = new OpenAPIHono<AppEnv>({ strict: false });
 
-  app.use(requestId());
+  app.use(requestId(), logRequests);
   app.use(
     secureHeaders({
       // Pages load only what the Worker itself serves: no inline scripts, no other origins.

@@ -1,6 +1,7 @@
 import { attestationKeysProblem } from "./domain/attestations.ts";
 import { forgesProblem } from "./domain/forges.ts";
 import type { Env } from "./env.ts";
+import { LOG_LEVELS, logLevelOf } from "./lib/log.ts";
 
 /**
  * Settings that would make the Worker wrong, found as it starts: one sentence naming each, so a
@@ -20,6 +21,8 @@ export function configurationProblems(env: Env): string[] {
       );
     }
   }
+  if (logLevelOf(env.LOG_LEVEL) === null)
+    problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${env.LOG_LEVEL}"`);
   const forges = forgesProblem(env);
   if (forges) problems.push(forges);
   const keys = attestationKeysProblem(env.ATTESTATION_KEYS);

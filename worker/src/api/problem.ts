@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError, type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
 import { isPrivateKeyText } from "../protocol/public-keys.ts";
 import type { Problem } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
@@ -67,15 +68,12 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
   if (error instanceof HTTPException && error.status === 413)
     return bodyTooLarge(LIMITS.maxBodyBytes);
   if (error instanceof HTTPException && error.status === 415) return notJson(c);
-  console.error(
-    JSON.stringify({
-      level: "error",
-      request_id: c.get("requestId"),
-      path: c.req.path,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-    }),
-  );
+  log(c.env, "error", "unexpected error", {
+    request_id: c.get("requestId"),
+    path: c.req.path,
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
   return new ApiError(
     500,
     "Something went wrong on our side; the request id identifies it in our logs",

@@ -48,4 +48,6 @@ export const internalRoutes = new Hono<AppEnv>()
   )
   .get("/sessions/:session_id/status", async (c) =>
     c.json(await connectionStatus(bridgeContext(c), c.req.param("session_id"))),
-  );
+  )
+  // The bridge's readiness probe: this Worker answers, and holds the bridge's secret.
+  .get("/health", (c) => c.json({ ok: true as const }));

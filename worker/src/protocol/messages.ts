@@ -105,6 +105,9 @@ export const connectionProgressRequest = z.strictObject({
 
 export const connectionProgressResponse = z.object({ ok: z.literal(true) });
 
+/** GET /internal/v1/health: the Worker answers and the bridge's signature checks out. */
+export const healthResponse = z.object({ ok: z.literal(true) });
+
 export const CONNECTION_RESULTS = [
   "collected",
   "verified",

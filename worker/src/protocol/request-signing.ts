@@ -6,6 +6,8 @@ export const SIGNATURE_HEADERS = {
   timestamp: "x-keyproof-timestamp",
   nonce: "x-keyproof-nonce",
   signature: "x-keyproof-signature",
+  /** The bridge's id for the call, which the Worker logs as its own request id: signed too. */
+  requestId: "x-request-id",
 } as const;
 
 /** How far a request's timestamp may be from the Worker's clock, in seconds. */
@@ -30,13 +32,15 @@ export interface SignedParts {
   timestamp: string;
   nonce: string;
   body: string;
+  /** Signed when present (a bridge from before request ids sends none). */
+  requestId?: string | undefined;
 }
 
 async function canonical(parts: SignedParts): Promise<Uint8Array> {
   const bodyHash = hex(await crypto.subtle.digest("SHA-256", encoder.encode(parts.body)));
-  return encoder.encode(
-    [parts.method.toUpperCase(), parts.path, parts.timestamp, parts.nonce, bodyHash].join("\n"),
-  );
+  const lines = [parts.method.toUpperCase(), parts.path, parts.timestamp, parts.nonce, bodyHash];
+  if (parts.requestId) lines.push(parts.requestId);
+  return encoder.encode(lines.join("\n"));
 }
 
 function hmacKey(secret: string, usage: "sign" | "verify") {
@@ -49,7 +53,7 @@ function hmacKey(secret: string, usage: "sign" | "verify") {
   );
 }
 
-/** The three headers to add to a request the bridge sends. */
+/** The headers to add to a request the bridge sends: three, and its request id if it has one. */
 export async function signRequest(
   secret: string,
   request: Omit<SignedParts, "timestamp" | "nonce">,
@@ -66,6 +70,7 @@ export async function signRequest(
     [SIGNATURE_HEADERS.timestamp]: timestamp,
     [SIGNATURE_HEADERS.nonce]: nonce,
     [SIGNATURE_HEADERS.signature]: SIGNATURE_VERSION + hex(mac),
+    ...(request.requestId ? { [SIGNATURE_HEADERS.requestId]: request.requestId } : {}),
   };
 }
 
@@ -79,7 +84,7 @@ export type SignatureCheck =
  */
 export async function verifySignedRequest(
   secrets: string[],
-  parts: Omit<SignedParts, "timestamp" | "nonce">,
+  parts: Omit<SignedParts, "timestamp" | "nonce" | "requestId">,
   headers: { get(name: string): string | null },
   now = Date.now(),
 ): Promise<SignatureCheck> {
@@ -98,7 +103,8 @@ export async function verifySignedRequest(
   }
   const mac = fromHex(signature.slice(SIGNATURE_VERSION.length));
   if (!mac) return { ok: false, reason: "malformed signature" };
-  const data = await canonical({ ...parts, timestamp, nonce });
+  const requestId = headers.get(SIGNATURE_HEADERS.requestId) ?? undefined;
+  const data = await canonical({ ...parts, timestamp, nonce, requestId });
   for (const secret of secrets.filter(Boolean)) {
     if (await crypto.subtle.verify("HMAC", await hmacKey(secret, "verify"), mac, data)) {
       return { ok: true, nonce, timestamp: Number(timestamp) };

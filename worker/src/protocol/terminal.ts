@@ -116,9 +116,12 @@ const ALGORITHM_NAMES: Record<string, string> = {
   "sk-ecdsa-sha2-nistp256@openssh.com": "ECDSA-SK",
 };
 
+/** `ED25519`, `ECDSA-SK`: a key type as ssh-keygen names it. */
+export const keyTypeName = (algorithm: string) => ALGORITHM_NAMES[algorithm] ?? algorithm;
+
 /** `SHA256:... (ED25519 256)`: a key as the user's tools name it. */
 export function keyLabel(key: ProvenKeyView): string {
-  const name = `${ALGORITHM_NAMES[key.algorithm] ?? key.algorithm}${key.certified ? "-CERT" : ""}`;
+  const name = `${keyTypeName(key.algorithm)}${key.certified ? "-CERT" : ""}`;
   return `${key.sha256} (${name} ${key.bits})`;
 }
 

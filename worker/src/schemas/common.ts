@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "./sentences.ts";
 
 /** Largest page a list returns; larger `limit` values are capped, not rejected. */
 export const MAX_PAGE_SIZE = 100;

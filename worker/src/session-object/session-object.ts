@@ -38,6 +38,7 @@ import {
 import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
+import { log } from "../lib/log.ts";
 import { fingerprints } from "../protocol/key-material.ts";
 import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
 import type {
@@ -693,14 +694,10 @@ export class SessionObject extends DurableObject<Env> {
     try {
       return (await this.#push()).bookmark;
     } catch (error) {
-      console.error(
-        JSON.stringify({
-          level: "warn",
-          msg: "push to D1 failed; the alarm retries",
-          error: String(error),
-          stack: (error as Error).stack,
-        }),
-      );
+      log(this.env, "warn", "push to D1 failed; the alarm retries", {
+        error: String(error),
+        stack: (error as Error).stack,
+      });
       await this.#scheduleAlarm();
       return null;
     }

@@ -1,5 +1,6 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "./auth.ts";
+import { checkedIn, type FormState } from "./forms.ts";
 
 export function Csrf(props: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={props.token} />;
@@ -52,5 +53,68 @@ export function Table(props: { head?: string[]; class?: string; children: Child 
         <tbody>{props.children}</tbody>
       </table>
     </div>
+  );
+}
+
+/** What was wrong with one field, right under it (nothing when it was fine). */
+export function FieldError(props: { form?: FormState | undefined; name: string }) {
+  const message = props.form?.errors[props.name];
+  return message ? (
+    <span class="field-error" id={`${props.name}-error`} role="alert">
+      {message}
+    </span>
+  ) : null;
+}
+
+/** A form that came back: "fix what is marked", and the problems no field owns. */
+export function FormProblems(props: { form?: FormState | undefined }) {
+  const { form } = props;
+  if (!form) return null;
+  const marked = Object.keys(form.errors).length;
+  return (
+    <div class="flash error" role="alert">
+      {marked > 0
+        ? `Nothing was saved: ${marked === 1 ? "one field needs" : `${marked} fields need`} fixing below.`
+        : "Nothing was saved."}
+      {form.general.map((message) => (
+        <div>{message}</div>
+      ))}
+    </div>
+  );
+}
+
+/** A labelled field with its problem under it. */
+export function Field(props: {
+  label: Child;
+  name: string;
+  form?: FormState | undefined;
+  children: Child;
+}) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control arrives as children
+    <label>
+      <span>{props.label}</span>
+      {props.children}
+      <FieldError form={props.form} name={props.name} />
+    </label>
+  );
+}
+
+/** A checkbox with its label, checked as the user left it. */
+export function Check(props: {
+  name: string;
+  form?: FormState | undefined;
+  checked?: boolean;
+  children: Child;
+}) {
+  return (
+    <label class="check">
+      <input
+        type="checkbox"
+        name={props.name}
+        checked={checkedIn(props.form, props.name, props.checked)}
+      />{" "}
+      {props.children}
+    </label>
   );
 }

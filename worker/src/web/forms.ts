@@ -1,7 +1,10 @@
 import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../app-env.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
+import { isPrivateKeyText } from "../protocol/public-keys.ts";
+import { cookieName } from "./auth.ts";
 import type { PageContext } from "./layout.tsx";
 
 type FormValue = string | File | (string | File)[];
@@ -40,6 +43,56 @@ export function allValues(form: Record<string, FormValue>, name: string): string
   );
 }
 
+/**
+ * A form as the user left it, and what was wrong with it, for showing it again: every value they
+ * typed but those in `forget` (passwords and private keys are never sent back), each problem by
+ * the field it is about (`body.keys[0].public_key` is the `keys` field), and the rest for the top.
+ */
+export interface FormState {
+  values: Record<string, string | string[]>;
+  errors: Record<string, string>;
+  /** Problems that are about no one field. */
+  general: string[];
+}
+
+export function formState(
+  form: Record<string, FormValue>,
+  error: unknown,
+  forget: string[] = [],
+): FormState {
+  if (!(error instanceof ApiError)) throw error;
+  const values: FormState["values"] = {};
+  for (const [name, value] of Object.entries(form)) {
+    if (forget.includes(name) || name === "_csrf") continue;
+    if (Array.isArray(value)) values[name.replace(/\[\]$/, "")] = allValues(form, name);
+    // A private key pasted by mistake is never sent back, not even to its owner's page.
+    else if (typeof value === "string" && !isPrivateKeyText(value))
+      values[name] = value.replace(/\r\n?/g, "\n");
+  }
+  const errors: Record<string, string> = {};
+  const general: string[] = [];
+  for (const problem of error.errors ?? [{ location: "", message: error.detail }]) {
+    const field = /^body\.([a-z_]+)/.exec(problem.location)?.[1];
+    if (field)
+      errors[field] = errors[field] ? `${errors[field]}; ${problem.message}` : problem.message;
+    else general.push(problem.message);
+  }
+  return { values, errors, general };
+}
+
+/** A value to show in a field: what the user typed, or the page's own. */
+export function typedValue(form: FormState | undefined, name: string, fallback = ""): string {
+  const value = form?.values[name];
+  return typeof value === "string" ? value : fallback;
+}
+
+/** Whether a checkbox was left checked (or is by default, when the form is new). */
+export function checkedIn(form: FormState | undefined, name: string, fallback = false): boolean {
+  if (!form) return fallback;
+  const value = form.values[name];
+  return Array.isArray(value) ? value.length > 0 : value === "on";
+}
+
 /** One message for the flash banner from whatever a form handler threw, naming each field. */
 export function errorMessage(error: unknown): string {
   if (!(error instanceof ApiError)) throw error;
@@ -53,16 +106,43 @@ export function errorMessage(error: unknown): string {
     .join("; ");
 }
 
-/** Post/redirect/get: success and failure both land on a page, with a banner. */
+const FLASH_COOKIE = "kp_flash";
+
+/**
+ * Post/redirect/get: success and failure both land on a page, with a banner. The banner's text
+ * rides in a short-lived cookie, never in the URL (which history, logs and referrers keep).
+ */
 export function redirectWith(
   c: Context<AppEnv>,
   path: string,
   flash: { error?: string; notice?: string },
 ) {
-  const url = new URL(path, "http://x");
-  if (flash.error) url.searchParams.set("error", flash.error);
-  if (flash.notice) url.searchParams.set("notice", flash.notice);
-  return c.redirect(url.pathname + url.search, 303);
+  if (flash.error || flash.notice)
+    setCookie(c, cookieName(c, FLASH_COOKIE), encodeURIComponent(JSON.stringify(flash)), {
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax",
+      path: "/",
+      maxAge: 60,
+    });
+  return c.redirect(path, 303);
+}
+
+/** The banner a redirect left, read once. */
+function takeFlash(c: Context<AppEnv>): PageContext["flash"] {
+  const name = cookieName(c, FLASH_COOKIE);
+  const value = getCookie(c, name);
+  if (!value) return {};
+  deleteCookie(c, name, { path: "/", secure: true });
+  try {
+    const flash = JSON.parse(decodeURIComponent(value)) as Record<string, unknown>;
+    return {
+      error: typeof flash.error === "string" ? flash.error : undefined,
+      notice: typeof flash.notice === "string" ? flash.notice : undefined,
+    };
+  } catch {
+    return {};
+  }
 }
 
 /** What every page's layout needs: the CSRF token, who is signed in, the project, a banner. */
@@ -71,7 +151,7 @@ export function pageContext(c: Context<AppEnv>): PageContext {
     csrf: c.var.csrf,
     account: c.var.account,
     project: c.var.member?.project,
-    flash: { error: c.req.query("error"), notice: c.req.query("notice") },
+    flash: takeFlash(c),
   };
 }
 

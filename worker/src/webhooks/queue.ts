@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { log } from "../lib/log.ts";
 import { MAX_QUEUE_DELAY_SECONDS } from "./schedule.ts";
 
 /**
@@ -42,13 +43,9 @@ export async function enqueueQuietly(env: Env, messages: WebhookMessage[], delay
   try {
     await enqueue(env, messages, delaySeconds);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: "warn",
-        message: "enqueue failed; the sweeper will send these when due",
-        invocations: messages.map((message) => message.invocation_id),
-        error: String(error),
-      }),
-    );
+    log(env, "warn", "enqueue failed; the sweeper will send these when due", {
+      invocations: messages.map((message) => message.invocation_id),
+      error: String(error),
+    });
   }
 }

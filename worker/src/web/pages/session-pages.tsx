@@ -4,7 +4,17 @@ import { proofLinks, sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
 import type { CollectedKey } from "../../schemas/public-keys.ts";
 import type { Delivery, EventView } from "../../schemas/webhooks.ts";
-import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
+import {
+  Check,
+  CopyButton,
+  Csrf,
+  Field,
+  FormProblems,
+  PostButton,
+  Status,
+  Table,
+} from "../components.tsx";
+import { type FormState, typedValue } from "../forms.ts";
 import { Layout, type PageContext } from "../layout.tsx";
 import { DeliveriesTable } from "./webhook-pages.tsx";
 
@@ -101,80 +111,107 @@ export function NewSessionPage(props: {
   page: PageContext;
   project: { id: string; name: string };
   kind: Kind;
+  /** The form as the user sent it, when it came back with problems. */
+  form?: FormState | undefined;
 }) {
+  const { form } = props;
   const verify = props.kind === "verify";
+  const value = (name: string, fallback = "") => typedValue(form, name, fallback);
   return (
     <Layout title="New session" page={props.page}>
       <h1>New {verify ? "verification" : "collection"} session</h1>
+      <FormProblems form={form} />
       <form class="stack" method="post" action={`/projects/${props.project.id}/sessions`}>
         <Csrf token={props.page.csrf} />
         <input type="hidden" name="kind" value={props.kind} />
         {verify ? (
           <>
-            <label>
-              Public keys to verify (one OpenSSH line each, or RFC 4716 / PEM blocks)
-              <textarea name="keys" placeholder="ssh-ed25519 AAAA... laptop" />
-            </label>
-            <label>
-              Or the keys an account lists on a code forge (up to 5, separated by spaces)
-              <input name="keys_from" placeholder="github:alice gitlab:bob" maxlength={1000} />
-            </label>
-            <label>
-              Certificate authorities to trust (optional; their user certificates prove a key)
-              <textarea
-                name="certificate_authorities"
-                placeholder="ssh-ed25519 AAAA... company CA"
+            <Field
+              name="keys"
+              form={form}
+              label="Public keys to verify (one OpenSSH line each, or RFC 4716 / PEM blocks)"
+            >
+              <textarea name="keys" placeholder="ssh-ed25519 AAAA... laptop">
+                {value("keys")}
+              </textarea>
+            </Field>
+            <Field
+              name="keys_from"
+              form={form}
+              label="Or the keys an account lists on a code forge (up to 5, separated by spaces)"
+            >
+              <input
+                name="keys_from"
+                placeholder="github:alice gitlab:bob"
+                maxlength={1000}
+                value={value("keys_from")}
               />
-            </label>
-            <label>
-              Principal their certificates must list (optional)
-              <input name="principal" maxlength={255} />
-            </label>
+            </Field>
+            <Field
+              name="certificate_authorities"
+              form={form}
+              label="Certificate authorities to trust (optional; their user certificates prove a key)"
+            >
+              <textarea name="certificate_authorities" placeholder="ssh-ed25519 AAAA... company CA">
+                {value("certificate_authorities")}
+              </textarea>
+            </Field>
+            <Field
+              name="principal"
+              form={form}
+              label="Principal their certificates must list (optional)"
+            >
+              <input name="principal" maxlength={255} value={value("principal")} />
+            </Field>
           </>
         ) : null}
-        <label>
-          External id (optional)
-          <input name="external_id" maxlength={255} />
-        </label>
-        <label class="check">
-          <input type="checkbox" name="multi_key" /> Accept more than one key
-        </label>
-        <label class="check">
-          <input type="checkbox" name="multi_connection" /> Accept more than one connection
-        </label>
-        <label class="check">
-          <input type="checkbox" name="must_confirm" /> The user must confirm with <kbd>y</kbd>
-        </label>
-        <label class="check">
-          <input type="checkbox" name="require_security_key" /> Only FIDO security keys count
-        </label>
-        <label class="check">
-          <input type="checkbox" name="require_user_verification" /> Security keys must check a PIN
-          or biometric
-        </label>
+        <Field name="external_id" form={form} label="External id (optional)">
+          <input name="external_id" maxlength={255} value={value("external_id")} />
+        </Field>
+        <Check name="multi_key" form={form}>
+          Accept more than one key
+        </Check>
+        <Check name="multi_connection" form={form}>
+          Accept more than one connection
+        </Check>
+        <Check name="must_confirm" form={form}>
+          The user must confirm with <kbd>y</kbd>
+        </Check>
+        <Check name="require_security_key" form={form}>
+          Only FIDO security keys count
+        </Check>
+        <Check name="require_user_verification" form={form}>
+          Security keys must check a PIN or biometric
+        </Check>
         {verify ? (
           <>
-            <label class="check">
-              <input type="checkbox" name="match_all_keys" /> Every key must be proven
-            </label>
-            <label>
-              Attempts allowed
-              <input name="max_attempts" type="number" min={1} max={1000} value="1" />
-            </label>
+            <Check name="match_all_keys" form={form}>
+              Every key must be proven
+            </Check>
+            <Field name="max_attempts" form={form} label="Attempts allowed (1 to 1000)">
+              <input
+                name="max_attempts"
+                type="number"
+                min={1}
+                max={1000}
+                value={value("max_attempts", "1")}
+              />
+            </Field>
           </>
         ) : null}
-        <label>
-          Banner shown before authentication (optional)
-          <textarea name="ssh_banner" maxlength={2048} />
-        </label>
-        <label>
-          Message shown after the result (optional)
-          <textarea name="ssh_message" maxlength={2048} />
-        </label>
-        <label>
-          Lifetime in seconds (60 to 2592000; default 3600)
-          <input name="timeout" type="number" min={60} max={2592000} />
-        </label>
+        <Field name="ssh_banner" form={form} label="Banner shown before authentication (optional)">
+          <textarea name="ssh_banner" maxlength={2048}>
+            {value("ssh_banner")}
+          </textarea>
+        </Field>
+        <Field name="ssh_message" form={form} label="Message shown after the result (optional)">
+          <textarea name="ssh_message" maxlength={2048}>
+            {value("ssh_message")}
+          </textarea>
+        </Field>
+        <Field name="timeout" form={form} label="Lifetime in seconds (60 to 2592000; default 3600)">
+          <input name="timeout" type="number" min={60} max={2592000} value={value("timeout")} />
+        </Field>
         <button type="submit">Create session</button>
       </form>
     </Layout>

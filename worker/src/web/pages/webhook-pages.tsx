@@ -1,6 +1,17 @@
 import { EVENT_TYPES } from "../../db/webhooks.ts";
 import type { Delivery, Webhook } from "../../schemas/webhooks.ts";
-import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
+import {
+  Check,
+  CopyButton,
+  Csrf,
+  Field,
+  FieldError,
+  FormProblems,
+  PostButton,
+  Status,
+  Table,
+} from "../components.tsx";
+import { type FormState, typedValue } from "../forms.ts";
 import { Layout, type PageContext } from "../layout.tsx";
 
 interface WebhookFormProps {
@@ -9,6 +20,8 @@ interface WebhookFormProps {
   webhook?: Webhook;
   deliveries?: Delivery[];
   secret?: string;
+  /** The form as the user sent it, when it came back with problems. */
+  form?: FormState | undefined;
 }
 
 export function headersText(headers: Record<string, string>): string {
@@ -18,91 +31,95 @@ export function headersText(headers: Record<string, string>): string {
 }
 
 export function WebhookPage(props: WebhookFormProps) {
-  const { page, project, webhook } = props;
+  const { page, project, webhook, form } = props;
   const base = `/projects/${project.id}/webhooks`;
+  const value = (name: string, fallback: string) => typedValue(form, name, fallback);
+  const events = form ? [form.values.events ?? []].flat() : (webhook?.events ?? []);
   return (
-    <Layout title={webhook ? "Webhook" : "New webhook"} page={page}>
-      <h1>{webhook ? "Webhook" : "New webhook"}</h1>
+    <Layout title={webhook ? `Webhook ${new URL(webhook.url).host}` : "New webhook"} page={page}>
+      <h1 class="breakable">{webhook ? webhook.url : "New webhook"}</h1>
       {webhook ? (
         <p>
           <Status value={webhook.enabled ? "enabled" : "disabled"} /> <code>{webhook.id}</code>
         </p>
       ) : null}
+      <FormProblems form={form} />
       <form class="stack" method="post" action={webhook ? `${base}/${webhook.id}` : base}>
         <Csrf token={page.csrf} />
-        <label>
-          URL
+        <Field name="url" form={form} label="URL">
           <input
             name="url"
             type="url"
             required
-            value={webhook?.url ?? ""}
+            value={value("url", webhook?.url ?? "")}
             placeholder="https://example.com/keyproof"
           />
-        </label>
-        <label>
-          Method
+        </Field>
+        <Field name="method" form={form} label="Method">
           <select name="method">
             {["post", "put", "patch"].map((method) => (
-              <option value={method} selected={(webhook?.method ?? "post") === method}>
+              <option
+                value={method}
+                selected={value("method", webhook?.method ?? "post") === method}
+              >
                 {method.toUpperCase()}
               </option>
             ))}
           </select>
-        </label>
+        </Field>
         <fieldset>
           <legend>Events (none checked: all)</legend>
           {EVENT_TYPES.map((type) => (
             <label class="check">
-              <input
-                type="checkbox"
-                name="events"
-                value={type}
-                checked={webhook?.events.includes(type)}
-              />{" "}
+              <input type="checkbox" name="events" value={type} checked={events.includes(type)} />{" "}
               {type}
             </label>
           ))}
+          <FieldError form={form} name="events" />
         </fieldset>
-        <label>
-          <span>
-            Extra headers, one <code>Name: value</code> per line
-          </span>
-          <textarea name="headers">{webhook ? headersText(webhook.headers) : ""}</textarea>
-        </label>
-        <label>
-          Retries (0–20)
+        <Field
+          name="headers"
+          form={form}
+          label={
+            <>
+              Extra headers, one <code>Name: value</code> per line
+            </>
+          }
+        >
+          <textarea name="headers">
+            {value("headers", webhook ? headersText(webhook.headers) : "")}
+          </textarea>
+        </Field>
+        <Field name="retries" form={form} label="Retries (0 to 20)">
           <input
             name="retries"
             type="number"
             min={0}
             max={20}
-            value={String(webhook?.retries ?? 5)}
+            value={value("retries", String(webhook?.retries ?? 5))}
           />
-        </label>
-        <label>
-          First retry after (seconds)
+        </Field>
+        <Field name="initial_backoff" form={form} label="First retry after (seconds)">
           <input
             name="initial_backoff"
             type="number"
             min={1}
-            value={String(webhook?.initial_backoff ?? 10)}
+            value={value("initial_backoff", String(webhook?.initial_backoff ?? 10))}
           />
-        </label>
-        <label>
-          Backoff multiplier
+        </Field>
+        <Field name="backoff_multiplier" form={form} label="Backoff multiplier (1 to 10)">
           <input
             name="backoff_multiplier"
             type="number"
             min={1}
             max={10}
             step="0.1"
-            value={String(webhook?.backoff_multiplier ?? 2)}
+            value={value("backoff_multiplier", String(webhook?.backoff_multiplier ?? 2))}
           />
-        </label>
-        <label class="check">
-          <input type="checkbox" name="enabled" checked={webhook?.enabled ?? true} /> Enabled
-        </label>
+        </Field>
+        <Check name="enabled" form={form} checked={webhook?.enabled ?? true}>
+          Enabled
+        </Check>
         <button type="submit">{webhook ? "Save" : "Create webhook"}</button>
       </form>
       {webhook ? (
@@ -146,6 +163,12 @@ export function WebhookPage(props: WebhookFormProps) {
   );
 }
 
+/** Statuses a delivery can be sent again from: it stopped. Pending ones are still being tried. */
+const RETRYABLE = new Set(["failed", "cancelled"]);
+
+/** A time as people read it in a table: `2026-11-23 14:02:11 UTC`. */
+export const shortTime = (time: string) => `${time.slice(0, 19).replace("T", " ")} UTC`;
+
 export function DeliveriesTable(props: {
   deliveries: Delivery[];
   page: PageContext;
@@ -153,21 +176,32 @@ export function DeliveriesTable(props: {
 }) {
   if (props.deliveries.length === 0) return <p class="muted">No deliveries yet.</p>;
   return (
-    <Table head={["Event", "Status", "Attempts", "Last answer", ""]} class="deliveries">
+    <Table
+      head={["Time", "Event", "Status", "Attempts", "Response", ""]}
+      class="deliveries stacked"
+    >
       {props.deliveries.map((delivery) => {
         const last = delivery.attempts.at(-1);
+        const response = last
+          ? last.status_code !== null
+            ? `HTTP ${last.status_code}`
+            : (last.error ?? "")
+          : delivery.next_attempt_at
+            ? `first attempt ${shortTime(delivery.next_attempt_at)}`
+            : "";
         return (
           <tr>
-            <td>
+            <td data-label="Time">{shortTime(delivery.created_at)}</td>
+            <td data-label="Event">
               {delivery.event} <span class="muted mono">{delivery.id}</span>
             </td>
-            <td>
+            <td data-label="Status">
               <Status value={delivery.status} />
             </td>
-            <td>{delivery.attempts.length}</td>
-            <td>{last ? (last.status_code ?? last.error ?? "") : ""}</td>
+            <td data-label="Attempts">{delivery.attempts.length}</td>
+            <td data-label="Response">{delivery.failure_reason ?? response}</td>
             <td>
-              {props.retryBase ? (
+              {props.retryBase && RETRYABLE.has(delivery.status) ? (
                 <PostButton
                   action={`${props.retryBase}/${delivery.id}/retry`}
                   csrf={props.page.csrf}

@@ -8,6 +8,7 @@ import {
   pendingInvitations,
   revokeInvitation,
 } from "../../domain/invitations.ts";
+import { projectOverview } from "../../domain/project-overview.ts";
 import {
   createProject,
   membersOf,
@@ -18,7 +19,7 @@ import {
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
 import { errorMessage, optionalText, pageContext, redirectWith, text } from "../forms.ts";
-import { ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
+import { ProjectHomePage, ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
 
 type Context = HonoContext<AppEnv>;
 
@@ -74,7 +75,15 @@ export const projectListRoutes = new Hono<AppEnv>()
 
 /** A project's settings, under the members-only mount. */
 export const projectSettingsRoutes = new Hono<AppEnv>()
-  .get("/", (c) => c.redirect(`/projects/${c.var.member.project.id}/sessions`, 303))
+  .get("/", async (c) =>
+    c.html(
+      <ProjectHomePage
+        page={pageContext(c)}
+        project={c.var.member.project}
+        overview={await projectOverview(c.var.project)}
+      />,
+    ),
+  )
   .get("/settings", (c) => settingsPage(c))
   .post("/rename", async (c) => {
     const ctx = c.var.project;

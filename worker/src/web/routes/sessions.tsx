@@ -11,6 +11,7 @@ import { deliveriesForSession } from "../../webhooks/deliveries.ts";
 import {
   checked,
   errorMessage,
+  formState,
   optionalNumber,
   optionalText,
   pageContext,
@@ -134,9 +135,16 @@ export const sessionRoutes = new Hono<AppEnv>()
           : `Session created. ${skipped.length} listed key${skipped.length === 1 ? " was" : "s were"} skipped: ${skipped.map((key) => `${key.source} (${key.reason})`).join("; ")}.`;
       return redirectWith(c, `/projects/${project.id}/sessions/${session.id}`, { notice });
     } catch (error) {
-      return redirectWith(c, `/projects/${project.id}/sessions/new?kind=${kind}`, {
-        error: errorMessage(error),
-      });
+      // The form again, as the user left it, with each problem beside its field.
+      return c.html(
+        <NewSessionPage
+          page={pageContext(c)}
+          project={project}
+          kind={kind}
+          form={formState(form, error)}
+        />,
+        400,
+      );
     }
   })
   .get("/sessions/:session_id", async (c) => {

@@ -14,7 +14,8 @@ import { listDeliveries, retryDelivery, sendTestEvent } from "../../webhooks/del
 import {
   allValues,
   checked,
-  errorMessage,
+  type FormState,
+  formState,
   optionalNumber,
   pageContext,
   redirectWith,
@@ -50,7 +51,11 @@ function webhookInput(form: Form) {
   return parsed.data;
 }
 
-async function webhookPage(c: Context<AppEnv>, secret?: string) {
+async function webhookPage(
+  c: Context<AppEnv>,
+  shown: { secret?: string; form?: FormState } = {},
+  status: 200 | 400 = 200,
+) {
   const ctx = c.var.project;
   const { project } = c.var.member;
   const page = pageContext(c);
@@ -62,8 +67,10 @@ async function webhookPage(c: Context<AppEnv>, secret?: string) {
       project={project}
       webhook={webhookView(webhook)}
       deliveries={deliveries.items}
-      secret={secret}
+      secret={shown.secret}
+      form={shown.form}
     />,
+    status,
   );
 }
 
@@ -76,19 +83,18 @@ export const webhookRoutes = new Hono<AppEnv>()
   .post("/webhooks", async (c) => {
     const ctx = c.var.project;
     const { project } = c.var.member;
+    const form = await c.req.parseBody();
     try {
-      const row = await createWebhook(
-        ctx,
-        { kind: "project" },
-        webhookInput(await c.req.parseBody()),
-      );
+      const row = await createWebhook(ctx, { kind: "project" }, webhookInput(form));
       return redirectWith(c, `/projects/${project.id}/webhooks/${row.id}`, {
         notice: "Webhook created.",
       });
     } catch (error) {
-      return redirectWith(c, `/projects/${project.id}/webhooks/new`, {
-        error: errorMessage(error),
-      });
+      const page = pageContext(c);
+      return c.html(
+        <WebhookPage page={page} project={project} form={formState(form, error)} />,
+        400,
+      );
     }
   })
   .get("/webhooks/:webhook_id", (c) => webhookPage(c))
@@ -96,22 +102,18 @@ export const webhookRoutes = new Hono<AppEnv>()
     const ctx = c.var.project;
     const { project } = c.var.member;
     const back = `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`;
+    const form = await c.req.parseBody();
     try {
-      await updateWebhook(
-        ctx,
-        { kind: "any" },
-        c.req.param("webhook_id"),
-        webhookInput(await c.req.parseBody()),
-      );
+      await updateWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"), webhookInput(form));
       return redirectWith(c, back, { notice: "Saved." });
     } catch (error) {
-      return redirectWith(c, back, { error: errorMessage(error) });
+      return webhookPage(c, { form: formState(form, error) }, 400);
     }
   })
   .post("/webhooks/:webhook_id/secret", async (c) => {
     const ctx = c.var.project;
     const webhook = await getWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"));
-    return webhookPage(c, webhook.secret);
+    return webhookPage(c, { secret: webhook.secret });
   })
   .post("/webhooks/:webhook_id/test", async (c) => {
     const ctx = c.var.project;

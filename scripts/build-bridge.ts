@@ -1,0 +1,43 @@
+/**
+ * `npm run build:bridge`: the SSH bridge as one file, `dist/keyproof-bridge.mjs`, which runs with
+ * a plain `node` (20 or later) and no node_modules: what `npm start` runs, and what is deployed.
+ * ssh2's optional native parts (its C++ crypto binding, cpu-features) are left out; ssh2 falls
+ * back to Node's own crypto without them, as it is built to.
+ */
+import { join } from "node:path";
+import { build } from "esbuild";
+import { BRIDGE_BUNDLE, ROOT } from "./local-dev.ts";
+
+export async function buildBridge(outfile = BRIDGE_BUNDLE): Promise<string> {
+  await build({
+    entryPoints: [join(ROOT, "ssh-bridge", "src", "main.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // Readable as shipped: a stack trace or a crash line in the journal points at real code.
+    sourcemap: "linked",
+    external: ["cpu-features", "*.node"],
+    // ssh2 is CommonJS: it requires Node's modules (and its optional ones) at run time, and
+    // looks for its native binding next to itself.
+    banner: {
+      js: [
+        'import { createRequire as __keyproofRequire } from "node:module";',
+        'import { dirname as __keyproofDirname } from "node:path";',
+        'import { fileURLToPath as __keyproofPath } from "node:url";',
+        "const require = __keyproofRequire(import.meta.url);",
+        "const __filename = __keyproofPath(import.meta.url);",
+        "const __dirname = __keyproofDirname(__filename);",
+      ].join(" "),
+    },
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  return outfile;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const outfile = await buildBridge();
+  console.log(`built ${outfile}`);
+}

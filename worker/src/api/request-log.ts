@@ -1,0 +1,28 @@
+import { createMiddleware } from "hono/factory";
+import { routePath } from "hono/route";
+import type { AppEnv } from "../app-env.ts";
+import type { ProjectContext } from "../domain/context.ts";
+import { log } from "../lib/log.ts";
+
+/** The API and the bridge's internal calls: each gets one log line; pages and assets do not. */
+const LOGGED_PREFIXES = ["/api/", "/internal/"];
+
+/**
+ * One JSON line per API or bridge request, after its answer: method, route pattern (never the
+ * identifiers in the path), status, duration and project, with the request id — the bridge's own
+ * for its calls, so one search follows a login across both (docs/operations.md).
+ */
+export const logRequests = createMiddleware<AppEnv>(async (c, next) => {
+  const started = Date.now();
+  await next();
+  if (!LOGGED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return;
+  const status = c.res.status;
+  log(c.env, status >= 500 ? "error" : "info", "request", {
+    request_id: c.get("requestId"),
+    method: c.req.method,
+    route: routePath(c, c.req.routeIndex) || null,
+    status,
+    duration_ms: Date.now() - started,
+    project: (c.get("project") as ProjectContext | undefined)?.projectId ?? null,
+  });
+});

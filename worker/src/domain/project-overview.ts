@@ -1,0 +1,97 @@
+import { and, count, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import { connectionKeys, connections, sessions } from "../db/sessions.ts";
+import { encodeTime } from "../lib/ids.ts";
+import { keyTypeName } from "../protocol/terminal.ts";
+import type { ProjectContext } from "./context.ts";
+
+/** How far back a project's home looks. */
+export const OVERVIEW_DAYS = 30;
+const DAY_MS = 86_400_000;
+const COUNTED = ["collected", "verified"] as const;
+
+/** A project at a glance (its home page): the last 30 days, read from D1's index. */
+export interface ProjectOverview {
+  /** Every day of the window, oldest first, with the connections that proved a key. */
+  days: { day: string; proofs: number }[];
+  /** Finished connections, and those that proved a key that counted. */
+  connections: { counted: number; finished: number };
+  /** Proven keys by type (`ED25519`, `RSA`, `ECDSA-SK`, ...), most first. */
+  keyTypes: { type: string; keys: number }[];
+  sessions: { collect: number; verify: number };
+}
+
+/**
+ * Sessions created in the window, found by their ids: an id starts with its creation time, so
+ * `(project, kind, id ≥ cs_<time>)` is a range of the sessions index, not a scan.
+ */
+function recentSessions(projectId: string, since: number): SQL {
+  return and(
+    eq(sessions.projectId, projectId),
+    or(
+      and(eq(sessions.kind, "collect"), gte(sessions.id, `cs_${encodeTime(since)}`)),
+      and(eq(sessions.kind, "verify"), gte(sessions.id, `vs_${encodeTime(since)}`)),
+    ),
+  ) as SQL;
+}
+
+export async function projectOverview(ctx: ProjectContext): Promise<ProjectOverview> {
+  const today = Date.parse(ctx.now.toISOString().slice(0, 10));
+  const since = today - (OVERVIEW_DAYS - 1) * DAY_MS;
+  const sinceText = new Date(since).toISOString();
+  const recent = recentSessions(ctx.projectId, since);
+  const day = sql<string>`substr(${connections.closedAt}, 1, 10)`;
+  const counted = inArray(connections.outcome, [...COUNTED]);
+  const [perDay, rate, types, kinds] = await ctx.db.batch([
+    ctx.db
+      .select({ day, proofs: count() })
+      .from(connections)
+      .innerJoin(sessions, eq(sessions.id, connections.sessionId))
+      .where(and(recent, counted, gte(connections.closedAt, sinceText)))
+      .groupBy(day),
+    ctx.db
+      .select({
+        counted: sql<number>`coalesce(sum(${connections.outcome} in ('collected', 'verified')), 0)`,
+        finished: count(),
+      })
+      .from(connections)
+      .innerJoin(sessions, eq(sessions.id, connections.sessionId))
+      .where(
+        and(
+          recent,
+          sql`${connections.outcome} != 'in_progress'`,
+          gte(connections.createdAt, sinceText),
+        ),
+      ),
+    ctx.db
+      .select({ algorithm: connectionKeys.publicKeyAlgorithm, keys: count() })
+      .from(connectionKeys)
+      .innerJoin(sessions, eq(sessions.id, connectionKeys.sessionId))
+      .where(and(recent, gte(connectionKeys.createdAt, sinceText)))
+      .groupBy(connectionKeys.publicKeyAlgorithm),
+    ctx.db
+      .select({ kind: sessions.kind, sessions: count() })
+      .from(sessions)
+      .where(recent)
+      .groupBy(sessions.kind),
+  ]);
+  const byDay = new Map(perDay.map((row) => [row.day, row.proofs]));
+  const byType = new Map<string, number>();
+  for (const row of types) {
+    const type = keyTypeName(row.algorithm);
+    byType.set(type, (byType.get(type) ?? 0) + row.keys);
+  }
+  return {
+    days: Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
+      const date = new Date(since + i * DAY_MS).toISOString().slice(0, 10);
+      return { day: date, proofs: byDay.get(date) ?? 0 };
+    }),
+    connections: { counted: rate[0]?.counted ?? 0, finished: rate[0]?.finished ?? 0 },
+    keyTypes: [...byType]
+      .map(([type, keys]) => ({ type, keys }))
+      .sort((a, b) => b.keys - a.keys || a.type.localeCompare(b.type)),
+    sessions: {
+      collect: kinds.find((row) => row.kind === "collect")?.sessions ?? 0,
+      verify: kinds.find((row) => row.kind === "verify")?.sessions ?? 0,
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { configurationProblems } from "../src/config.ts";
+import { signRequest } from "../src/protocol/request-signing.ts";
+import { call, createSession, newProject } from "./helpers.ts";
+
+/** Issue 22, the Worker's side: one JSON line per API and bridge request, joined by request id. */
+
+/** The JSON lines the Worker writes while `run` runs. */
+async function linesDuring(run: () => Promise<unknown>) {
+  const written: Record<string, unknown>[] = [];
+  const capture = (line: unknown) => {
+    try {
+      written.push(JSON.parse(String(line)) as Record<string, unknown>);
+    } catch {
+      // not one of ours
+    }
+  };
+  const spies = [
+    vi.spyOn(console, "log").mockImplementation(capture),
+    vi.spyOn(console, "error").mockImplementation(capture),
+  ];
+  try {
+    await run();
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+  return written;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+async function bridgeCall(path: string, requestId: string, headerId = requestId) {
+  const headers = await signRequest(env.BRIDGE_SECRET ?? "", {
+    method: "GET",
+    path,
+    body: "",
+    requestId,
+  });
+  return call(path, { headers: { ...headers, "x-request-id": headerId } });
+}
+
+describe("the Worker's log lines", () => {
+  it("logs a bridge call under the bridge's own request id, which the signature covers", async () => {
+    let response: Response | undefined;
+    const lines = await linesDuring(async () => {
+      response = await bridgeCall("/internal/v1/health", "0123456789abcdef-3");
+    });
+    expect(response?.status).toBe(200);
+    expect(response?.headers.get("x-request-id")).toBe("0123456789abcdef-3");
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: "info",
+        msg: "request",
+        request_id: "0123456789abcdef-3",
+        method: "GET",
+        route: "/internal/v1/health",
+        status: 200,
+        duration_ms: expect.any(Number),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      }),
+    );
+    // Another id in the header than the one signed: the call is refused.
+    const swapped = await bridgeCall("/internal/v1/health", "0123456789abcdef-3", "someone-else");
+    expect(swapped.status).toBe(401);
+  });
+
+  it("logs an API request by its route pattern and project, never the identifiers in its path", async () => {
+    const { apiKey, projectId } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    const lines = await linesDuring(() =>
+      call(`/api/v1/ssh/collect/sessions/${session.id}/`, { key: apiKey }),
+    );
+    const line = lines.find((entry) => entry.msg === "request");
+    expect(line).toMatchObject({
+      method: "GET",
+      route: "/api/v1/ssh/collect/sessions/:session_id",
+      status: 200,
+      project: projectId,
+    });
+    expect(JSON.stringify(line)).not.toContain(session.id);
+    const missing = await linesDuring(() => call("/api/v1/nothing-here", { key: apiKey }));
+    expect(missing.find((entry) => entry.msg === "request")).toMatchObject({ status: 404 });
+  });
+
+  it("writes no request line for pages and assets", async () => {
+    const lines = await linesDuring(() => call("/login"));
+    expect(lines.filter((entry) => entry.msg === "request")).toEqual([]);
+  });
+
+  it("refuses to start with a LOG_LEVEL it does not know", () => {
+    expect(configurationProblems({ ...env, LOG_LEVEL: "loud" })).toContainEqual(
+      'LOG_LEVEL must be one of debug, info, warn, error, not "loud"',
+    );
+    expect(configurationProblems({ ...env, LOG_LEVEL: "warn" })).toEqual([]);
+  });
+});
