@@ -22,6 +22,9 @@ export default defineConfig(async () => {
   return {
     plugins: [sqlAsText],
     test: {
+      // The Worker's routine JSON lines (one per request) would bury what a failing test printed;
+      // its warnings and errors still show. request-log.test.ts reads the lines it needs itself.
+      onConsoleLog: (log: string) => !/^\{"level":"(debug|info)"/.test(log),
       projects: [
         {
           // The Worker inside workerd, with real D1, Durable Objects and Queues.
@@ -42,7 +45,7 @@ export default defineConfig(async () => {
                   FORGES: JSON.stringify({ fake: inject("forgeUrl") }),
                   FORGE_URL: inject("forgeUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",
-                  SSH_HOST_KEY_FINGERPRINTS: "SHA256:hostkeyone, SHA256:hostkeytwo",
+                  SSH_HOST_KEY_FINGERPRINTS: "ED25519 SHA256:hostkeyone, SHA256:hostkeytwo",
                   // The receiver runs on 127.0.0.1; the shipped wrangler.toml says production.
                   ENVIRONMENT: "development",
                   // The D1 binding behind its gate, with no delay: tests hold or count the primary.

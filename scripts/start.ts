@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { loadOrCreateHostKeys } from "../ssh-bridge/src/server-keys.ts";
+import { fingerprintSetting, loadOrCreateHostKeys } from "../ssh-bridge/src/server-keys.ts";
 import { buildBridge } from "./build-bridge.ts";
 import {
   applyLocalMigrations,
@@ -105,7 +105,7 @@ start(
     "--var",
     `PUBLIC_URL:http://localhost:${HTTP_PORT}`,
     "--var",
-    `SSH_HOST_KEY_FINGERPRINTS:${hostKeys.map((key) => key.fingerprint).join(",")}`,
+    `SSH_HOST_KEY_FINGERPRINTS:${fingerprintSetting(hostKeys)}`,
     // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
     "--var",
     "ENVIRONMENT:development",

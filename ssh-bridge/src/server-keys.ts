@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import ssh2 from "ssh2";
 import { parsePublicKeyBlob } from "../../worker/src/protocol/public-keys.ts";
+import { keyTypeName } from "../../worker/src/protocol/terminal.ts";
 
 export interface HostKey {
   path: string;
@@ -47,3 +48,11 @@ export async function loadOrCreateHostKeys(dir: string): Promise<HostKey[]> {
   }
   return keys;
 }
+
+/**
+ * The Worker's `SSH_HOST_KEY_FINGERPRINTS` for these keys: each named as `ssh` names it when it
+ * asks whether to trust the server ("ED25519 key fingerprint is SHA256:..."), so the proof page
+ * can say which is which.
+ */
+export const fingerprintSetting = (keys: HostKey[]): string =>
+  keys.map((key) => `${keyTypeName(key.algorithm)} ${key.fingerprint}`).join(",");

@@ -116,6 +116,9 @@ describe("must_confirm", () => {
       inputDelayMs: 1000,
     });
     expect(result.code).toBe(0);
+    // One key: the prompt speaks of it in the singular.
+    expect(result.stdout).toContain("This key will be recorded:");
+    expect(result.stdout).not.toContain("These keys");
     expect(result.stdout).toContain(confirmed ? "Collected 1 key" : "Nothing was recorded");
     const after = await ctx.api.getSession("collect", session.id);
     expect(after.connections[0]).toMatchObject({

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyTypeName } from "../../worker/src/protocol/terminal.ts";
 import { launchChromium, screenshot } from "./helpers/chromium.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
@@ -50,7 +51,11 @@ describe("the hosted proof page in Chromium", () => {
     const laptop = await openProofPage(session, LAPTOP);
     expect(await headline(laptop)).toBe("Waiting for you to connect.");
     const shown = (await laptop.textContent("#host-keys")) ?? "";
-    for (const key of ctx.bridge.hostKeys) expect(shown).toContain(key.fingerprint);
+    // Each named as ssh names it when it asks: "ED25519 key fingerprint is SHA256:...".
+    for (const key of ctx.bridge.hostKeys)
+      expect(shown).toContain(`${keyTypeName(key.algorithm)} ${key.fingerprint}`);
+    expect(shown).toMatch(/ED25519 SHA256:/);
+    expect(shown).toMatch(/RSA SHA256:/);
     await screenshot(phone, "proof-page-waiting-phone");
     await screenshot(laptop, "proof-page-waiting-laptop");
 

@@ -26,6 +26,7 @@ import { ApiError } from "./lib/errors.ts";
 import { MAX_INTERNAL_BODY_BYTES } from "./protocol/messages.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildWebApp } from "./web/app.tsx";
+import { webSession } from "./web/auth.ts";
 import { referencePage } from "./web/reference/reference-page.tsx";
 
 const limitBody = limitBodyTo(LIMITS.maxBodyBytes);
@@ -85,7 +86,16 @@ export function buildApp() {
     return document;
   };
   app.get("/api/v1/openapi.json", (c) => c.json(documentFor(c.req.url)));
-  app.get("/docs", (c) => c.html(referencePage(documentFor(c.req.url))));
+  // Signed in, the reference's header leads back to the projects like every other page's.
+  app.get("/docs", webSession, (c) =>
+    c.html(
+      referencePage(documentFor(c.req.url), {
+        csrf: c.var.csrf,
+        account: c.var.account,
+        path: c.req.path,
+      }),
+    ),
+  );
   // The keys that sign attestations, for anyone to verify them offline (SPEC §16).
   app.get("/.well-known/jwks.json", async (c) => {
     c.header("cache-control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);

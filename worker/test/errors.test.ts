@@ -55,6 +55,15 @@ describe("problem+json for bad input", () => {
       "body.ssh_banner",
       "body.timeout",
     ]);
+    // Each message is a sentence a person reads, naming the field.
+    const messages = Object.fromEntries(
+      (problem.errors ?? []).map((error) => [error.location, error.message]),
+    );
+    expect(messages).toEqual({
+      "body.multi_key": "multi_key must be true or false",
+      "body.ssh_banner": "ssh_banner must be at most 2048 characters long",
+      "body.timeout": "timeout must be at least 60",
+    });
   });
 
   it.each([

@@ -69,8 +69,9 @@ describe("the hosted proof page", () => {
     expect(status).toBe(200);
     expect(html).toContain(session.ssh_command);
     expect(html).toContain(session.sign_command.replaceAll("'", "&#39;"));
-    expect(html).toContain("SHA256:hostkeyone");
-    expect(html).toContain("SHA256:hostkeytwo");
+    // Named as ssh names it on first contact when the setting says; bare when it does not.
+    expect(html).toMatch(/<span class="key-type">ED25519<\/span> <code>SHA256:hostkeyone<\/code>/);
+    expect(html).toMatch(/<li> <code>SHA256:hostkeytwo<\/code>/);
     expect(html).toContain("Acme asks you to prove your key.\n&lt;b&gt;Second line&lt;/b&gt;");
     expect(html).toContain("Waiting for you to connect.");
     expect(html).toContain('<meta http-equiv="refresh" content="5"/>');

@@ -34,14 +34,17 @@ describe("accounts", () => {
 
   it("refuses weak passwords and taken emails with a message", async () => {
     const browser = new Browser();
-    const weak = await browser.follow(
-      await browser.post("/signup", { email: "weak@example.com", password: "short" }),
+    // The form comes back with the email kept, the password not, and the problem beside it.
+    const weak = await browser.post("/signup", { email: "weak@example.com", password: "short" });
+    expect(weak.status).toBe(400);
+    expect(weak.html).toMatch(
+      /<span class="field-error" id="password-error" role="alert">Use a password of at least 10 characters<\/span>/,
     );
-    expect(weak.html).toContain("at least 10 characters");
+    expect(weak.html).toContain('value="weak@example.com"');
+    expect(weak.html).not.toContain("short");
     const { email } = await signedUpBrowser();
-    const taken = await browser.follow(
-      await browser.post("/signup", { email, password: "another long password" }),
-    );
+    const taken = await browser.post("/signup", { email, password: "another long password" });
+    expect(taken.status).toBe(400);
     expect(taken.html).toContain("No account can be created with this email");
   });
 
@@ -153,7 +156,12 @@ describe("accounts", () => {
       password: "correct horse battery",
     });
     expect(page.status).toBe(303);
-    expect([...browser.cookies.keys()].sort()).toEqual(["__Host-kp_csrf", "__Host-kp_session"]);
+    // The welcome banner rides in a cookie too, named the same way.
+    expect([...browser.cookies.keys()].sort()).toEqual([
+      "__Host-kp_csrf",
+      "__Host-kp_flash",
+      "__Host-kp_session",
+    ]);
     expect((await browser.get("/projects")).status).toBe(200);
     const response = await call("/signin");
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
@@ -213,13 +221,17 @@ describe("projects and settings", () => {
 
   it("refuses an API key expiring in the past", async () => {
     const { browser, projectId } = await browserWithProject();
-    const page = await browser.follow(
-      await browser.post(`/projects/${projectId}/api-keys`, {
-        name: "old",
-        expires_on: "2020-01-01",
-      }),
+    const page = await browser.post(`/projects/${projectId}/api-keys`, {
+      name: "old",
+      expires_on: "2020-01-01",
+    });
+    expect(page.status).toBe(400);
+    expect(page.html).toMatch(
+      /id="expires_on-error" role="alert">The expiry date must be in the future/,
     );
-    expect(page.html).toContain("must be in the future");
+    expect(page.html).toContain(
+      'name="name" required="" maxlength="100" placeholder="production" value="old"',
+    );
   });
 
   it("invites with a single-use link that an owner can revoke", async () => {
@@ -241,6 +253,10 @@ describe("projects and settings", () => {
     const joined = await friend.browser.post(path);
     expect(joined.location).toContain(`/projects/${projectId}/sessions`);
     expect((await friend.browser.get("/projects")).html).toContain("Shared");
+    // A member may leave; the project's only owner is not offered a way out.
+    const leave = /<button type="submit" class="secondary">Leave<\/button>/;
+    expect((await friend.browser.get(`/projects/${projectId}/settings`)).html).toMatch(leave);
+    expect((await browser.get(`/projects/${projectId}/settings`)).html).not.toMatch(leave);
     // Used once, it is gone: nobody else joins with it.
     const third = await signedUpBrowser();
     expect((await third.browser.get(path)).status).toBe(404);
@@ -333,8 +349,10 @@ describe("webhooks in the browser", () => {
     const tested = await browser.follow(await browser.post(`${path}/test`));
     expect(tested.html).toContain("Test event sent.");
     expect(tested.html).toMatch(/ping <span class="muted mono">whi_/);
-    const bad = await browser.follow(await browser.post(path, { url: "ftp://nope" }));
-    expect(bad.html).toContain("url: Must be an http or https URL");
+    const bad = await browser.post(path, { url: "ftp://nope" });
+    expect(bad.status).toBe(400);
+    expect(bad.html).toContain('value="ftp://nope"');
+    expect(bad.html).toMatch(/id="url-error" role="alert">Must be an http or https URL/);
     await browser.post(`${path}/delete`);
     expect((await browser.get(path)).status).toBe(404);
   });
@@ -376,13 +394,16 @@ describe("sessions in the browser", () => {
     for (const label of ["ed25519", "ecdsa-384", "rsa-2048"])
       expect(detail.html).toContain(key(label)?.sha256);
     expect(detail.html).toContain("Failed attempts: 0 of 2");
-    const invalid = await browser.follow(
-      await browser.post(`/projects/${projectId}/sessions`, {
-        kind: "verify",
-        keys: "ssh-ed25519 garbage",
-      }),
+    const invalid = await browser.post(`/projects/${projectId}/sessions`, {
+      kind: "verify",
+      keys: `${key("ed25519")?.openssh}\nssh-ed25519 garbage`,
+    });
+    // The form comes back as typed, naming the entry that is wrong beside the field.
+    expect(invalid.status).toBe(400);
+    expect(invalid.html).toContain("ssh-ed25519 garbage</textarea>");
+    expect(invalid.html).toMatch(
+      /id="keys-error" role="alert">Key 2: The key data is not valid base64/,
     );
-    expect(invalid.html).toContain("keys[0].public_key");
   });
 
   it("trusts a CA from the form and shows how each key was held: security key and certificate", async () => {
@@ -443,8 +464,28 @@ describe("sessions in the browser", () => {
       (await browser.get(`/projects/${projectId}/sessions?kind=collect&status=completed`)).html,
     ).toContain("1–1 of 1");
     expect((await browser.get(`/projects/${projectId}/sessions?kind=verify`)).html).toContain(
-      "No sessions.",
+      "No sessions match this filter.",
     );
+    // By default both kinds, newest first, each row naming its kind.
+    const verify = await browser.post(`/projects/${projectId}/sessions`, {
+      kind: "verify",
+      keys: key("ed25519")?.openssh ?? "",
+    });
+    const verifyId = verify.location?.match(/(vs_[0-9a-z]+)/)?.[1] ?? "";
+    const all = await browser.get(`/projects/${projectId}/sessions`);
+    expect(all.html).toContain("1–4 of 4");
+    expect(all.html.match(/sessions\/((?:cs|vs)_[0-9a-z]+)/)?.[1]).toBe(verifyId);
+    expect(all.html).toContain('<td data-label="Kind">Verification</td>');
+    expect(all.html).toContain('<td data-label="Kind">Collection</td>');
+  });
+
+  it("tells a project with no sessions what to do next", async () => {
+    const { browser, projectId } = await browserWithProject();
+    const empty = await browser.get(`/projects/${projectId}/sessions`);
+    expect(empty.html).toContain("No sessions yet.");
+    expect(empty.html).toContain(`href="/projects/${projectId}/sessions/new?kind=collect"`);
+    expect(empty.html).toContain(`href="/projects/${projectId}/sessions/new?kind=verify"`);
+    expect(empty.html).not.toContain("<table");
   });
 
   it("honours the 409 rules for complete and deletes", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFakeForge } from "../../../test-support/fake-forge.ts";
 import { removeState, seedProject, startLocalWorker } from "../../../test-support/local-worker.ts";
-import { loadOrCreateHostKeys } from "../../src/server-keys.ts";
+import { fingerprintSetting, loadOrCreateHostKeys } from "../../src/server-keys.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
   const forge = await startFakeForge();
   const worker = await startLocalWorker({
     vars: {
-      SSH_HOST_KEY_FINGERPRINTS: hostKeys.map((key) => key.fingerprint).join(","),
+      SSH_HOST_KEY_FINGERPRINTS: fingerprintSetting(hostKeys),
       FORGES: JSON.stringify({ fake: forge.url }),
     },
   });

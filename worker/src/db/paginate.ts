@@ -6,7 +6,9 @@ import type { Database } from "./client.ts";
 /** A select made with `.$dynamic()`, filtered but not yet ordered or paged. */
 interface DynamicSelect<Row> {
   _: { result: Row[] };
-  orderBy(order: SQL): { limit(limit: number): { offset(offset: number): BatchItem<"sqlite"> } };
+  orderBy(...order: SQL[]): {
+    limit(limit: number): { offset(offset: number): BatchItem<"sqlite"> };
+  };
 }
 
 export interface Page {
@@ -28,16 +30,20 @@ export function listEnvelope<T>(items: T[], totals: { total: number } | undefine
 
 /**
  * One page of `query` (a dynamic select, filtered but not ordered), newest first by `id` (ids
- * sort by creation time), and the number of `table` rows `where` matches: one D1 round trip.
+ * sort by creation time) unless `order` says otherwise, and the number of `table` rows `where` matches: one D1 round trip.
  */
 export async function paginate<Row>(
   db: Database,
   query: DynamicSelect<Row>,
-  counted: { table: SQLiteTable; where: SQL | undefined; id: SQLiteColumn },
+  counted: { table: SQLiteTable; where: SQL | undefined; id: SQLiteColumn; order?: SQL[] },
   page: Page,
 ) {
+  const order = counted.order ?? [desc(counted.id)];
   const [rows, [totals]] = await db.batch([
-    query.orderBy(desc(counted.id)).limit(page.limit).offset(page.offset),
+    query
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(counted.table).where(counted.where),
   ]);
   return listEnvelope(rows as Row[], totals, page);

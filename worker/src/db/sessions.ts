@@ -141,6 +141,8 @@ export const sessions = sqliteTable(
     index("sessions_project_kind_idx").on(t.projectId, t.kind, t.id),
     index("sessions_project_kind_status_idx").on(t.projectId, t.kind, t.status, t.id),
     index("sessions_project_kind_external_idx").on(t.projectId, t.kind, t.externalId, t.id),
+    // The dashboard's list of both kinds, newest first (ids of two kinds do not sort together).
+    index("sessions_project_created_idx").on(t.projectId, t.createdAt, t.id),
   ],
 );
 

@@ -143,13 +143,18 @@ export interface SessionListFilter {
   external_id?: string | undefined;
 }
 
-/** One page, newest first; ids are time-ordered, so `id DESC` is creation order. */
+/**
+ * One page, newest first. Within a kind ids are time-ordered, so `id DESC` is creation order;
+ * across both kinds (the dashboard's default) the two prefixes do not sort together, so the page
+ * is ordered by `created_at` (sessions_project_created_idx).
+ */
 export async function listSessionRows(
   ctx: ProjectContext,
-  kind: SessionKind,
+  kind: SessionKind | undefined,
   filter: SessionListFilter,
 ) {
-  const conditions: SQL[] = [eq(sessions.projectId, ctx.projectId), eq(sessions.kind, kind)];
+  const conditions: SQL[] = [eq(sessions.projectId, ctx.projectId)];
+  if (kind) conditions.push(eq(sessions.kind, kind));
   if (filter.status) conditions.push(eq(sessions.status, filter.status));
   if (filter.external_id !== undefined)
     conditions.push(eq(sessions.externalId, filter.external_id));
@@ -157,7 +162,12 @@ export async function listSessionRows(
   const { items: rows, ...page } = await paginate(
     ctx.db,
     ctx.db.select().from(sessions).where(where).$dynamic(),
-    { table: sessions, where, id: sessions.id },
+    {
+      table: sessions,
+      where,
+      id: sessions.id,
+      order: kind ? undefined : [desc(sessions.createdAt), desc(sessions.id)],
+    },
     filter,
   );
   return { rows, page };

@@ -153,6 +153,12 @@ export function refusedKeyLines(offered: OfferedKey[]): string[] {
   return [...new Set(lines)];
 }
 
+/** Above the keys awaiting a y: for one key, then for more. */
+const CONFIRM_HEADINGS = {
+  collect: ["This key will be recorded:", "These keys will be recorded:"],
+  verify: ["This key matches this session:", "These keys match this session:"],
+} as const;
+
 export function confirmPromptLines(
   kind: "collect" | "verify",
   proven: ProvenKeyView[],
@@ -161,10 +167,7 @@ export function confirmPromptLines(
   const lines =
     proven.length === 0
       ? ["No key was proven."]
-      : [
-          kind === "collect" ? "These keys will be recorded:" : "These keys match this session:",
-          ...proven.map(keyLine),
-        ];
+      : [CONFIRM_HEADINGS[kind][proven.length === 1 ? 0 : 1], ...proven.map(keyLine)];
   return [
     ...lines,
     pty

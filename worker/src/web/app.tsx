@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { LIMITS } from "../schemas/limits.ts";
 import { requireAccount, requireMember, requireOwner, verifyCsrf, webSession } from "./auth.ts";
+import { FAVICON } from "./favicon.ts";
 import { Layout } from "./layout.tsx";
 import { authRoutes } from "./routes/auth.tsx";
 import { invitationRoutes } from "./routes/invitations.tsx";
@@ -15,7 +16,7 @@ import {
 import { proofRoutes } from "./routes/proof.tsx";
 import { sessionRoutes } from "./routes/sessions.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
-import { COPY_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
+import { APP_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
 import { STYLESHEET } from "./style.ts";
 
 /** The pages at the site's root; everything else of the web app sits under a guarded mount. */
@@ -38,21 +39,15 @@ const formLimit = bodyLimit({
  */
 export function buildWebApp() {
   const web = new Hono<AppEnv>({ strict: false });
-  web.get("/app.css", (c) =>
-    c.body(STYLESHEET, 200, {
-      "content-type": "text/css",
-      "cache-control": "public, max-age=3600",
-    }),
-  );
-  for (const [path, script] of [
-    ["/app.js", COPY_SCRIPT],
-    ["/proof.js", PROOF_SCRIPT],
+  // The web app's own files: each small, public and cached.
+  for (const [path, body, type] of [
+    ["/app.css", STYLESHEET, "text/css"],
+    ["/app.js", APP_SCRIPT, "text/javascript"],
+    ["/proof.js", PROOF_SCRIPT, "text/javascript"],
+    ["/favicon.svg", FAVICON, "image/svg+xml"],
   ] as const) {
     web.get(path, (c) =>
-      c.body(script, 200, {
-        "content-type": "text/javascript",
-        "cache-control": "public, max-age=3600",
-      }),
+      c.body(body, 200, { "content-type": type, "cache-control": "public, max-age=3600" }),
     );
   }
   // Public: the connection identifier names the session, as it does over SSH.

@@ -2,6 +2,9 @@ import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "./auth.ts";
 import { checkedIn, type FormState } from "./forms.ts";
 
+/** A time as the tables show it: to the second, in UTC, and saying so. */
+export const shortTime = (time: string) => `${time.slice(0, 19).replace("T", " ")} UTC`;
+
 export function Csrf(props: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={props.token} />;
 }
@@ -36,11 +39,20 @@ export function PostButton(props: {
   );
 }
 
-/** A table that scrolls sideways on a narrow screen instead of widening the page. */
-export function Table(props: { head?: string[]; class?: string; children: Child }) {
+/**
+ * A table that never widens the page: on a phone its rows stack, each cell under the label its
+ * `data-label` gives (style.ts); with `stacked={false}` it scrolls sideways in its own box.
+ */
+export function Table(props: {
+  head?: string[];
+  class?: string;
+  stacked?: boolean;
+  children: Child;
+}) {
+  const classes = [props.stacked === false ? "" : "stacked", props.class ?? ""].join(" ").trim();
   return (
     <div class="table-wrap">
-      <table class={props.class}>
+      <table class={classes || undefined}>
         {props.head ? (
           <thead>
             <tr>

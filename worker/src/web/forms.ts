@@ -72,13 +72,28 @@ export function formState(
   const errors: Record<string, string> = {};
   const general: string[] = [];
   for (const problem of error.errors ?? [{ location: "", message: error.detail }]) {
-    const field = /^body\.([a-z_]+)/.exec(problem.location)?.[1];
-    if (field)
-      errors[field] = errors[field] ? `${errors[field]}; ${problem.message}` : problem.message;
-    else general.push(problem.message);
+    const [, field, index] = /^body\.([a-z_]+)(?:\[(\d+)\])?/.exec(problem.location) ?? [];
+    if (!field) {
+      general.push(problem.message);
+      continue;
+    }
+    // One of several entries in a field (a pasted key, an account): say which.
+    const message =
+      index === undefined
+        ? problem.message
+        : `${ENTRY_NAMES[field] ?? "Entry"} ${Number(index) + 1}: ${problem.message}`;
+    errors[field] = errors[field] ? `${errors[field]}; ${message}` : message;
   }
   return { values, errors, general };
 }
+
+/** What one entry of a list field is called when it is the one with the problem. */
+const ENTRY_NAMES: Record<string, string> = {
+  keys: "Key",
+  certificate_authorities: "Key",
+  keys_from: "Account",
+  events: "Event",
+};
 
 /** A value to show in a field: what the user typed, or the page's own. */
 export function typedValue(form: FormState | undefined, name: string, fallback = ""): string {
@@ -151,6 +166,7 @@ export function pageContext(c: Context<AppEnv>): PageContext {
     csrf: c.var.csrf,
     account: c.var.account,
     project: c.var.member?.project,
+    path: c.req.path,
     flash: takeFlash(c),
   };
 }

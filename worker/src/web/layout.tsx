@@ -5,7 +5,59 @@ export interface PageContext {
   csrf: string;
   account?: { email: string } | undefined;
   project?: { id: string; name: string } | undefined;
+  /** The page's own path, to mark where it sits in the navigation. */
+  path?: string | undefined;
   flash?: { error?: string | undefined; notice?: string | undefined };
+}
+
+/** The signed-in navigation: where a page sits, marked for assistive technology. */
+function navLinks(page: PageContext | undefined): { href: string; label: string }[] {
+  const links = [];
+  if (page?.account) links.push({ href: "/projects", label: "Projects" });
+  if (page?.project) {
+    const base = `/projects/${page.project.id}`;
+    links.push(
+      { href: base, label: "Overview" },
+      { href: `${base}/sessions`, label: "Sessions" },
+      { href: `${base}/settings`, label: "Settings" },
+    );
+  }
+  links.push({ href: "/docs", label: "API reference" });
+  return links;
+}
+
+/** The deepest link that holds the current page is the current one. */
+function currentLink(links: { href: string }[], path: string | undefined): string | undefined {
+  if (!path) return undefined;
+  return links
+    .filter((link) => path === link.href || path.startsWith(`${link.href}/`))
+    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+}
+
+function Navigation(props: { page?: PageContext | undefined }) {
+  const links = navLinks(props.page);
+  const current = currentLink(links, props.page?.path);
+  return (
+    <>
+      {links.map((link) => (
+        <a href={link.href} aria-current={link.href === current ? "page" : undefined}>
+          {link.label}
+        </a>
+      ))}
+    </>
+  );
+}
+
+function Account(props: { page: PageContext & { account: { email: string } } }) {
+  return (
+    <form class="account" method="post" action="/signout">
+      <Csrf token={props.page.csrf} />
+      <span class="muted breakable">{props.page.account.email}</span>
+      <button class="link" type="submit">
+        Sign out
+      </button>
+    </form>
+  );
 }
 
 export function Layout(props: {
@@ -21,45 +73,53 @@ export function Layout(props: {
   children: Child;
 }) {
   const { page } = props;
+  const signedIn = page?.account ? (page as PageContext & { account: { email: string } }) : null;
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{props.title} · keyproof</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/app.css" />
         {props.head}
       </head>
       <body>
-        <header>
-          <a class="brand" href="/">
+        <header class="site">
+          <a class="brand" href={signedIn ? "/projects" : "/"}>
             keyproof
           </a>
-          {props.bare ? null : (
-            <nav>
-              {page?.account ? <a href="/projects">Projects</a> : null}
-              {page?.project ? (
-                <>
-                  <a href={`/projects/${page.project.id}/sessions`}>Sessions</a>
-                  <a href={`/projects/${page.project.id}/settings`}>Settings</a>
-                </>
-              ) : null}
-              <a href="/docs">API reference</a>
-            </nav>
-          )}
-          {page?.account ? (
-            <form class="inline" method="post" action="/signout">
-              <Csrf token={page.csrf} />
-              <span class="muted">{page.account.email} </span>
-              <button class="secondary" type="submit">
-                Sign out
-              </button>
-            </form>
+          {page?.project && !props.bare ? (
+            <span class="header-project breakable">{page.project.name}</span>
           ) : null}
+          {props.bare ? null : (
+            <>
+              <nav class="links" aria-label="Main">
+                <Navigation page={page} />
+              </nav>
+              {signedIn ? <Account page={signedIn} /> : null}
+              {/* On a phone the same links fold into a menu (style.ts shows one or the other). */}
+              <details class="menu">
+                <summary>Menu</summary>
+                <nav aria-label="Main">
+                  <Navigation page={page} />
+                  {signedIn ? <Account page={signedIn} /> : null}
+                </nav>
+              </details>
+            </>
+          )}
         </header>
         <main class={props.wide ? "wide" : undefined}>
-          {page?.flash?.error ? <p class="flash error">{page.flash.error}</p> : null}
-          {page?.flash?.notice ? <p class="flash notice">{page.flash.notice}</p> : null}
+          {page?.flash?.error ? (
+            <p class="flash error" role="alert">
+              {page.flash.error}
+            </p>
+          ) : null}
+          {page?.flash?.notice ? (
+            <p class="flash notice" role="status">
+              {page.flash.notice}
+            </p>
+          ) : null}
           {props.children}
         </main>
         {(props.scripts ?? ["/app.js"]).map((src) => (

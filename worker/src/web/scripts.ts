@@ -1,7 +1,23 @@
 /** The web app's two small scripts; every page works without them (CSP allows only these). */
 
-/** Copy buttons: `data-copy` holds the text. */
-export const COPY_SCRIPT = `
+/**
+ * Every signed-in page's script. Copy buttons: `data-copy` holds the text. List filters
+ * (`form[data-filters]`) apply as soon as a choice changes, and a status that the chosen kind of
+ * session cannot have is hidden (`data-kinds` on its option) before the page reloads.
+ */
+export const APP_SCRIPT = `
+document.addEventListener("change", (event) => {
+  const form = event.target.closest("form[data-filters]");
+  if (!form) return;
+  if (event.target.name === "kind") {
+    const kind = event.target.value;
+    for (const option of form.querySelectorAll("option[data-kinds]")) {
+      option.hidden = kind !== "" && !option.dataset.kinds.split(" ").includes(kind);
+      if (option.hidden && option.selected) form.elements.status.value = "";
+    }
+  }
+  form.requestSubmit();
+});
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-copy]");
   if (!button) return;

@@ -1,4 +1,6 @@
-import { Csrf } from "../components.tsx";
+import { MIN_PASSWORD_LENGTH } from "../../domain/accounts.ts";
+import { Csrf, Field, FormProblems } from "../components.tsx";
+import { type FormState, typedValue } from "../forms.ts";
 import { Layout, type PageContext } from "../layout.tsx";
 
 export function AuthPage(props: {
@@ -6,34 +8,43 @@ export function AuthPage(props: {
   mode: "signin" | "signup";
   next?: string | undefined;
   email?: string;
+  /** The sign-up form as the user sent it (never its password), when it came back. */
+  form?: FormState | undefined;
 }) {
+  const { form } = props;
   const signin = props.mode === "signin";
+  const rule = `At least ${MIN_PASSWORD_LENGTH} characters.`;
   return (
     <Layout title={signin ? "Sign in" : "Sign up"} page={props.page}>
       <h1>{signin ? "Sign in" : "Create your account"}</h1>
+      <FormProblems form={form} />
       <form class="stack" method="post" action={signin ? "/signin" : "/signup"}>
         <Csrf token={props.page.csrf} />
         {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
-        <label>
-          Email
+        <Field name="email" form={form} label="Email">
           <input
             name="email"
             type="email"
             autocomplete="email"
             required
-            value={props.email ?? ""}
+            value={typedValue(form, "email", props.email ?? "")}
           />
-        </label>
-        <label>
-          Password
+        </Field>
+        <Field name="password" form={form} label="Password">
           <input
             name="password"
             type="password"
             autocomplete={signin ? "current-password" : "new-password"}
-            minlength={signin ? undefined : 10}
+            minlength={signin ? undefined : MIN_PASSWORD_LENGTH}
+            aria-describedby={signin ? undefined : "password-rule"}
             required
           />
-        </label>
+          {signin ? null : (
+            <span class="rule" id="password-rule">
+              {rule}
+            </span>
+          )}
+        </Field>
         <button type="submit">{signin ? "Sign in" : "Sign up"}</button>
       </form>
       <p class="muted">

@@ -3,32 +3,52 @@ import type { ApiKeyRow } from "../../domain/api-keys.ts";
 import { OVERVIEW_DAYS, type ProjectOverview } from "../../domain/project-overview.ts";
 import type { Webhook } from "../../schemas/webhooks.ts";
 import { DailyBars, LabelledBars, ShareBar } from "../charts.tsx";
-import { CopyButton, Csrf, PostButton, Status, Table } from "../components.tsx";
+import {
+  CopyButton,
+  Csrf,
+  Field,
+  FormProblems,
+  PostButton,
+  Status,
+  shortTime,
+  Table,
+} from "../components.tsx";
+import { type FormState, typedValue } from "../forms.ts";
 import { Layout, type PageContext } from "../layout.tsx";
 
 export function ProjectsPage(props: {
   page: PageContext;
   projects: { id: string; name: string; role: string; createdAt: string }[];
+  /** The new-project form as the user sent it, when it came back with problems. */
+  form?: FormState | undefined;
 }) {
+  const { form } = props;
   return (
     <Layout title="Projects" page={props.page}>
       <h1>Projects</h1>
-      {props.projects.length === 0 ? <p class="muted">No projects yet.</p> : null}
-      <ul>
-        {props.projects.map((project) => (
-          <li>
-            <a href={`/projects/${project.id}`}>{project.name}</a>{" "}
-            <span class="muted">({project.role})</span>
-          </li>
-        ))}
-      </ul>
+      {props.projects.length === 0 ? (
+        <p class="muted">
+          No projects yet. A project holds your sessions, API keys and webhooks: name one below.
+        </p>
+      ) : (
+        <ul class="project-list">
+          {props.projects.map((project) => (
+            <li>
+              <a class="breakable" href={`/projects/${project.id}`}>
+                {project.name}
+              </a>{" "}
+              <span class="muted">({project.role})</span>
+            </li>
+          ))}
+        </ul>
+      )}
       <h2>New project</h2>
+      <FormProblems form={form} />
       <form class="stack" method="post" action="/projects">
         <Csrf token={props.page.csrf} />
-        <label>
-          Name
-          <input name="name" required maxlength={100} />
-        </label>
+        <Field name="name" form={form} label="Name">
+          <input name="name" required maxlength={100} value={typedValue(form, "name")} />
+        </Field>
         <button type="submit">Create project</button>
       </form>
     </Layout>
@@ -46,20 +66,28 @@ interface SettingsProps {
   invitations: InvitationRow[];
   newKey?: { name: string; plaintext: string } | undefined;
   invitationLink?: string | undefined;
+  renameForm?: FormState | undefined;
+  apiKeyForm?: FormState | undefined;
 }
 
 export function SettingsPage(props: SettingsProps) {
   const { page, project } = props;
   const base = `/projects/${project.id}`;
+  const owners = props.members.filter((member) => member.role === "owner").length;
   return (
     <Layout title={`${project.name} settings`} page={page}>
-      <h1>{project.name}: settings</h1>
+      <h1>Settings</h1>
+      <FormProblems form={props.renameForm} />
       <form class="stack" method="post" action={`${base}/rename`}>
         <Csrf token={page.csrf} />
-        <label>
-          Project name
-          <input name="name" value={project.name} required maxlength={100} />
-        </label>
+        <Field name="name" form={props.renameForm} label="Project name">
+          <input
+            name="name"
+            value={typedValue(props.renameForm, "name", project.name)}
+            required
+            maxlength={100}
+          />
+        </Field>
         <button type="submit">Rename</button>
       </form>
 
@@ -75,51 +103,72 @@ export function SettingsPage(props: SettingsProps) {
           </p>
         </div>
       ) : null}
-      <Table head={["Name", "Key", "Created", "Expires", "Last used", ""]}>
-        {props.keys.map((key) => (
-          <tr>
-            <td>{key.name}</td>
-            <td class="mono">{key.prefix}…</td>
-            <td>{key.createdAt.slice(0, 16).replace("T", " ")}</td>
-            <td>{key.expiredAt ? key.expiredAt.slice(0, 10) : "never"}</td>
-            <td>{key.lastUsedAt ? key.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
-            <td>
-              {key.revokedAt ? (
-                <span class="muted">revoked</span>
-              ) : (
-                <RevokeButton action={`${base}/api-keys/${key.id}/revoke`} csrf={page.csrf} />
-              )}
-            </td>
-          </tr>
-        ))}
-      </Table>
+      {props.keys.length === 0 ? (
+        <p class="muted">No API keys yet: create one to call the API from your backend.</p>
+      ) : (
+        <Table head={["Name", "Key", "Created", "Expires", "Last used", ""]}>
+          {props.keys.map((key) => (
+            <tr>
+              <td data-label="Name" class="breakable">
+                {key.name}
+              </td>
+              <td data-label="Key" class="mono">
+                {key.prefix}…
+              </td>
+              <td data-label="Created">{shortTime(key.createdAt)}</td>
+              <td data-label="Expires">{key.expiredAt ? key.expiredAt.slice(0, 10) : "never"}</td>
+              <td data-label="Last used">{key.lastUsedAt ? shortTime(key.lastUsedAt) : "never"}</td>
+              <td>
+                {key.revokedAt ? (
+                  <span class="muted">revoked</span>
+                ) : (
+                  <RevokeButton action={`${base}/api-keys/${key.id}/revoke`} csrf={page.csrf} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <FormProblems form={props.apiKeyForm} />
       <form class="stack" method="post" action={`${base}/api-keys`}>
         <Csrf token={page.csrf} />
-        <label>
-          Key name
-          <input name="name" required maxlength={100} placeholder="production" />
-        </label>
-        <label>
-          Expires on (optional)
-          <input name="expires_on" type="date" />
-        </label>
+        <Field name="name" form={props.apiKeyForm} label="Key name">
+          <input
+            name="name"
+            required
+            maxlength={100}
+            placeholder="production"
+            value={typedValue(props.apiKeyForm, "name")}
+          />
+        </Field>
+        <Field name="expires_on" form={props.apiKeyForm} label="Expires on (optional)">
+          <input name="expires_on" type="date" value={typedValue(props.apiKeyForm, "expires_on")} />
+        </Field>
         <button type="submit">Create API key</button>
       </form>
 
       <h2>Webhooks</h2>
-      <Table>
-        {props.webhooks.map((hook) => (
-          <tr>
-            <td class="mono">
-              <a href={`${base}/webhooks/${hook.id}`}>{hook.url}</a>
-            </td>
-            <td>{hook.events.length === 0 ? "all events" : hook.events.join(", ")}</td>
-            <td>
-              <Status value={hook.enabled ? "enabled" : "disabled"} />
-            </td>
-          </tr>
-        ))}
-      </Table>
+      {props.webhooks.length === 0 ? (
+        <p class="muted">
+          No webhooks yet: add one to hear about every session of this project as it happens.
+        </p>
+      ) : (
+        <Table head={["URL", "Events", "State"]}>
+          {props.webhooks.map((hook) => (
+            <tr>
+              <td data-label="URL" class="breakable">
+                <a href={`${base}/webhooks/${hook.id}`}>{hook.url}</a>
+              </td>
+              <td data-label="Events">
+                {hook.events.length === 0 ? "all events" : hook.events.join(", ")}
+              </td>
+              <td data-label="State">
+                <Status value={hook.enabled ? "enabled" : "disabled"} />
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
       <p>
         <a class="button" href={`${base}/webhooks/new`}>
           Add a webhook
@@ -127,13 +176,16 @@ export function SettingsPage(props: SettingsProps) {
       </p>
 
       <h2>Members</h2>
-      <ul>
+      <ul class="members">
         {props.members.map((member) => {
           const self = member.email === page.account?.email;
+          // A project keeps an owner: its only one is not offered a way out.
+          const soleOwner = member.role === "owner" && owners === 1;
           return (
             <li>
-              {member.email} <span class="muted">({member.role})</span>{" "}
-              {self || props.role === "owner" ? (
+              <span class="breakable">{member.email}</span>{" "}
+              <span class="muted">({member.role})</span>{" "}
+              {(self || props.role === "owner") && !(self && soleOwner) ? (
                 <PostButton
                   action={`${base}/members/${member.accountId}/remove`}
                   csrf={page.csrf}
@@ -172,8 +224,8 @@ function Invitations(props: SettingsProps & { base: string }) {
         <Table head={["Created", "Expires", ""]}>
           {props.invitations.map((invitation) => (
             <tr>
-              <td>{invitation.createdAt.slice(0, 16).replace("T", " ")}</td>
-              <td>{invitation.expiresAt.slice(0, 16).replace("T", " ")}</td>
+              <td data-label="Created">{shortTime(invitation.createdAt)}</td>
+              <td data-label="Expires">{shortTime(invitation.expiresAt)}</td>
               <td>
                 <RevokeButton
                   action={`${base}/invitations/${invitation.id}/revoke`}

@@ -2,13 +2,19 @@ import type { ProofStatus } from "../../domain/proof-status.ts";
 import { CopyButton } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 
+/** A host key as `ssh` shows it on first contact: `ED25519 key fingerprint is SHA256:...`. */
+export interface HostKeyFingerprint {
+  type?: string | undefined;
+  fingerprint: string;
+}
+
 export interface ProofPageProps {
   kind: "collect" | "verify";
   identifier: string;
   sshCommand: string;
   signCommand: string;
   banner: string | null;
-  hostKeyFingerprints: string[];
+  hostKeyFingerprints: HostKeyFingerprint[];
   status: ProofStatus;
 }
 
@@ -86,9 +92,10 @@ export function ProofPage(props: ProofPageProps) {
                 if the fingerprint it shows is one of these:
               </p>
               <ul class="fingerprints">
-                {props.hostKeyFingerprints.map((fingerprint) => (
+                {props.hostKeyFingerprints.map((key) => (
                   <li>
-                    <code>{fingerprint}</code>
+                    {key.type ? <span class="key-type">{key.type}</span> : null}{" "}
+                    <code>{key.fingerprint}</code>
                   </li>
                 ))}
               </ul>

@@ -12,6 +12,7 @@ import {
   FormProblems,
   PostButton,
   Status,
+  shortTime,
   Table,
 } from "../components.tsx";
 import { type FormState, typedValue } from "../forms.ts";
@@ -19,22 +20,28 @@ import { Layout, type PageContext } from "../layout.tsx";
 import { DeliveriesTable } from "./webhook-pages.tsx";
 
 type Kind = "collect" | "verify";
-const STATUSES: Record<Kind, string[]> = {
-  collect: ["pending", "completed", "expired"],
-  verify: ["pending", "verified", "failed", "expired"],
-};
+const KIND_NAMES: Record<Kind, string> = { collect: "Collection", verify: "Verification" };
+/** Every status a list can filter on, with the kinds of session that can have it. */
+const STATUSES: [status: string, kinds: Kind[]][] = [
+  ["pending", ["collect", "verify"]],
+  ["completed", ["collect"]],
+  ["verified", ["verify"]],
+  ["failed", ["verify"]],
+  ["expired", ["collect", "verify"]],
+];
 
 interface ListProps {
   page: PageContext;
   project: { id: string; name: string };
-  kind: Kind;
+  /** `undefined`: both kinds, the list's default. */
+  kind?: Kind | undefined;
   status?: string | undefined;
   sessions: {
     id: string;
+    kind: Kind;
     status: string;
     externalId: string | null;
     createdAt: string;
-    expiredAt: string;
   }[];
   offset: number;
   limit: number;
@@ -43,66 +50,112 @@ interface ListProps {
 
 export function SessionListPage(props: ListProps) {
   const base = `/projects/${props.project.id}/sessions`;
-  const query = (offset: number) =>
-    `${base}?kind=${props.kind}${props.status ? `&status=${props.status}` : ""}&offset=${offset}`;
+  const filtered = props.kind !== undefined || props.status !== undefined;
+  const query = (offset: number) => {
+    const params = new URLSearchParams();
+    if (props.kind) params.set("kind", props.kind);
+    if (props.status) params.set("status", props.status);
+    params.set("offset", String(offset));
+    return `${base}?${params}`;
+  };
   return (
     <Layout title="Sessions" page={props.page}>
-      <h1>{props.project.name}: sessions</h1>
-      <form class="filters" method="get" action={base}>
+      <div class="title-row">
+        <h1>Sessions</h1>
+        <div class="actions">
+          <a class="button" href={`${base}/new?kind=collect`}>
+            New collection session
+          </a>
+          <a class="button" href={`${base}/new?kind=verify`}>
+            New verification session
+          </a>
+        </div>
+      </div>
+      <form class="filters" method="get" action={base} data-filters>
         <label>
           Kind
           <select name="kind">
-            <option value="collect" selected={props.kind === "collect"}>
-              Collection
+            <option value="" selected={!props.kind}>
+              All
             </option>
-            <option value="verify" selected={props.kind === "verify"}>
-              Verification
-            </option>
+            {(["collect", "verify"] as const).map((kind) => (
+              <option value={kind} selected={props.kind === kind}>
+                {KIND_NAMES[kind]}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Status
           <select name="status">
-            <option value="">any</option>
-            {STATUSES[props.kind].map((status) => (
-              <option value={status} selected={props.status === status}>
+            <option value="">Any</option>
+            {STATUSES.map(([status, kinds]) => (
+              <option
+                value={status}
+                data-kinds={kinds.join(" ")}
+                selected={props.status === status}
+                hidden={props.kind !== undefined && !kinds.includes(props.kind)}
+              >
                 {status}
               </option>
             ))}
           </select>
         </label>
-        <button type="submit" class="secondary">
-          Filter
-        </button>
-        <a class="button" href={`${base}/new?kind=${props.kind}`}>
-          New {props.kind === "collect" ? "collection" : "verification"} session
-        </a>
+        <noscript>
+          <button type="submit" class="secondary">
+            Filter
+          </button>
+        </noscript>
       </form>
-      <Table head={["Session", "Status", "External id", "Created"]}>
-        {props.sessions.map((session) => (
-          <tr>
-            <td class="mono">
-              <a href={`${base}/${session.id}`}>{session.id}</a>
-            </td>
-            <td>
-              <Status value={session.status} />
-            </td>
-            <td>{session.externalId ?? ""}</td>
-            <td>{session.createdAt.slice(0, 19).replace("T", " ")}</td>
-          </tr>
-        ))}
-      </Table>
-      <p class="muted">
-        {props.total === 0
-          ? "No sessions."
-          : `${props.offset + 1}–${props.offset + props.sessions.length} of ${props.total}`}{" "}
-        {props.offset > 0 ? (
-          <a href={query(Math.max(0, props.offset - props.limit))}>Previous</a>
-        ) : null}{" "}
-        {props.offset + props.sessions.length < props.total ? (
-          <a href={query(props.offset + props.limit)}>Next</a>
-        ) : null}
-      </p>
+      {props.total === 0 ? (
+        <div class="empty">
+          {filtered ? (
+            <p>
+              No sessions match this filter. <a href={base}>Show every session</a>
+            </p>
+          ) : (
+            <>
+              <p>
+                <strong>No sessions yet.</strong> A session is one person proving an SSH key: create
+                one with a button above to try it, or from your backend with{" "}
+                <code>POST /api/v1/ssh/collect/sessions/</code>.
+              </p>
+              <p>
+                <a href="/docs">Read the API reference</a>
+              </p>
+            </>
+          )}
+        </div>
+      ) : (
+        <>
+          <Table head={["Session", "Kind", "Status", "External id", "Created"]}>
+            {props.sessions.map((session) => (
+              <tr>
+                <td data-label="Session" class="mono">
+                  <a href={`${base}/${session.id}`}>{session.id}</a>
+                </td>
+                <td data-label="Kind">{KIND_NAMES[session.kind]}</td>
+                <td data-label="Status">
+                  <Status value={session.status} />
+                </td>
+                <td data-label="External id" class="breakable">
+                  {session.externalId ?? ""}
+                </td>
+                <td data-label="Created">{shortTime(session.createdAt)}</td>
+              </tr>
+            ))}
+          </Table>
+          <p class="muted pager">
+            {`${props.offset + 1}–${props.offset + props.sessions.length} of ${props.total}`}{" "}
+            {props.offset > 0 ? (
+              <a href={query(Math.max(0, props.offset - props.limit))}>Previous</a>
+            ) : null}{" "}
+            {props.offset + props.sessions.length < props.total ? (
+              <a href={query(props.offset + props.limit)}>Next</a>
+            ) : null}
+          </p>
+        </>
+      )}
     </Layout>
   );
 }
@@ -218,8 +271,7 @@ export function NewSessionPage(props: {
   );
 }
 
-const date = (time: string | null, unbounded: string) =>
-  time ? `${time.slice(0, 19).replace("T", " ")} UTC` : unbounded;
+const date = (time: string | null, unbounded: string) => (time ? shortTime(time) : unbounded);
 
 /** How a proven key was held: its security key's report, and the certificate it came in. */
 function KeyProof(props: {
@@ -277,12 +329,14 @@ export function SessionPage(props: DetailProps) {
     <Layout title={session.id} page={props.page}>
       <h1>
         {session.kind === "collect" ? "Collection" : "Verification"} session{" "}
-        <span class="mono">{session.id}</span>
+        <span class="mono breakable">{session.id}</span>
       </h1>
       <p>
         Status: <Status value={session.status} />
-        {session.externalId ? <span class="muted"> · external id {session.externalId}</span> : null}
-        <span class="muted"> · expires {session.expiredAt.slice(0, 19).replace("T", " ")} UTC</span>
+        {session.externalId ? (
+          <span class="muted breakable"> · external id {session.externalId}</span>
+        ) : null}
+        <span class="muted"> · expires {shortTime(session.expiredAt)}</span>
         {session.requireSecurityKey ? <span class="muted"> · only security keys</span> : null}
         {session.requireUserVerification ? (
           <span class="muted"> · security keys must check a PIN or biometric</span>
@@ -294,15 +348,15 @@ export function SessionPage(props: DetailProps) {
       </p>
       <p class="copy-row">
         <span>or send them to their proof page:</span>
-        <a id="proof-url" href={proofUrl}>
+        <a id="proof-url" class="breakable" href={proofUrl}>
           {proofUrl}
         </a>
         <CopyButton text={proofUrl} />
       </p>
-      <p>
+      <p class="actions">
         {open && session.multiConnection ? (
           <PostButton action={`${base}/complete`} csrf={props.page.csrf} label="Complete" />
-        ) : null}{" "}
+        ) : null}
         <PostButton action={`${base}/delete`} csrf={props.page.csrf} label="Delete" kind="danger" />
       </p>
       {session.kind === "verify" ? (
@@ -357,7 +411,7 @@ export function SessionPage(props: DetailProps) {
         <section class="connection">
           <p>
             <Status value={connection.outcome} />{" "}
-            <span class="muted">{connection.created_at.slice(0, 19).replace("T", " ")}</span> ·{" "}
+            <span class="muted">{shortTime(connection.created_at)}</span> ·{" "}
             {connection.method === "signature" ? "signature · " : null}
             {connection.ip_address} · <span class="mono">{connection.client_version}</span>
             {connection.confirmed === null ? null : (
@@ -378,15 +432,21 @@ export function SessionPage(props: DetailProps) {
         </section>
       ))}
       <h2>Events</h2>
-      <Table>
-        {props.events.map((event) => (
-          <tr>
-            <td>{event.type}</td>
-            <td class="muted">{event.created_at.slice(0, 19).replace("T", " ")}</td>
-            <td class="mono">{event.id}</td>
-          </tr>
-        ))}
-      </Table>
+      {props.events.length === 0 ? (
+        <p class="muted">No events yet: they appear when someone connects.</p>
+      ) : (
+        <Table head={["Time", "Event", "Id"]}>
+          {props.events.map((event) => (
+            <tr>
+              <td data-label="Time">{shortTime(event.created_at)}</td>
+              <td data-label="Event">{event.type}</td>
+              <td data-label="Id" class="mono">
+                {event.id}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
       <h2>Webhook deliveries</h2>
       <DeliveriesTable deliveries={props.deliveries} page={props.page} />
     </Layout>

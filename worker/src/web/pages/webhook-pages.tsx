@@ -9,6 +9,7 @@ import {
   FormProblems,
   PostButton,
   Status,
+  shortTime,
   Table,
 } from "../components.tsx";
 import { type FormState, typedValue } from "../forms.ts";
@@ -166,9 +167,6 @@ export function WebhookPage(props: WebhookFormProps) {
 /** Statuses a delivery can be sent again from: it stopped. Pending ones are still being tried. */
 const RETRYABLE = new Set(["failed", "cancelled"]);
 
-/** A time as people read it in a table: `2026-11-23 14:02:11 UTC`. */
-export const shortTime = (time: string) => `${time.slice(0, 19).replace("T", " ")} UTC`;
-
 export function DeliveriesTable(props: {
   deliveries: Delivery[];
   page: PageContext;
@@ -176,10 +174,7 @@ export function DeliveriesTable(props: {
 }) {
   if (props.deliveries.length === 0) return <p class="muted">No deliveries yet.</p>;
   return (
-    <Table
-      head={["Time", "Event", "Status", "Attempts", "Response", ""]}
-      class="deliveries stacked"
-    >
+    <Table head={["Time", "Event", "Status", "Attempts", "Response", ""]} class="deliveries">
       {props.deliveries.map((delivery) => {
         const last = delivery.attempts.at(-1);
         const response = last
@@ -199,7 +194,9 @@ export function DeliveriesTable(props: {
               <Status value={delivery.status} />
             </td>
             <td data-label="Attempts">{delivery.attempts.length}</td>
-            <td data-label="Response">{delivery.failure_reason ?? response}</td>
+            <td data-label="Response" class="breakable">
+              {delivery.failure_reason ?? response}
+            </td>
             <td>
               {props.retryBase && RETRYABLE.has(delivery.status) ? (
                 <PostButton

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from "../../api/openapi-document.ts";
 import { STATUS_TITLES } from "../../lib/errors.ts";
 import { Table } from "../components.tsx";
-import { Layout } from "../layout.tsx";
+import { Layout, type PageContext } from "../layout.tsx";
 import { curlExample } from "./curl-example.ts";
 import { Prose } from "./prose.tsx";
 import { componentName, type FieldRow, fieldRows, type JsonSchema } from "./schema-fields.ts";
@@ -189,7 +189,7 @@ function OperationSection(props: {
 }
 
 /** `/docs`: the API reference, rendered on the server from the document the routes generate. */
-export function referencePage(document: OpenApiDocument) {
+export function referencePage(document: OpenApiDocument, page?: PageContext) {
   const origin = document.servers?.[0]?.url ?? "";
   const components = (document.components?.schemas ?? {}) as Record<string, JsonSchema>;
   const operations = operationsOf(document);
@@ -198,7 +198,7 @@ export function referencePage(document: OpenApiDocument) {
     operations: operations.filter((operation) => operation.tags?.[0] === tag.name),
   }));
   return (
-    <Layout title="API reference" wide>
+    <Layout title="API reference" page={page} wide>
       <div class="reference">
         <nav class="toc" aria-label="Contents">
           <a href="#introduction">Introduction</a>
@@ -226,11 +226,10 @@ export function referencePage(document: OpenApiDocument) {
             <Prose text={document.info.description} />
           </p>
           <p>
-            Base URL <code>{origin}/api/v1</code>. Every request carries an API key in{" "}
-            <code>x-api-key</code> (create one in your project's settings); a missing, unknown,
-            revoked or expired key gets the same 401. Bodies are JSON, at most 64 KiB. Lists take{" "}
-            <code>offset</code> and <code>limit</code> (default and maximum 100) and answer{" "}
-            <code>{"{items, total, offset, limit, has_more}"}</code>, newest first. The
+            Base URL <code>{origin}/api/v1</code>. Create the API key in your project's settings; a
+            missing, unknown, revoked or expired key gets the same 401. Bodies are at most 64 KiB.
+            Lists take <code>offset</code> and <code>limit</code> (default and maximum 100) and
+            answer <code>{"{items, total, offset, limit, has_more}"}</code>, newest first. The
             machine-readable document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>{" "}
             (OpenAPI 3.1).
           </p>

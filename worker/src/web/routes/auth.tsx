@@ -11,7 +11,7 @@ import {
   safeNext,
   setSessionCookie,
 } from "../auth.ts";
-import { browserAddress, errorMessage, pageContext, redirectWith, text } from "../forms.ts";
+import { browserAddress, formState, pageContext, redirectWith, text } from "../forms.ts";
 import { AuthPage, HomePage } from "../pages/auth-pages.tsx";
 
 const INVALID_CREDENTIALS = "That email and password do not match an account.";
@@ -39,7 +39,8 @@ export const authRoutes = new Hono<AppEnv>()
         notice: "Welcome to keyproof. Create your first project.",
       });
     } catch (error) {
-      return redirectWith(c, "/signup", { error: errorMessage(error) });
+      const state = formState(form, error, ["password"]);
+      return c.html(<AuthPage page={pageContext(c)} mode="signup" form={state} />, 400);
     }
   })
   .post("/signin", async (c) => {

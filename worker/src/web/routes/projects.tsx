@@ -18,18 +18,31 @@ import {
 } from "../../domain/projects.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
-import { errorMessage, optionalText, pageContext, redirectWith, text } from "../forms.ts";
+import {
+  errorMessage,
+  type FormState,
+  formState,
+  optionalText,
+  pageContext,
+  redirectWith,
+  text,
+} from "../forms.ts";
 import { ProjectHomePage, ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
 
 type Context = HonoContext<AppEnv>;
 
-/** What the settings page shows once, on the response that made it. */
+/**
+ * What the settings page shows once, on the response that made it: a new secret, or one of its
+ * forms as the user sent it, with its problems.
+ */
 interface ShownOnce {
   newKey?: { name: string; plaintext: string };
   invitationLink?: string;
+  renameForm?: FormState;
+  apiKeyForm?: FormState;
 }
 
-async function settingsPage(c: Context, shown: ShownOnce = {}) {
+async function settingsPage(c: Context, shown: ShownOnce = {}, status: 200 | 400 = 200) {
   const ctx = c.var.project;
   const { project, role } = c.var.member;
   const [members, keys, hooks, invitations] = await Promise.all([
@@ -49,6 +62,7 @@ async function settingsPage(c: Context, shown: ShownOnce = {}) {
       invitations={invitations}
       {...shown}
     />,
+    status,
   );
 }
 
@@ -62,14 +76,18 @@ export const projectListRoutes = new Hono<AppEnv>()
   })
   .post("/", async (c) => {
     const form = await c.req.parseBody();
+    const db = database(c.env.DB);
     try {
-      const db = database(c.env.DB);
       const project = await createProject(db, c.var.account.id, text(form, "name"), new Date());
       return redirectWith(c, `/projects/${project.id}/settings`, {
         notice: "Project created. Create an API key to use the API.",
       });
     } catch (error) {
-      return redirectWith(c, "/projects", { error: errorMessage(error) });
+      const projects = await projectsOf(db, c.var.account.id);
+      return c.html(
+        <ProjectsPage page={pageContext(c)} projects={projects} form={formState(form, error)} />,
+        400,
+      );
     }
   });
 
@@ -92,7 +110,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       await renameProject(ctx.db, ctx.projectId, text(form, "name"));
       return redirectWith(c, settingsPath(c), { notice: "Renamed." });
     } catch (error) {
-      return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
+      return settingsPage(c, { renameForm: formState(form, error) }, 400);
     }
   })
   .post("/api-keys", async (c) => {
@@ -108,7 +126,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       // Shown on this response only: never stored, never in a URL.
       return settingsPage(c, { newKey: { name: row.name, plaintext } });
     } catch (error) {
-      return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
+      return settingsPage(c, { apiKeyForm: formState(form, error) }, 400);
     }
   })
   .post("/api-keys/:key_id/revoke", async (c) => {

@@ -9,7 +9,7 @@ import {
   WATCHER_ADDRESS_HEADER,
   WATCHER_IDENTIFIER_HEADER,
 } from "../../session-object/session-object.ts";
-import { ProofNotFoundPage, ProofPage } from "../pages/proof-page.tsx";
+import { type HostKeyFingerprint, ProofNotFoundPage, ProofPage } from "../pages/proof-page.tsx";
 
 /**
  * The session a proof page is for, and its status, from the session's object (no D1): unknown,
@@ -28,6 +28,22 @@ async function pageOf(env: Env, identifier: string) {
 }
 
 /** The hosted proof page and its live channel (SPEC §14); public, by connection identifier. */
+/**
+ * `SSH_HOST_KEY_FINGERPRINTS`: comma-separated, each `SHA256:...` or, named as `ssh` names it on
+ * first contact, `ED25519 SHA256:...`.
+ */
+export function hostKeyFingerprints(setting: string | undefined): HostKeyFingerprint[] {
+  return (setting ?? "")
+    .split(",")
+    .map((entry) => entry.trim().split(/\s+/))
+    .filter((words) => words[0])
+    .map((words) =>
+      words.length > 1
+        ? { type: words[0], fingerprint: words.slice(1).join(" ") }
+        : { fingerprint: words[0] as string },
+    );
+}
+
 export const proofRoutes = new Hono<AppEnv>()
   .get("/:identifier", async (c) => {
     const identifier = c.req.param("identifier").toLowerCase();
@@ -42,10 +58,7 @@ export const proofRoutes = new Hono<AppEnv>()
         sshCommand={sshCommand(c.env, identifier)}
         signCommand={proofLinks(c.env, session).sign_command}
         banner={session.sshBanner}
-        hostKeyFingerprints={(c.env.SSH_HOST_KEY_FINGERPRINTS ?? "")
-          .split(",")
-          .map((fingerprint) => fingerprint.trim())
-          .filter(Boolean)}
+        hostKeyFingerprints={hostKeyFingerprints(c.env.SSH_HOST_KEY_FINGERPRINTS)}
         status={status}
       />,
     );

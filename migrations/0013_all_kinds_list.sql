@@ -1,0 +1,1 @@
+CREATE INDEX `sessions_project_created_idx` ON `sessions` (`project_id`,`created_at`,`id`);
