@@ -64,7 +64,9 @@ function login(target: Target, i: number, privateKey: string): Promise<void> {
 async function measure(target: Target, total: number, concurrency: number, privateKey: string) {
   const cpuBefore = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const clientBefore = process.cpuUsage();
-  const workerdBefore = pidsMatching("workerd").reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  // Per process, and only those alive at both ends: a workerd that exits mid-run (another
+  // wrangler on the machine) would otherwise subtract its whole life from the figure.
+  const workerdBefore = new Map(pidsMatching("workerd").map((pid) => [pid, cpuSeconds(pid)]));
   const started = performance.now();
   const latencies = await loop(total, concurrency, async (i) => {
     await login(target, i, privateKey);
@@ -73,8 +75,10 @@ async function measure(target: Target, total: number, concurrency: number, priva
   const seconds = (performance.now() - started) / 1000;
   const cpu = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
   const client = process.cpuUsage(clientBefore);
-  const workerd =
-    pidsMatching("workerd").reduce((sum, pid) => sum + cpuSeconds(pid), 0) - workerdBefore;
+  const workerd = pidsMatching("workerd").reduce((sum, pid) => {
+    const before = workerdBefore.get(pid);
+    return before === undefined ? sum : sum + cpuSeconds(pid) - before;
+  }, 0);
   return {
     perSecond: total / seconds,
     p50: percentile(latencies, 50),

@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import ssh2 from "ssh2";
 import { parsePublicKeyBlob } from "../../worker/src/protocol/public-keys.ts";
@@ -20,6 +28,22 @@ function generate(type: keyof typeof HOST_KEY_FILES) {
     : ssh2.utils.generateKeyPairSync("ed25519");
 }
 
+/**
+ * Writes `content` to `path` unless it exists, atomically: two bridges starting at once on one
+ * directory never read a half-written key, and the first one's key is the one both use.
+ */
+function createOnce(path: string, content: string, mode: number) {
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, content, { mode });
+  try {
+    linkSync(partial, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    unlinkSync(partial);
+  }
+}
+
 /** Loads the host keys from `dir`, generating any that are missing (first start). */
 export async function loadOrCreateHostKeys(dir: string): Promise<HostKey[]> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -29,15 +53,18 @@ export async function loadOrCreateHostKeys(dir: string): Promise<HostKey[]> {
     string,
   ][]) {
     const path = join(dir, file);
-    if (!existsSync(path)) {
-      const pair = generate(type);
-      writeFileSync(path, pair.private, { mode: 0o600 });
-      writeFileSync(`${path}.pub`, `${pair.public}\n`, { mode: 0o644 });
-    }
+    if (!existsSync(path)) createOnce(path, generate(type).private, 0o600);
     chmodSync(path, 0o600);
     const privateKey = readFileSync(path, "utf8");
     const parsed = ssh2.utils.parseKey(privateKey);
     if (parsed instanceof Error) throw new Error(`Cannot read host key ${path}: ${parsed.message}`);
+    // The public half beside it, from the key that won (for operators and ssh-keygen -lf).
+    if (!existsSync(`${path}.pub`))
+      createOnce(
+        `${path}.pub`,
+        `${parsed.type} ${parsed.getPublicSSH().toString("base64")}\n`,
+        0o644,
+      );
     const key = parsePublicKeyBlob(parsed.getPublicSSH());
     keys.push({
       path,

@@ -347,7 +347,8 @@ describe("the dashboard as a new user meets it", () => {
       "header.site",
       (element) => element.getBoundingClientRect().height,
     );
-    expect(header).toBeLessThan(60);
+    // One row is ~55 px (the menu button is the tallest thing in it); two would be over 90.
+    expect(header).toBeLessThan(64);
     expect(await page.isVisible("header nav.links")).toBe(false);
     await page.click("header .menu summary");
     expect(await page.isVisible('header .menu a:has-text("Settings")')).toBe(true);
@@ -358,7 +359,7 @@ describe("the dashboard as a new user meets it", () => {
     await laptop.goto(`${site.project}/sessions`);
     expect(
       await laptop.$eval("header.site", (element) => element.getBoundingClientRect().height),
-    ).toBeLessThan(60);
+    ).toBeLessThan(64);
     const tops: number[] = [];
     for (const selector of [
       "header .brand",

@@ -16,7 +16,7 @@ header.site > .account span { max-width: 18rem; overflow: hidden; text-overflow:
 .menu summary::-webkit-details-marker { display: none; }
 .menu nav { position: absolute; right: 0; top: calc(100% + .4rem); z-index: 10; display: grid; gap: .7rem; width: min(16rem, calc(100vw - 2rem)); padding: .9rem 1rem; background: Canvas; border: 1px solid var(--line); border-radius: var(--radius); box-shadow: 0 6px 24px #0003; }
 .menu .account { flex-direction: column; align-items: start; gap: .4rem; border-top: 1px solid var(--line); padding-top: .7rem; }
-@media (max-width: 60rem) { header nav.links, header.site > .account { display: none; } .menu { display: block; } header .header-project { max-width: 40vw; } }
+@media (max-width: 60rem) { header.site { align-items: center; } header nav.links, header.site > .account { display: none; } .menu { display: block; } header .header-project { max-width: 40vw; } }
 main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
