@@ -126,6 +126,7 @@ start(
     // No network needed: skip fetching the real `request.cf` object and use the placeholder.
   ],
   { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  readableLogLine("worker"),
 );
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;
@@ -149,7 +150,7 @@ start(
     // Ctrl-C should not wait minutes for a connection left at a prompt (production: 180 s).
     DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? "3",
   },
-  readableBridgeLine,
+  readableLogLine("bridge"),
 );
 await waitForPort(SSH_PORT);
 
@@ -194,22 +195,28 @@ async function waitForWorker(url: string) {
 }
 
 /**
- * The bridge's JSON log lines, for a person at a terminal: `12:03:04 bridge  connection closed
- * outcome=collected ...`. The line saying it listens is left out: the banner says so.
+ * The JSON log lines of the Worker and the bridge, for a person at a terminal:
+ * `12:03:04 bridge  connection closed outcome=collected ...`. Other lines (wrangler's own) pass as
+ * they are; the bridge's line saying it listens is left out, as the banner says so.
  */
-function readableBridgeLine(line: string): string | null {
-  let entry: Record<string, unknown>;
-  try {
-    entry = JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    return line;
-  }
-  const { level, time, msg, event: _event, ...fields } = entry;
-  if (msg === "listening") return null;
-  const clock = typeof time === "string" ? time.slice(11, 19) : "";
-  const details = Object.entries(fields)
-    .filter(([, value]) => value !== null && value !== "" && value !== 0)
-    .map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(" ");
-  return `${clock} bridge ${level === "info" ? "" : `${String(level).toUpperCase()} `}${msg}  ${details}`;
+function readableLogLine(source: string) {
+  return (line: string): string | null => {
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return line;
+    }
+    if (typeof entry !== "object" || entry === null || !("msg" in entry)) return line;
+    const { level, time, msg, event: _event, ...fields } = entry;
+    if (msg === "listening") return null;
+    const clock = typeof time === "string" ? time.slice(11, 19) : "";
+    const details = Object.entries(fields)
+      .filter(([, value]) => value !== null && value !== "" && value !== 0)
+      .map(
+        ([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`,
+      )
+      .join(" ");
+    return `${clock} ${source} ${level === "info" ? "" : `${String(level).toUpperCase()} `}${msg}  ${details}`;
+  };
 }

@@ -42,9 +42,12 @@ async function bridgeCall(path: string, requestId: string, headerId = requestId)
 
 describe("the Worker's log lines", () => {
   it("logs a bridge call under the bridge's own request id, which the signature covers", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    const path = `/internal/v1/sessions/${session.id}/status`;
     let response: Response | undefined;
     const lines = await linesDuring(async () => {
-      response = await bridgeCall("/internal/v1/health", "0123456789abcdef-3");
+      response = await bridgeCall(path, "0123456789abcdef-3");
     });
     expect(response?.status).toBe(200);
     expect(response?.headers.get("x-request-id")).toBe("0123456789abcdef-3");
@@ -54,15 +57,20 @@ describe("the Worker's log lines", () => {
         msg: "request",
         request_id: "0123456789abcdef-3",
         method: "GET",
-        route: "/internal/v1/health",
+        route: "/internal/v1/sessions/:session_id/status",
         status: 200,
         duration_ms: expect.any(Number),
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       }),
     );
     // Another id in the header than the one signed: the call is refused.
-    const swapped = await bridgeCall("/internal/v1/health", "0123456789abcdef-3", "someone-else");
+    const swapped = await bridgeCall(path, "0123456789abcdef-3", "someone-else");
     expect(swapped.status).toBe(401);
+  });
+
+  it("keeps the bridges' readiness probe out of the info lines", async () => {
+    const lines = await linesDuring(() => bridgeCall("/internal/v1/health", "0123456789abcdef-4"));
+    expect(lines.filter((line) => line.request_id === "0123456789abcdef-4")).toEqual([]);
   });
 
   it("logs an API request by its route pattern and project, never the identifiers in its path", async () => {

@@ -6,6 +6,8 @@ import { log } from "../lib/log.ts";
 
 /** The API and the bridge's internal calls: each gets one log line; pages and assets do not. */
 const LOGGED_PREFIXES = ["/api/", "/internal/"];
+/** Asked every few seconds by every bridge: worth a line only when debugging. */
+const PROBES = new Set(["/internal/v1/health"]);
 
 /**
  * One JSON line per API or bridge request, after its answer: method, route pattern (never the
@@ -17,7 +19,8 @@ export const logRequests = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (!LOGGED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return;
   const status = c.res.status;
-  log(c.env, status >= 500 ? "error" : "info", "request", {
+  const level = status >= 500 ? "error" : PROBES.has(c.req.path) ? "debug" : "info";
+  log(c.env, level, "request", {
     request_id: c.get("requestId"),
     method: c.req.method,
     route: routePath(c, c.req.routeIndex) || null,
