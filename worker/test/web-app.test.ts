@@ -346,6 +346,10 @@ describe("webhooks in the browser", () => {
     );
     expect(edited.html).toContain("/ok/edited");
     expect(edited.html).toContain('value="put" selected');
+    // A webhook's page sits under Settings in the navigation.
+    expect(edited.html).toContain(
+      `<a href="/projects/${projectId}/settings" aria-current="page">Settings</a>`,
+    );
     const tested = await browser.follow(await browser.post(`${path}/test`));
     expect(tested.html).toContain("Test event sent.");
     expect(tested.html).toMatch(/ping <span class="muted mono">whi_/);

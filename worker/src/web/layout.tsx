@@ -10,28 +10,39 @@ export interface PageContext {
   flash?: { error?: string | undefined; notice?: string | undefined };
 }
 
+interface NavLink {
+  href: string;
+  label: string;
+  /** Other paths whose pages sit under this link (a webhook's page under Settings). */
+  holds?: string[];
+}
+
 /** The signed-in navigation: where a page sits, marked for assistive technology. */
-function navLinks(page: PageContext | undefined): { href: string; label: string }[] {
-  const links = [];
+function navLinks(page: PageContext | undefined): NavLink[] {
+  const links: NavLink[] = [];
   if (page?.account) links.push({ href: "/projects", label: "Projects" });
   if (page?.project) {
     const base = `/projects/${page.project.id}`;
     links.push(
       { href: base, label: "Overview" },
       { href: `${base}/sessions`, label: "Sessions" },
-      { href: `${base}/settings`, label: "Settings" },
+      { href: `${base}/settings`, label: "Settings", holds: [`${base}/webhooks`] },
     );
   }
   links.push({ href: "/docs", label: "API reference" });
   return links;
 }
 
-/** The deepest link that holds the current page is the current one. */
-function currentLink(links: { href: string }[], path: string | undefined): string | undefined {
+/** The link holding the current page most closely is the current one. */
+function currentLink(links: NavLink[], path: string | undefined): string | undefined {
   if (!path) return undefined;
-  return links
-    .filter((link) => path === link.href || path.startsWith(`${link.href}/`))
-    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  const holding = (prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
+  let best: { href: string; depth: number } | undefined;
+  for (const link of links)
+    for (const prefix of [link.href, ...(link.holds ?? [])])
+      if (holding(prefix) && prefix.length > (best?.depth ?? -1))
+        best = { href: link.href, depth: prefix.length };
+  return best?.href;
 }
 
 function Navigation(props: { page?: PageContext | undefined }) {
