@@ -1,4 +1,3 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as accounts from "./accounts.ts";
@@ -34,23 +33,4 @@ export function insertInChunks<T extends SQLiteTable>(
     statements.push(db.insert(table).values(rows.slice(start, start + size)));
   }
   return statements;
-}
-
-/**
- * Several reads in one D1 round trip, by name: `{ session: select…, keys: select… }` gives
- * `{ session: rows, keys: rows }`. Reads a caller does not need are simply left out.
- */
-export async function readTogether<T extends Record<string, BatchItem<"sqlite">>>(
-  db: Database,
-  reads: T,
-): Promise<{ [K in keyof T]: Awaited<T[K]> }> {
-  const names = Object.keys(reads);
-  const statements = names.map((name) => reads[name]) as [
-    BatchItem<"sqlite">,
-    ...BatchItem<"sqlite">[],
-  ];
-  const results = await db.batch(statements);
-  return Object.fromEntries(names.map((name, i) => [name, results[i]])) as {
-    [K in keyof T]: Awaited<T[K]>;
-  };
 }

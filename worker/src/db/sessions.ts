@@ -1,4 +1,3 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
 import type { UncountedReason } from "../protocol/key-outcomes.ts";
@@ -7,11 +6,9 @@ import {
   CONNECTION_RESULTS,
   SESSION_KINDS,
   SESSION_STATUSES,
-  type SessionKind,
 } from "../protocol/messages.ts";
 import type { SecurityKeyRecord } from "../protocol/public-keys.ts";
 import { projects } from "./accounts.ts";
-import type { Database } from "./client.ts";
 
 /** A connection's outcome: in progress, then how it finished, or `disconnected` (never reported). */
 export const CONNECTION_OUTCOMES = ["in_progress", ...CONNECTION_RESULTS, "disconnected"] as const;
@@ -186,32 +183,3 @@ export type SessionKeyRow = typeof sessionKeys.$inferSelect;
 export type SessionAuthorityRow = typeof sessionAuthorities.$inferSelect;
 export type ConnectionRow = typeof connections.$inferSelect;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;
-
-/** The session `id`, if it is of `kind` and the project's: any other does not exist for the caller. */
-export const sessionOfProject = (id: string, projectId: string, kind: SessionKind) =>
-  and(eq(sessions.id, id), eq(sessions.projectId, projectId), eq(sessions.kind, kind));
-
-/**
- * The highest counter recorded for each of these security keys across the project that
- * `sessionId` belongs to: what a new proof's counter must exceed.
- */
-export function lastCountersIn(db: Database, sessionId: string, fingerprints: string[]) {
-  const projectOfSession = db
-    .select({ projectId: sessions.projectId })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  return db
-    .select({
-      sha256: connectionKeys.publicKeySha256,
-      counter: sql<number | null>`max(json_extract(${connectionKeys.securityKey}, '$.counter'))`,
-    })
-    .from(connectionKeys)
-    .innerJoin(sessions, eq(sessions.id, connectionKeys.sessionId))
-    .where(
-      and(
-        inArray(connectionKeys.publicKeySha256, fingerprints),
-        inArray(sessions.projectId, projectOfSession),
-      ),
-    )
-    .groupBy(connectionKeys.publicKeySha256);
-}

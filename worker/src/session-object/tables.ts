@@ -67,6 +67,5 @@ export const outbox = sqliteTable("outbox", {
   version: integer().notNull(),
 });
 
-export type StoredSession = typeof session.$inferSelect;
 export type StoredConnection = typeof connections.$inferSelect;
 export type OutboxRow = typeof outbox.$inferSelect;

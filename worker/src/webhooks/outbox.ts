@@ -1,6 +1,5 @@
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import { type Database, insertInChunks } from "../db/client.ts";
-import { type SessionRow, sessions } from "../db/sessions.ts";
 import {
   type EventRow,
   type EventType,
@@ -13,31 +12,6 @@ import {
 import type { PlannedEvent } from "../domain/events.ts";
 import { newId } from "../lib/ids.ts";
 import type { WebhookMessage } from "./queue.ts";
-
-/**
- * What a session transition adds to its D1 batch: the events and their invocations. Queue
- * `messages` once the batch has committed.
- */
-export async function sessionOutbox(
-  db: Database,
-  session: SessionRow,
-  planned: PlannedEvent[],
-  now: Date,
-  preloaded?: WebhookRow[],
-) {
-  if (planned.length === 0) return { statements: [], messages: [] };
-  const listeners = preloaded ?? (await subscribers(db, session.projectId, session.id));
-  const rows = outboxRows(
-    { projectId: session.projectId, sessionId: session.id, entity: `${session.kind}_session` },
-    planned,
-    listeners,
-    now,
-  );
-  return {
-    statements: outboxStatements(db, rows),
-    messages: firstAttempts(rows.invocations),
-  };
-}
 
 export function outboxStatements(
   db: Database,
@@ -64,24 +38,6 @@ export function subscribers(db: Database, projectId: string, sessionId: string |
     .select()
     .from(webhooks)
     .where(and(eq(webhooks.projectId, projectId), eq(webhooks.enabled, true), scope));
-}
-
-/** The same, found from the session id alone, so it can share a batch with the session's own read. */
-export function subscribersOfSession(db: Database, sessionId: string) {
-  const projectOfSession = db
-    .select({ projectId: sessions.projectId })
-    .from(sessions)
-    .where(eq(sessions.id, sessionId));
-  return db
-    .select()
-    .from(webhooks)
-    .where(
-      and(
-        inArray(webhooks.projectId, projectOfSession),
-        eq(webhooks.enabled, true),
-        or(isNull(webhooks.sessionId), eq(webhooks.sessionId, sessionId)),
-      ),
-    );
 }
 
 export function wantsEvent(webhook: WebhookRow, type: EventType): boolean {
