@@ -6,7 +6,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fingerprintSetting, loadOrCreateHostKeys } from "../ssh-bridge/src/server-keys.ts";
+import {
+  fingerprintSetting,
+  HostKeyError,
+  loadOrCreateHostKeys,
+} from "../ssh-bridge/src/server-keys.ts";
 import { buildBridge } from "./build-bridge.ts";
 import {
   applyLocalMigrations,
@@ -36,7 +40,11 @@ applyLocalMigrations();
 // The bridge's host keys, made now if this is the first start: the proof page shows their
 // fingerprints so users can compare what `ssh` prints on first contact.
 const hostKeyDir = process.env.HOST_KEY_DIR ?? join(stateDir, "host-keys");
-const hostKeys = await loadOrCreateHostKeys(hostKeyDir);
+const hostKeys = await loadOrCreateHostKeys(hostKeyDir).catch((error: Error) => {
+  if (!(error instanceof HostKeyError)) throw error;
+  console.error(`keyproof cannot start: ${error.message}`);
+  process.exit(1);
+});
 
 const children: ChildProcess[] = [];
 let stopping = false;

@@ -9,6 +9,10 @@ export interface FakeAccount {
   delayMs?: number;
   /** Answers 302 to this URL instead. */
   redirectTo?: string;
+  /** Answers this many 302s to itself on the same host first, each after `delayMs`. */
+  hops?: number;
+  /** Pads the list with comment lines up to this many bytes, streamed (a huge answer). */
+  padToBytes?: number;
 }
 
 /**
@@ -21,6 +25,8 @@ export interface FakeAccount {
 export async function startFakeForge() {
   const accounts = new Map<string, FakeAccount>();
   const requests = new Map<string, number>();
+  /** Bytes of each account's list the forge managed to send before the reader stopped. */
+  const sent = new Map<string, number>();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -32,26 +38,28 @@ export async function startFakeForge() {
         for (const [name, account] of Object.entries(given)) accounts.set(name, account);
         return response.end("ok");
       }
-      if (path === "/_requests") {
+      if (path === "/_requests" || path === "/_sent") {
+        const counts = path === "/_requests" ? requests : sent;
         response.writeHead(200, { "content-type": "application/json" });
-        return response.end(
-          JSON.stringify(requests.get(url.searchParams.get("username") ?? "") ?? 0),
-        );
+        return response.end(JSON.stringify(counts.get(url.searchParams.get("username") ?? "") ?? 0));
       }
       const username = /^\/(.+)\.keys$/.exec(path)?.[1];
       if (!username) return response.writeHead(404).end("Not Found");
       requests.set(username, (requests.get(username) ?? 0) + 1);
       const account = accounts.get(username);
+      const hop = Number(url.searchParams.get("hop") ?? 0);
       const send = () => {
         if (!account)
           return response.writeHead(404, { "cache-control": "no-store" }).end("Not Found");
         if (account.redirectTo)
           return response.writeHead(302, { location: account.redirectTo }).end();
+        if (hop < (account.hops ?? 0))
+          return response.writeHead(302, { location: `/${username}.keys?hop=${hop + 1}` }).end();
         const status = account.status ?? 200;
         response.writeHead(status, { "content-type": "text/plain", "cache-control": "no-store" });
-        response.end(
-          status === 200 ? (account.keys ?? []).map((line) => `${line}\n`).join("") : "",
-        );
+        const list = status === 200 ? (account.keys ?? []).map((line) => `${line}\n`).join("") : "";
+        if (!account.padToBytes) return response.end(list);
+        streamPadded(response, list, account.padToBytes, (bytes) => sent.set(username, bytes));
       };
       if (account?.delayMs) setTimeout(send, account.delayMs);
       else send();
@@ -70,6 +78,28 @@ export async function startFakeForge() {
   };
 }
 
+/** Writes `list`, then comment lines up to `total` bytes, as fast as the reader takes them. */
+function streamPadded(
+  response: import("node:http").ServerResponse,
+  list: string,
+  total: number,
+  progress: (bytes: number) => void,
+) {
+  const filler = Buffer.from(`# ${"x".repeat(1021)}\n`);
+  let written = 0;
+  const write = () => {
+    while (written < total) {
+      const chunk = written === 0 ? Buffer.from(list) : filler;
+      written += chunk.length;
+      progress(written);
+      if (!response.write(chunk)) return void response.once("drain", write);
+    }
+    response.end();
+  };
+  response.on("close", () => progress(written));
+  write();
+}
+
 /** A client for a fake forge by URL (from any runtime: Node, workerd). */
 export function fakeForgeClient(url: string) {
   return {
@@ -83,6 +113,11 @@ export function fakeForgeClient(url: string) {
     async requestsFor(username: string): Promise<number> {
       const query = new URLSearchParams({ username });
       return (await (await fetch(`${url}/_requests?${query}`)).json()) as number;
+    },
+    /** Bytes of the account's list written before the reader stopped taking them. */
+    async bytesSentFor(username: string): Promise<number> {
+      const query = new URLSearchParams({ username });
+      return (await (await fetch(`${url}/_sent?${query}`)).json()) as number;
     },
   };
 }

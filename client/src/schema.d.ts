@@ -17,7 +17,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -26,15 +29,30 @@ export interface paths {
                 /** @description The key and its project */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["AuthInfo"];
                     };
                 };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -44,6 +62,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -74,16 +107,19 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                     /** @description Only this session's events */
                     session_id?: string;
                     /** @description Only events of this type */
                     type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping";
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -92,6 +128,8 @@ export interface paths {
                 /** @description A page of events */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -109,9 +147,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -121,6 +161,8 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -130,6 +172,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -180,6 +237,7 @@ export interface paths {
                 /** @description A connection was recorded; the text or JSON says what it proved */
                 200: {
                     headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -190,6 +248,7 @@ export interface paths {
                 /** @description Not an SSH signature, another namespace, or not over the challenge */
                 400: {
                     headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -200,6 +259,7 @@ export interface paths {
                 /** @description No session has this identifier */
                 404: {
                     headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -210,6 +270,7 @@ export interface paths {
                 /** @description The session accepts no more connections, or the challenge was just used */
                 409: {
                     headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -220,6 +281,7 @@ export interface paths {
                 /** @description Body over 16 KiB */
                 413: {
                     headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -230,6 +292,7 @@ export interface paths {
                 /** @description A body that is not text or bytes */
                 415: {
                     headers: {
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -240,6 +303,8 @@ export interface paths {
                 /** @description Over the per-session or per-address limit; wait for `Retry-After` */
                 429: {
                     headers: {
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -268,14 +333,17 @@ export interface paths {
                 query?: {
                     /** @description Only sessions with exactly this `external_id` */
                     external_id?: string;
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                     /** @description Only sessions in this status */
                     status?: "pending" | "completed" | "expired";
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -284,6 +352,8 @@ export interface paths {
                 /** @description A page of collection sessions */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -301,9 +371,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -313,6 +385,8 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -322,6 +396,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -338,7 +427,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -351,15 +445,20 @@ export interface paths {
                 /** @description The new collection session */
                 201: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["CollectSessionDetail"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -369,6 +468,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -378,6 +490,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -387,6 +501,19 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -396,6 +523,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -421,7 +563,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -433,24 +578,41 @@ export interface paths {
                 /** @description The collection session, with its connections */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["CollectSessionDetail"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -460,6 +622,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -477,7 +654,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -489,22 +669,39 @@ export interface paths {
                 /** @description Deleted */
                 204: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -514,6 +711,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -531,7 +743,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -547,15 +762,19 @@ export interface paths {
                 /** @description The collection session, with its connections */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["CollectSessionDetail"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -565,24 +784,30 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The action conflicts with the session's state, or a request with the same Idempotency-Key is still running */
+                /** @description The session accepts no more connections, so its options are final */
                 409: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -592,6 +817,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -601,6 +828,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -610,6 +839,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -634,7 +878,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -646,24 +893,41 @@ export interface paths {
                 /** @description The signed result */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Attestation"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -673,15 +937,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Attestations are not set up on this service (ATTESTATION_KEYS) */
+                /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
                 503: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -714,7 +984,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -726,33 +1001,64 @@ export interface paths {
                 /** @description The collection session, with its connections */
                 200: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["CollectSessionDetail"];
                     };
                 };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The action conflicts with the session's state, or a request with the same Idempotency-Key is still running */
+                /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
                 409: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -762,6 +1068,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -787,12 +1108,15 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -804,6 +1128,8 @@ export interface paths {
                 /** @description A page of a collection session's webhooks */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -821,9 +1147,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -833,15 +1161,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -851,6 +1183,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -867,7 +1214,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -883,15 +1235,20 @@ export interface paths {
                 /** @description The new webhook, with its secret */
                 201: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookWithSecret"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -901,15 +1258,30 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -919,6 +1291,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -928,6 +1302,19 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -937,6 +1324,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -962,7 +1364,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -976,24 +1381,41 @@ export interface paths {
                 /** @description The webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1003,6 +1425,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1018,7 +1455,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1036,15 +1476,19 @@ export interface paths {
                 /** @description The replaced webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1054,15 +1498,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1072,6 +1520,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1081,6 +1531,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1090,6 +1542,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1103,7 +1570,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1117,22 +1587,39 @@ export interface paths {
                 /** @description Deleted */
                 204: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1142,6 +1629,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1156,7 +1658,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1174,15 +1679,19 @@ export interface paths {
                 /** @description The changed webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1192,15 +1701,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1210,6 +1723,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1219,6 +1734,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1228,6 +1745,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1249,7 +1781,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1263,24 +1798,41 @@ export interface paths {
                 /** @description The `whsec_...` secret */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookSecret"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1290,6 +1842,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1319,14 +1886,17 @@ export interface paths {
                 query?: {
                     /** @description Only sessions with exactly this `external_id` */
                     external_id?: string;
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                     /** @description Only sessions in this status */
                     status?: "pending" | "verified" | "failed" | "expired";
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1335,6 +1905,8 @@ export interface paths {
                 /** @description A page of verification sessions */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1352,9 +1924,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1364,6 +1938,8 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1373,6 +1949,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1389,7 +1980,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -1402,15 +1998,20 @@ export interface paths {
                 /** @description The new verification session */
                 201: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["VerifySessionDetail"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1420,6 +2021,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1429,6 +2043,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1438,6 +2054,19 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1447,6 +2076,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A forge named in `keys_from` could not be reached or failed; nothing was created. Retry after `Retry-After` seconds; or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1472,7 +2116,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1484,24 +2131,41 @@ export interface paths {
                 /** @description The verification session, with its connections */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["VerifySessionDetail"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1511,6 +2175,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1528,7 +2207,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1540,22 +2222,39 @@ export interface paths {
                 /** @description Deleted */
                 204: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1565,6 +2264,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1582,7 +2296,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1598,15 +2315,19 @@ export interface paths {
                 /** @description The verification session, with its connections */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["VerifySessionDetail"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1616,24 +2337,30 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The action conflicts with the session's state, or a request with the same Idempotency-Key is still running */
+                /** @description The session accepts no more connections, so its options are final */
                 409: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1643,6 +2370,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1652,6 +2381,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1661,6 +2392,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1685,7 +2431,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1697,24 +2446,41 @@ export interface paths {
                 /** @description The signed result */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Attestation"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1724,15 +2490,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Attestations are not set up on this service (ATTESTATION_KEYS) */
+                /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
                 503: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1765,7 +2537,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1777,33 +2554,64 @@ export interface paths {
                 /** @description The verification session, with its connections */
                 200: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["VerifySessionDetail"];
                     };
                 };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The action conflicts with the session's state, or a request with the same Idempotency-Key is still running */
+                /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
                 409: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1813,6 +2621,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1838,12 +2661,15 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1855,6 +2681,8 @@ export interface paths {
                 /** @description A page of a verification session's webhooks */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1872,9 +2700,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1884,15 +2714,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1902,6 +2736,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1918,7 +2767,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -1934,15 +2788,20 @@ export interface paths {
                 /** @description The new webhook, with its secret */
                 201: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookWithSecret"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1952,15 +2811,30 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1970,6 +2844,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1979,6 +2855,19 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -1988,6 +2877,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2013,7 +2917,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -2027,24 +2934,41 @@ export interface paths {
                 /** @description The webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2054,6 +2978,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2069,7 +3008,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -2087,15 +3029,19 @@ export interface paths {
                 /** @description The replaced webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2105,15 +3051,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2123,6 +3073,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2132,6 +3084,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2141,6 +3095,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2154,7 +3123,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -2168,22 +3140,39 @@ export interface paths {
                 /** @description Deleted */
                 204: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2193,6 +3182,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2207,7 +3211,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -2225,15 +3232,19 @@ export interface paths {
                 /** @description The changed webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2243,15 +3254,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2261,6 +3276,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2270,6 +3287,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2279,6 +3298,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2300,7 +3334,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The session's `id` */
                     session_id: string;
@@ -2314,24 +3351,41 @@ export interface paths {
                 /** @description The `whsec_...` secret */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookSecret"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2341,6 +3395,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2368,12 +3437,15 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2382,6 +3454,8 @@ export interface paths {
                 /** @description A page of the project's webhooks */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2399,9 +3473,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2411,15 +3487,8 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Unknown path, or a resource outside the key's project */
-                404: {
-                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2429,6 +3498,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2445,7 +3529,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -2458,15 +3547,20 @@ export interface paths {
                 /** @description The new webhook, with its secret */
                 201: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookWithSecret"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2476,15 +3570,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
-                404: {
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2494,6 +3592,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2503,6 +3603,19 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2512,6 +3625,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2537,7 +3665,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The webhook's `id` */
                     webhook_id: string;
@@ -2549,24 +3680,41 @@ export interface paths {
                 /** @description The webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2576,6 +3724,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2590,7 +3753,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The webhook's `id` */
                     webhook_id: string;
@@ -2602,22 +3768,39 @@ export interface paths {
                 /** @description Deleted */
                 204: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content?: never;
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2627,6 +3810,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2641,7 +3839,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The webhook's `id` */
                     webhook_id: string;
@@ -2657,15 +3858,19 @@ export interface paths {
                 /** @description The changed webhook */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Webhook"];
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2675,15 +3880,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2693,6 +3902,8 @@ export interface paths {
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2702,6 +3913,8 @@ export interface paths {
                 /** @description A body that is not application/json */
                 415: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2711,6 +3924,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2732,14 +3960,17 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Page size (≥ 1, default and maximum 100; larger values are capped) */
+                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
                     limit?: number;
                     /** @description Items to skip (≥ 0) */
-                    offset?: number | null;
+                    offset?: number;
                     /** @description Only deliveries in this status */
                     status?: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
                 };
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The webhook's `id` */
                     webhook_id: string;
@@ -2751,6 +3982,8 @@ export interface paths {
                 /** @description A page of deliveries */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2768,9 +4001,11 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each */
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
                 400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2780,15 +4015,19 @@ export interface paths {
                 /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
                 401: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2798,6 +4037,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2830,7 +4084,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The delivery's `id` (`whi_...`), its `webhook-id` */
                     invocation_id: string;
@@ -2844,24 +4103,64 @@ export interface paths {
                 /** @description The delivery, queued again */
                 202: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Delivery"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2871,6 +4170,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2896,7 +4210,10 @@ export interface paths {
         get: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The webhook's `id` */
                     webhook_id: string;
@@ -2908,24 +4225,41 @@ export interface paths {
                 /** @description The `whsec_...` secret */
                 200: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["WebhookSecret"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2935,6 +4269,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -2964,7 +4313,12 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
                 path: {
                     /** @description The webhook's `id` */
                     webhook_id: string;
@@ -2976,24 +4330,64 @@ export interface paths {
                 /** @description The queued delivery */
                 202: {
                     headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["Delivery"];
                     };
                 };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Unknown path, or a resource outside the key's project */
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3003,6 +4397,21 @@ export interface paths {
                 /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
                 429: {
                     headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
                         [name: string]: unknown;
                     };
                     content: {
@@ -3019,7 +4428,7 @@ export interface paths {
     };
 }
 export interface webhooks {
-    "/api/v1/collect_session.key_collected": {
+    "collect_session.key_collected": {
         parameters: {
             query?: never;
             header?: never;
@@ -3060,7 +4469,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/collect_session.new_connection": {
+    "collect_session.new_connection": {
         parameters: {
             query?: never;
             header?: never;
@@ -3101,7 +4510,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/collect_session.status_changed": {
+    "collect_session.status_changed": {
         parameters: {
             query?: never;
             header?: never;
@@ -3142,7 +4551,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/verify_session.failed_attempt": {
+    "verify_session.failed_attempt": {
         parameters: {
             query?: never;
             header?: never;
@@ -3183,7 +4592,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/verify_session.new_connection": {
+    "verify_session.new_connection": {
         parameters: {
             query?: never;
             header?: never;
@@ -3224,7 +4633,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/verify_session.status_changed": {
+    "verify_session.status_changed": {
         parameters: {
             query?: never;
             header?: never;
@@ -3265,7 +4674,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/verify_session.verified": {
+    "verify_session.verified": {
         parameters: {
             query?: never;
             header?: never;
@@ -3306,7 +4715,7 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/webhook.ping": {
+    "webhook.ping": {
         parameters: {
             query?: never;
             header?: never;
@@ -3737,7 +5146,10 @@ export interface components {
             require_security_key?: boolean;
             /** @description A security key's proof counts only if the key checked a PIN or biometric (its user-verified flag; keys made with `-O verify-required`) (default false) */
             require_user_verification?: boolean;
-            /** @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password */
+            /**
+             * Format: uri
+             * @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password
+             */
             return_url?: string | null;
             /** @description Text the user's SSH client shows before authentication (up to 2048 characters; newlines and tabs allowed, other control characters refused) */
             ssh_banner?: string | null;
@@ -3874,7 +5286,10 @@ export interface components {
             require_security_key?: boolean;
             /** @description A security key's proof counts only if the key checked a PIN or biometric (its user-verified flag; keys made with `-O verify-required`) (default false) */
             require_user_verification?: boolean;
-            /** @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password */
+            /**
+             * Format: uri
+             * @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password
+             */
             return_url?: string | null;
             /** @description Text the user's SSH client shows before authentication (up to 2048 characters; newlines and tabs allowed, other control characters refused) */
             ssh_banner?: string | null;
@@ -4360,7 +5775,7 @@ export interface components {
          *       "keys": [
          *         {
          *           "name": "laptop",
-         *           "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI... you@laptop"
+         *           "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBrdIDVv73+l3FTU30IyNXJPZOlmJyJuGYz8C39JZsyb you@laptop"
          *         }
          *       ],
          *       "max_attempts": 3
@@ -4414,7 +5829,10 @@ export interface components {
             require_security_key?: boolean;
             /** @description A security key's proof counts only if the key checked a PIN or biometric (its user-verified flag; keys made with `-O verify-required`) (default false) */
             require_user_verification?: boolean;
-            /** @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password */
+            /**
+             * Format: uri
+             * @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password
+             */
             return_url?: string | null;
             /** @description Text the user's SSH client shows before authentication (up to 2048 characters; newlines and tabs allowed, other control characters refused) */
             ssh_banner?: string | null;
@@ -4487,7 +5905,9 @@ export interface components {
             signature_challenge: string;
             /** @description Where that signature is sent (POST, public: no API key) */
             signature_url: string;
-            /** @description Only in the response that created the session: keys the `keys_from` accounts list that were not added (DSA, short RSA, degenerate, already given) */
+            /** @description Only with `skipped_keys`: how many keys were skipped in all */
+            skipped_count?: number;
+            /** @description Only in the response that created the session: the first 20 keys the `keys_from` accounts list that were not added (DSA, short RSA, degenerate, already given). A private key an account lists by mistake is one entry that shows none of it */
             skipped_keys?: {
                 /** @description The key as the account lists it */
                 public_key: string;
@@ -4585,7 +6005,10 @@ export interface components {
             require_security_key?: boolean;
             /** @description A security key's proof counts only if the key checked a PIN or biometric (its user-verified flag; keys made with `-O verify-required`) (default false) */
             require_user_verification?: boolean;
-            /** @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password */
+            /**
+             * Format: uri
+             * @description Where the hosted proof page sends the user once the session is done (with `multi_connection`, once a key is proven), with `keyproof_session_id`, `keyproof_status` and `keyproof_attestation` added to its query; your own query (a `state`) is kept. An absolute `https` URL (`http` only when running locally), up to 2048 characters, without user name or password
+             */
             return_url?: string | null;
             /** @description Text the user's SSH client shows before authentication (up to 2048 characters; newlines and tabs allowed, other control characters refused) */
             ssh_banner?: string | null;
@@ -4911,9 +6334,23 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+        Bookmark: string;
+        /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Send it back as `keyproof-bookmark` on your next request to read at least this fresh */
+        Bookmark: string;
+        /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+        IdempotentReplayed: "true";
+        /** @description Identifies this request in keyproof's logs; quote it when asking about one */
+        RequestId: string;
+        /** @description Seconds to wait before trying again */
+        RetryAfter: number;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;

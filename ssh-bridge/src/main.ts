@@ -10,7 +10,7 @@ import { jsonLogger, type LogLevel } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";
 import { Readiness, startOperationsServer } from "./operations.ts";
 import { createBridgeServer } from "./server.ts";
-import { loadOrCreateHostKeys } from "./server-keys.ts";
+import { HostKeyError, loadOrCreateHostKeys } from "./server-keys.ts";
 import { readSettings, SettingError } from "./settings.ts";
 import { WorkerClient } from "./worker-client.ts";
 
@@ -48,7 +48,9 @@ function connectionLevel(line: ConnectionLog): LogLevel {
   return "info";
 }
 
-const hostKeys = await loadOrCreateHostKeys(settings.hostKeyDir);
+const hostKeys = await loadOrCreateHostKeys(settings.hostKeyDir).catch((error: Error) =>
+  error instanceof HostKeyError ? fail(error.message) : Promise.reject(error),
+);
 const server = createBridgeServer({
   ...BRIDGE_DEFAULTS,
   hostKeys: hostKeys.map((key) => key.privateKey),

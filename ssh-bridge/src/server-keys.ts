@@ -22,10 +22,35 @@ export interface HostKey {
 const HOST_KEY_FILES = { ed25519: "ssh_host_ed25519_key", rsa: "ssh_host_rsa_key" } as const;
 const RSA_HOST_KEY_BITS = 3072;
 
-function generate(type: keyof typeof HOST_KEY_FILES) {
-  return type === "rsa"
-    ? ssh2.utils.generateKeyPairSync("rsa", { bits: RSA_HOST_KEY_BITS })
-    : ssh2.utils.generateKeyPairSync("ed25519");
+/** New keys are tried this many times before the bridge gives up (one try fails in ~200). */
+const GENERATE_TRIES = 10;
+
+/** A stored host key that cannot be used stops the bridge with this, naming the file. */
+export class HostKeyError extends Error {}
+
+/**
+ * Whether `privateKey` reads back as a key of `type` that signs what its public half verifies.
+ * `ssh2`'s generator makes about one Ed25519 key in 200 whose public half lost a leading zero;
+ * such a key is never saved.
+ */
+export function roundTrips(privateKey: string, type: keyof typeof HOST_KEY_FILES): boolean {
+  const parsed = ssh2.utils.parseKey(privateKey);
+  if (parsed instanceof Error || !parsed.type.includes(type)) return false;
+  const data = Buffer.from("keyproof host key check");
+  const signature = parsed.sign(data);
+  return signature instanceof Buffer && parsed.verify(data, signature) === true;
+}
+
+/** A new private key of `type`, in OpenSSH's format, checked before anything keeps it. */
+function generate(type: keyof typeof HOST_KEY_FILES): string {
+  for (let tries = 0; tries < GENERATE_TRIES; tries++) {
+    const pair =
+      type === "rsa"
+        ? ssh2.utils.generateKeyPairSync("rsa", { bits: RSA_HOST_KEY_BITS })
+        : ssh2.utils.generateKeyPairSync("ed25519");
+    if (roundTrips(pair.private, type)) return pair.private;
+  }
+  throw new HostKeyError(`no usable ${type} host key could be generated`);
 }
 
 /**
@@ -53,11 +78,15 @@ export async function loadOrCreateHostKeys(dir: string): Promise<HostKey[]> {
     string,
   ][]) {
     const path = join(dir, file);
-    if (!existsSync(path)) createOnce(path, generate(type).private, 0o600);
+    if (!existsSync(path)) createOnce(path, generate(type), 0o600);
     chmodSync(path, 0o600);
     const privateKey = readFileSync(path, "utf8");
     const parsed = ssh2.utils.parseKey(privateKey);
-    if (parsed instanceof Error) throw new Error(`Cannot read host key ${path}: ${parsed.message}`);
+    if (parsed instanceof Error || !roundTrips(privateKey, type)) {
+      throw new HostKeyError(
+        `the host key ${path} cannot be used (${parsed instanceof Error ? parsed.message : "it does not verify its own signature"}). Delete it and ${path}.pub to have a new one made at the next start; users then see a new host key fingerprint.`,
+      );
+    }
     // The public half beside it, from the key that won (for operators and ssh-keygen -lf).
     if (!existsSync(`${path}.pub`))
       createOnce(

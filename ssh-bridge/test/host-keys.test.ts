@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -36,5 +36,51 @@ describe("host keys on first start", () => {
         readFileSync(join(dir, `${file}.pub`), "utf8").split(" ")[1] ?? "missing",
       );
     expect(readdirSync(dir).filter((file) => file.endsWith(".partial"))).toEqual([]);
+  });
+});
+
+describe("host keys that cannot be used", () => {
+  it("are never saved: ssh2's generator sometimes makes an Ed25519 key that does not read back", async () => {
+    const ssh2 = (await import("ssh2")).default;
+    const { roundTrips } = await import(MODULE);
+    // About one key in 200 has a public half that lost a leading zero: find one.
+    let broken: string | null = null;
+    for (let tries = 0; tries < 5000 && broken === null; tries++) {
+      const key = ssh2.utils.generateKeyPairSync("ed25519").private;
+      const parsed = ssh2.utils.parseKey(key);
+      if (parsed instanceof Error || parsed.getPublicSSH().length !== 51) broken = key;
+    }
+    expect(broken, "no malformed key in 5,000 tries").not.toBeNull();
+    expect(roundTrips(broken, "ed25519")).toBe(false);
+    // What the loader makes does read back, every time.
+    for (let run = 0; run < 5; run++) {
+      const dir = mkdtempSync(join(tmpdir(), "keyproof-host-keys-"));
+      await fingerprintsFrom(dir);
+      expect(roundTrips(readFileSync(join(dir, "ssh_host_ed25519_key"), "utf8"), "ed25519")).toBe(
+        true,
+      );
+    }
+  });
+
+  it("stop the bridge with a sentence naming the file and what to do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "keyproof-host-keys-"));
+    const path = join(dir, "ssh_host_ed25519_key");
+    writeFileSync(
+      path,
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
+      { mode: 0o600 },
+    );
+    const failure = await run(
+      process.execPath,
+      [join(import.meta.dirname, "..", "src", "main.ts")],
+      {
+        env: { ...process.env, BRIDGE_SECRET: "x".repeat(32), HOST_KEY_DIR: dir, SSH_PORT: "0" },
+      },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    const { stderr } = failure as { stderr: string };
+    expect(stderr).toContain(`the host key ${path} cannot be used`);
+    expect(stderr).toContain("Delete it");
+    expect(stderr.trim().split("\n")).toHaveLength(1);
   });
 });

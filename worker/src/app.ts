@@ -73,23 +73,18 @@ export function buildApp() {
     }),
   );
 
-  // The document is generated from the routes below; built once per origin, since converting
+  // The document is generated from the routes below; built once per isolate, since converting
   // every schema takes longer than serving the result.
-  const documents = new Map<string, OpenApiDocument>();
-  const documentFor = (url: string) => {
-    const origin = new URL(url).origin;
-    let document = documents.get(origin);
-    if (!document) {
-      document = buildOpenApiDocument(app, origin);
-      documents.set(origin, document);
-    }
+  let document: OpenApiDocument | null = null;
+  const documentFor = (env: AppEnv["Bindings"]) => {
+    document ??= buildOpenApiDocument(app, env.PUBLIC_URL);
     return document;
   };
-  app.get("/api/v1/openapi.json", (c) => c.json(documentFor(c.req.url)));
+  app.get("/api/v1/openapi.json", (c) => c.json(documentFor(c.env)));
   // Signed in, the reference's header leads back to the projects like every other page's.
   app.get("/docs", webSession, (c) =>
     c.html(
-      referencePage(documentFor(c.req.url), {
+      referencePage(documentFor(c.env), {
         csrf: c.var.csrf,
         account: c.var.account,
         path: c.req.path,

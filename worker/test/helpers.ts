@@ -6,6 +6,7 @@ import { createAccount } from "../src/domain/accounts.ts";
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
 import { createProject } from "../src/domain/projects.ts";
 import { randomBase32 } from "../src/lib/ids.ts";
+import { expectDocumented } from "./openapi-contract.ts";
 
 export const db = () => database(env.DB);
 
@@ -53,9 +54,13 @@ export async function call(path: string, options: CallOptions = {}): Promise<Res
     body = JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("content-type", "application/json");
   }
-  return exports.default.fetch(
-    new Request(`http://localhost${path}`, { method: options.method ?? "GET", headers, body }),
+  const method = options.method ?? "GET";
+  const response = await exports.default.fetch(
+    new Request(`http://localhost${path}`, { method, headers, body }),
   );
+  // Every answer of the public API is held to the document it serves (openapi-contract.ts).
+  if (path.startsWith("/api/v1/")) await expectDocumented(method, path, response.clone());
+  return response;
 }
 
 /** Calls and parses JSON, asserting the status first so failures show the body. */

@@ -227,7 +227,7 @@ describe("keys_from: entries that cannot be used name themselves, and nothing is
       400,
     );
     expect(unknown.detail).toMatch(
-      /No forge named "nowhere"; this service knows github, gitlab, codeberg, fake/,
+      /No forge named "nowhere"; this service knows github, gitlab, codeberg, fake, closed/,
     );
     for (const name of ["a", "b", "..", "a%2fb", "al ice", "alice"])
       expect(await forge.requestsFor(name)).toBe(0);
@@ -253,7 +253,7 @@ describe("keys_from: entries that cannot be used name themselves, and nothing is
       const problem = await expectProblem(response, 503);
       expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(problem.detail).toMatch(
-        /^127.0.0.1:\d+ (did not answer in time|answered 500|redirected to localhost:\d+, which keyproof does not follow); nothing was created\. Try again in a moment\.$/,
+        /^127.0.0.1:\d+ (did not answer within 5 s|answered 500|redirected to localhost:\d+, which keyproof does not follow); nothing was created\. Try again in a moment\.$/,
       );
       expect(locations(problem)).toEqual(["body.keys_from[0]"]);
     }

@@ -15,7 +15,7 @@ export interface OpenApiTestDocument {
       string,
       {
         requestBody?: { content: Record<string, { schema: unknown }> };
-        parameters?: { name: string; in: string }[];
+        parameters?: ({ name: string; in: string } | { $ref: string })[];
         security?: unknown[];
       }
     >

@@ -63,11 +63,12 @@ describe("OpenAPI document", () => {
       expect(collected[field]?.properties?.[inner]?.description, inner).toBeTypeOf("string");
     }
     const list = doc.paths["/api/v1/ssh/collect/sessions/"]?.get;
-    expect(list?.parameters?.map((p) => `${p.in}.${p.name}`)).toEqual([
+    expect(list?.parameters?.map((p) => ("$ref" in p ? p.$ref : `${p.in}.${p.name}`))).toEqual([
       "query.offset",
       "query.limit",
       "query.status",
       "query.external_id",
+      "#/components/parameters/Bookmark",
     ]);
     expect(doc.components.securitySchemes?.apiKey).toMatchObject({
       in: "header",
@@ -95,7 +96,8 @@ describe("OpenAPI document", () => {
     expect(html).toContain("keys[].public_key");
     expect(html).toContain("An OpenSSH authorized_keys line");
     expect(html).toContain("at most 2048 characters");
-    expect(html).toContain('curl -X POST "http://localhost/api/v1/ssh/verify/sessions/"');
+    // The service's own address (PUBLIC_URL), not the Host the request named.
+    expect(html).toContain('curl -X POST "http://localhost:8787/api/v1/ssh/verify/sessions/"');
     expect(html).toContain('id="problem-conflict"');
     expect(html).toContain('id="webhook-events"');
     expect(html).toContain("webhook-signature");

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { authInfo } from "../schemas/auth-info.ts";
-import { ALWAYS, jsonResponse, problems } from "./responses.ts";
+import { jsonResponse } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
 export const authInfoRoutes = apiRouter().openapi(
@@ -10,7 +10,7 @@ export const authInfoRoutes = apiRouter().openapi(
     tags: ["Auth"],
     summary: "Describe the calling API key and its project",
     description: "A cheap way to check that a key works and which project it belongs to.",
-    responses: { 200: jsonResponse(authInfo, "The key and its project"), ...problems(...ALWAYS) },
+    responses: { 200: jsonResponse(authInfo, "The key and its project") },
   }),
   (c) => {
     const { key, projectName } = c.var.apiKey;

@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env.ts";
 import type { StoredAnswer } from "../idempotency/idempotency-object.ts";
 import { sha256Hex } from "../lib/encoding.ts";
@@ -50,10 +51,12 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   }
   if (admission.kind === "replay") {
     const { status, headers, body } = admission.answer;
-    return new Response(body || null, {
-      status,
-      headers: { ...headers, "idempotent-replayed": "true" },
-    });
+    // Through the context, so the replay carries this request's own x-request-id.
+    const replayed = { ...headers, "idempotent-replayed": "true" };
+    // A 204's stored body is empty, and a 204 may carry none.
+    return body
+      ? c.body(body, status as ContentfulStatusCode, replayed)
+      : c.body(null, status as StatusCode, replayed);
   }
   try {
     await next();

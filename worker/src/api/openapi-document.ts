@@ -1,8 +1,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../app-env.ts";
+import { type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
 import { attestationClaims } from "../schemas/attestations.ts";
+import { problem } from "../schemas/common.ts";
 import { WEBHOOK_EVENTS, webhookEvent } from "../schemas/webhook-events.ts";
+import { BOOKMARK_HEADER } from "./bookmarks.ts";
+import { IDEMPOTENCY_HEADER } from "./idempotency.ts";
 import { API_KEY_HEADER } from "./middleware.ts";
+import { WHEN } from "./responses.ts";
 
 const TAGS = [
   { name: "Auth", description: "Every request carries an API key in `x-api-key`." },
@@ -33,7 +38,7 @@ export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Docume
  * document exactly when it is served. Paths get their canonical trailing slash back (route
  * merging drops it from the collection paths).
  */
-export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, origin: string): OpenApiDocument {
+export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string): OpenApiDocument {
   const document = app.getOpenAPI31Document({
     openapi: "3.1.0",
     info: {
@@ -42,7 +47,8 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, origin: string): 
       description:
         "Prove that a person controls an SSH private key. Every request carries `x-api-key`; bodies are JSON; errors are application/problem+json; a trailing slash is canonical and may be left out.",
     },
-    servers: [{ url: origin }],
+    // The service's own address, never the request's Host header.
+    servers: [{ url: publicUrl.replace(/\/+$/, "") }],
     security: [{ apiKey: [] }],
     tags: TAGS,
   });
@@ -52,7 +58,120 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, origin: string): 
       item,
     ]),
   );
+  // Webhooks are named by their event (`collect_session.key_collected`): they have no path,
+  // but the registry puts the API's mount point before each name.
+  document.webhooks = Object.fromEntries(
+    Object.entries(document.webhooks ?? {}).map(([name, item]) => [
+      name.replace(/^.*\//, ""),
+      item,
+    ]),
+  );
+  describeMiddleware(document);
   return document;
+}
+
+type Operation = {
+  parameters?: unknown[];
+  requestBody?: unknown;
+  security?: unknown[];
+  responses: Record<string, { description: string; headers?: object; content?: object }>;
+};
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/**
+ * What the middleware mounted on every API route adds to each operation (app.ts: body limit,
+ * bookmarks, the API key, the rate limit, Idempotency-Key), said once here so that no route can
+ * leave one out: its request headers, the problems it answers with, and the response headers.
+ * Public operations (`security: []`) pass none of it and describe themselves.
+ */
+function describeMiddleware(document: OpenApiDocument) {
+  const components = document.components ?? {};
+  document.components = components;
+  components.parameters = {
+    ...components.parameters,
+    Bookmark: {
+      name: BOOKMARK_HEADER,
+      in: "header",
+      required: false,
+      description:
+        "The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes)",
+      schema: { type: "string", maxLength: 256 },
+    },
+    IdempotencyKey: {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project",
+      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+    },
+  };
+  components.headers = {
+    ...components.headers,
+    RequestId: {
+      description: "Identifies this request in keyproof's logs; quote it when asking about one",
+      schema: { type: "string" },
+    },
+    Bookmark: {
+      description: `Send it back as \`${BOOKMARK_HEADER}\` on your next request to read at least this fresh`,
+      schema: { type: "string" },
+    },
+    RetryAfter: {
+      description: "Seconds to wait before trying again",
+      schema: { type: "integer", minimum: 0 },
+    },
+    IdempotentReplayed: {
+      description:
+        "`true` when this is the stored answer to an earlier request with the same Idempotency-Key",
+      schema: { type: "string", enum: ["true"] },
+    },
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(item as Record<string, Operation>)) {
+      if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
+      const operation = value;
+      const isPublic = operation.security?.length === 0;
+      const hasPathParameters = (operation.parameters ?? []).some(
+        (parameter) => (parameter as { in?: string }).in === "path",
+      );
+      const added: ErrorStatus[] = isPublic ? [] : [400, 401, 429, 503];
+      if (!isPublic && hasPathParameters) added.push(404);
+      if (!isPublic && operation.requestBody) added.push(413, 415);
+      if (!isPublic && method === "post") added.push(409, 422);
+      for (const status of added) addProblem(operation, status);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers: Record<string, unknown> = { "x-request-id": ref("headers", "RequestId") };
+        if (!isPublic) headers[BOOKMARK_HEADER] = ref("headers", "Bookmark");
+        if (status === "429" || status === "503")
+          headers["Retry-After"] = ref("headers", "RetryAfter");
+        if (!isPublic && method === "post" && status.startsWith("2"))
+          headers["Idempotent-Replayed"] = ref("headers", "IdempotentReplayed");
+        response.headers = { ...headers, ...response.headers };
+      }
+      if (isPublic) continue;
+      operation.parameters = [
+        ...(operation.parameters ?? []),
+        ref("parameters", "Bookmark"),
+        ...(method === "post" ? [ref("parameters", "IdempotencyKey")] : []),
+      ];
+    }
+  }
+}
+
+/** The problem `status`, as the middleware means it, added to what the route says of it. */
+function addProblem(operation: Operation, status: ErrorStatus) {
+  const meaning = WHEN[status] ?? STATUS_TITLES[status];
+  const declared = operation.responses[String(status)];
+  if (declared) {
+    if (!declared.description.includes(meaning))
+      declared.description = `${declared.description}; or: ${meaning}`;
+    return;
+  }
+  operation.responses[String(status)] = {
+    description: meaning,
+    content: { "application/problem+json": { schema: ref("schemas", "Problem") } },
+  };
 }
 
 /**
@@ -74,6 +193,7 @@ export function registerWebhookEvents(app: OpenAPIHono<AppEnv>) {
     });
   }
   app.openAPIRegistry.register("WebhookEvent", webhookEvent);
+  app.openAPIRegistry.register("Problem", problem);
   app.openAPIRegistry.register("AttestationClaims", attestationClaims);
 }
 

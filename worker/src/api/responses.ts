@@ -14,31 +14,33 @@ export const jsonBody = <T extends z.ZodType>(schema: T, required = true) => ({
   body: { content: { "application/json": { schema } }, required },
 });
 
-const WHEN: Partial<Record<ErrorStatus, string>> = {
-  400: "Invalid JSON, wrong types, unknown fields or constraint violations; `errors` names each",
+/**
+ * What each problem status means where nothing more specific is said. Routes name only the
+ * answers their own domain gives (409 for a state conflict, 503 for attestations); the answers
+ * the middleware gives every operation are added to the document where it is built
+ * (openapi-document.ts), so no route can forget one.
+ */
+export const WHEN: Partial<Record<ErrorStatus, string>> = {
+  400: "Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each",
   401: "Missing, unknown, revoked or expired API key (the same answer for each)",
-  404: "Unknown path, or a resource outside the key's project",
-  409: "The action conflicts with the session's state, or a request with the same Idempotency-Key is still running",
+  404: "No such resource in the key's project (a path id that cannot exist is a 404 too)",
+  409: "A request with the same Idempotency-Key is still running; retry once it has answered",
   413: `Body over ${LIMITS.maxBodyBytes / 1024} KiB`,
   415: "A body that is not application/json",
   422: "The Idempotency-Key was used for a request with another body",
   429: "Project rate limit exceeded; wait for `Retry-After` seconds",
-  503: "Attestations are not set up on this service (ATTESTATION_KEYS)",
+  503: "The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds",
 };
 
-/** The problem+json answers a route can give, documented once. */
-export function problems(...statuses: ErrorStatus[]) {
+/** The problem+json answers a route itself can give, with what they mean there. */
+export function problems(answers: Partial<Record<ErrorStatus, string>>) {
   return Object.fromEntries(
-    statuses.map((status) => [
+    Object.entries(answers).map(([status, description]) => [
       status,
       {
-        description: WHEN[status] ?? STATUS_TITLES[status],
+        description: description ?? STATUS_TITLES[Number(status) as ErrorStatus],
         content: { "application/problem+json": { schema: problem } },
       },
     ]),
   );
 }
-
-/** What every route under the API key can answer; with a body, 400, 413 and 415 too. */
-export const ALWAYS = [401, 429] as const satisfies ErrorStatus[];
-export const WITH_BODY = [400, 401, 413, 415, 429] as const satisfies ErrorStatus[];

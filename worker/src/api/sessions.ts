@@ -44,7 +44,7 @@ import {
 } from "../schemas/sessions.ts";
 import { newWebhookRow } from "../webhooks/definitions.ts";
 import { noteBookmark } from "./bookmarks.ts";
-import { ALWAYS, jsonBody, jsonResponse, problems, WITH_BODY } from "./responses.ts";
+import { jsonBody, jsonResponse, problems } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
 type SessionRow = SessionDetail["session"];
@@ -81,7 +81,14 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
             : "Every option may be left out; an empty body makes a single-key, single-connection session that lives an hour."
         }`,
         request: jsonBody(spec.create, kind === "verify"),
-        responses: { 201: jsonResponse(spec.detail, `The new ${noun}`), ...problems(...WITH_BODY) },
+        responses: {
+          201: jsonResponse(spec.detail, `The new ${noun}`),
+          ...(kind === "verify"
+            ? problems({
+                503: "A forge named in `keys_from` could not be reached or failed; nothing was created. Retry after `Retry-After` seconds",
+              })
+            : {}),
+        },
       }),
       async (c) => {
         const ctx = c.var.project;
@@ -89,12 +96,8 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const hooks = (input.webhooks ?? []).map((hook, i) =>
           newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
         );
-        const { session, keys, authorities, webhooks, skipped, bookmark } = await createSession(
-          ctx,
-          kind,
-          input,
-          hooks,
-        );
+        const { session, keys, authorities, webhooks, skipped, skippedCount, bookmark } =
+          await createSession(ctx, kind, input, hooks);
         noteBookmark(c, bookmark);
         const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
         const detail = {
@@ -106,7 +109,10 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const view = spec.detailView(c.env, detail) as Record<string, unknown>;
         // Only an answer to keys_from says what it skipped.
         const fromForges = kind === "verify" && (input as { keys_from?: unknown[] }).keys_from;
-        return c.json(fromForges ? { ...view, skipped_keys: skipped } : view, 201);
+        return c.json(
+          fromForges ? { ...view, skipped_keys: skipped, skipped_count: skippedCount } : view,
+          201,
+        );
       },
     )
     .openapi(
@@ -118,7 +124,6 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         request: { query: spec.listQuery },
         responses: {
           200: jsonResponse(listEnvelope(spec.summary), `A page of ${noun}s`),
-          ...problems(400, ...ALWAYS),
         },
       }),
       async (c) => {
@@ -136,7 +141,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         tags: [tag],
         summary: `Get a ${noun} with its connections and keys`,
         request: { params: sessionIdParam },
-        responses: { 200: one, ...problems(404, ...ALWAYS) },
+        responses: { 200: one },
       }),
       async (c) => {
         const detail = await loadSessionDetail(
@@ -156,7 +161,10 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         description:
           "Only the fields given change; `null` clears a text field. A connection already in progress keeps the rules it opened with.",
         request: { params: sessionIdParam, ...jsonBody(spec.patch) },
-        responses: { 200: one, ...problems(...WITH_BODY, 404, 409) },
+        responses: {
+          200: one,
+          ...problems({ 409: "The session accepts no more connections, so its options are final" }),
+        },
       }),
       async (c) => {
         const ctx = c.var.project;
@@ -178,7 +186,12 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
             ? "The session becomes `completed` and accepts no more connections. 409 for a single-connection session (it completes by itself) or one already closed."
             : "The session stops accepting connections: `verified` if it was, otherwise `failed`. 409 for a single-connection session or one already closed.",
         request: { params: sessionIdParam },
-        responses: { 200: one, ...problems(404, 409, ...ALWAYS) },
+        responses: {
+          200: one,
+          ...problems({
+            409: "A single-connection session (it completes by itself) or one already closed",
+          }),
+        },
       }),
       async (c) => {
         const ctx = c.var.project;
@@ -200,7 +213,9 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         request: { params: sessionIdParam },
         responses: {
           200: jsonResponse(attestation, "The signed result"),
-          ...problems(404, 503, ...ALWAYS),
+          ...problems({
+            503: "Attestations are not set up on this service (its operator sets ATTESTATION_KEYS)",
+          }),
         },
       }),
       async (c) => {
@@ -223,7 +238,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         summary: `Delete a ${noun} with its connections and keys`,
         description: "Its events stay in the event log, for reconciliation.",
         request: { params: sessionIdParam },
-        responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
+        responses: { 204: { description: "Deleted" } },
       }),
       async (c) => {
         const written = await deleteSession(c.var.project, kind, c.req.valid("param").session_id);

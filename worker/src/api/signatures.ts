@@ -32,10 +32,10 @@ const SIGNATURE_MEDIA_TYPES = [
   "application/x-www-form-urlencoded",
 ];
 
-/** Problems as the sentence alone, for a terminal, unless the client asked for JSON. */
+/** A proof's problems as the sentence alone, for a terminal, unless the client asked for JSON. */
 const textProblems = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  if (wantsJson(c.req.header("accept"))) return;
+  if (c.req.method !== "POST" || wantsJson(c.req.header("accept"))) return;
   if (c.res.headers.get("content-type") !== "application/problem+json") return;
   const body = (await c.res.clone().json()) as { detail: string };
   const headers = new Headers(c.res.headers);
@@ -138,6 +138,11 @@ signatureRoutes.openapi(
     return c.text(message, 200);
   },
 );
+
+// Any other method is a 405 here, before the API key the rest of /api/v1 asks for.
+signatureRoutes.all("/:connection_identifier", () => {
+  throw new ApiError(405, "Send the signature with POST", undefined, { Allow: "POST" });
+});
 
 /** Signatures from one client address, per minute, counted project-wide by its own object. */
 async function withinAddressLimit(env: Env, address: string) {

@@ -32,6 +32,18 @@ export function problemErrors(
         value: valueAt(input, [...issue.path, key]),
       }));
     }
+    if (issue.code === "invalid_key") {
+      // A record's key (a header name) that its own schema refused: say which, and why.
+      const key = String(issue.path.at(-1));
+      const why = issue.issues.map((inner) => inner.message).join("; ");
+      return [
+        {
+          location: formatLocation(prefix, issue.path),
+          message: `"${key.slice(0, 100)}": ${why}`,
+          value: key,
+        },
+      ];
+    }
     return [
       {
         location: formatLocation(prefix, issue.path),

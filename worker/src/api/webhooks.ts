@@ -25,7 +25,7 @@ import {
   type WebhookScope,
 } from "../webhooks/definitions.ts";
 import { listDeliveries, retryDelivery, sendTestEvent } from "../webhooks/deliveries.ts";
-import { ALWAYS, jsonBody, jsonResponse, problems, WITH_BODY } from "./responses.ts";
+import { jsonBody, jsonResponse } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
 const ANY: WebhookScope = { kind: "any" };
@@ -70,7 +70,6 @@ function webhookRoutes(options: {
         request: { params: options.params, query: listQuery },
         responses: {
           200: jsonResponse(listEnvelope(webhook), `A page of ${whose} webhooks`),
-          ...problems(400, 404, ...ALWAYS),
         },
       }),
       async (c) => {
@@ -89,7 +88,6 @@ function webhookRoutes(options: {
         request: { params: options.params, ...jsonBody(webhookCreate) },
         responses: {
           201: jsonResponse(webhookWithSecret, "The new webhook, with its secret"),
-          ...problems(...WITH_BODY, 404),
         },
       }),
       async (c) => {
@@ -106,7 +104,7 @@ function webhookRoutes(options: {
         tags: [tag],
         summary: "Get a webhook",
         request: { params: oneParams },
-        responses: { 200: jsonResponse(webhook, "The webhook"), ...problems(404, ...ALWAYS) },
+        responses: { 200: jsonResponse(webhook, "The webhook") },
       }),
       async (c) => {
         const { scope, id } = await target(c.var.project, c.req.param());
@@ -122,7 +120,6 @@ function webhookRoutes(options: {
         request: { params: oneParams },
         responses: {
           200: jsonResponse(webhookSecret, "The `whsec_...` secret"),
-          ...problems(404, ...ALWAYS),
         },
       }),
       async (c) => {
@@ -139,7 +136,6 @@ function webhookRoutes(options: {
         request: { params: oneParams, ...jsonBody(webhookPatch) },
         responses: {
           200: jsonResponse(webhook, "The changed webhook"),
-          ...problems(...WITH_BODY, 404),
         },
       }),
       async (c) => {
@@ -155,7 +151,7 @@ function webhookRoutes(options: {
         tags: [tag],
         summary: "Delete a webhook and its delivery history",
         request: { params: oneParams },
-        responses: { 204: { description: "Deleted" }, ...problems(404, ...ALWAYS) },
+        responses: { 204: { description: "Deleted" } },
       }),
       async (c) => {
         const { scope, id } = await target(c.var.project, c.req.param());
@@ -174,7 +170,6 @@ function webhookRoutes(options: {
       request: { params: oneParams, ...jsonBody(webhookCreate) },
       responses: {
         200: jsonResponse(webhook, "The replaced webhook"),
-        ...problems(...WITH_BODY, 404),
       },
     }),
     async (c) => {
@@ -207,7 +202,6 @@ export const projectWebhookRoutes = webhookRoutes({
       request: { params: webhookIdParam },
       responses: {
         200: jsonResponse(webhookSecret, "The `whsec_...` secret"),
-        ...problems(404, ...ALWAYS),
       },
     }),
     async (c) => {
@@ -224,7 +218,6 @@ export const projectWebhookRoutes = webhookRoutes({
       request: { params: webhookIdParam },
       responses: {
         202: jsonResponse(delivery, "The queued delivery"),
-        ...problems(404, ...ALWAYS),
       },
     }),
     async (c) => c.json(await sendTestEvent(c.var.project, c.req.valid("param").webhook_id), 202),
@@ -238,7 +231,6 @@ export const projectWebhookRoutes = webhookRoutes({
       request: { params: webhookIdParam, query: deliveryListQuery },
       responses: {
         200: jsonResponse(listEnvelope(delivery), "A page of deliveries"),
-        ...problems(400, 404, ...ALWAYS),
       },
     }),
     async (c) =>
@@ -258,7 +250,6 @@ export const projectWebhookRoutes = webhookRoutes({
       request: { params: invocationParams },
       responses: {
         202: jsonResponse(delivery, "The delivery, queued again"),
-        ...problems(404, ...ALWAYS),
       },
     }),
     async (c) => {

@@ -1,7 +1,13 @@
 import type { Env } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { fetchFailure } from "../lib/fetch-failure.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
-import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts";
+import {
+  isPrivateKeyText,
+  type ParsedPublicKey,
+  PRIVATE_KEY_MESSAGE,
+  parsePublicKey,
+} from "../protocol/public-keys.ts";
 import type { ProblemError } from "../schemas/common.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "../webhooks/url-safety.ts";
 
@@ -102,10 +108,12 @@ const MAX_LIST_BYTES = 256 * 1024;
 
 /** The forge could not say: unreachable, slow, or failing. Nothing is created; retry later. */
 const FORGE_RETRY_SECONDS = 30;
+/** Skipped keys listed in a create answer; `skipped_count` says how many there were in all. */
+export const MAX_SKIPPED_LISTED = 20;
 
 /** Why a forge's answer says nothing of the account (a 503): null when it does say. */
-function unavailableReason(host: string, answer: ForgeAnswer | null): string | null {
-  if (answer === null) return `${host} did not answer in time`;
+function unavailableReason(host: string, answer: ForgeAnswer): string | null {
+  if (answer.failure) return `${host} ${answer.failure}`;
   if (answer.elsewhere)
     return `${host} redirected to ${answer.elsewhere}, which keyproof does not follow`;
   if (answer.status >= 500 || answer.status === 429) return `${host} answered ${answer.status}`;
@@ -117,36 +125,78 @@ export type ListedKey =
   | { source: string; key: ParsedPublicKey }
   | { source: string; line: string; reason: string };
 
-/** What a forge answered: its status and text, or where it sent keyproof off its host. */
+/** What a forge answered: its status and text, where it sent keyproof off its host, or why not. */
 interface ForgeAnswer {
   status: number;
   text: string;
   /** A redirect to another host (not followed). */
   elsewhere?: string;
+  /** Why no answer came: the rest of a sentence that starts with the forge's host. */
+  failure?: string;
 }
 
-/** Fetches `url` on the forge's host, following redirects only within it; the body as text. */
+/**
+ * Fetches `url` on the forge's host, following redirects only within it; the body as text, read
+ * up to MAX_LIST_BYTES and no further. One deadline covers every hop and the body.
+ */
 async function fetchOnHost(url: URL): Promise<ForgeAnswer> {
+  const deadline = AbortSignal.timeout(FORGE_TIMEOUT_MS);
   let target = url;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const response = await fetch(target, {
-      redirect: "manual",
-      signal: AbortSignal.timeout(FORGE_TIMEOUT_MS),
-      headers: { accept: "text/plain", "user-agent": "keyproof (keys_from)" },
-    });
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
-      const next = new URL(location, target);
-      if (next.host !== url.host || next.protocol !== url.protocol)
-        return { status: response.status, text: "", elsewhere: next.host };
-      target = next;
-      continue;
+  try {
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const response = await fetch(target, {
+        redirect: "manual",
+        signal: deadline,
+        headers: { accept: "text/plain", "user-agent": "keyproof (keys_from)" },
+      });
+      const location = response.headers.get("location");
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        const next = new URL(location, target);
+        if (next.host !== url.host || next.protocol !== url.protocol)
+          return { status: response.status, text: "", elsewhere: next.host };
+        target = next;
+        continue;
+      }
+      return { status: response.status, text: await readUpTo(response, MAX_LIST_BYTES) };
     }
-    const text = await response.text();
-    return { status: response.status, text: text.slice(0, MAX_LIST_BYTES) };
+    return { status: 508, text: "" };
+  } catch (error) {
+    return {
+      status: 0,
+      text: "",
+      failure: fetchFailure(error, deadline, FORGE_TIMEOUT_MS / 1000),
+    };
   }
-  return { status: 508, text: "" };
+}
+
+/** The body's first `limit` bytes as text (whole lines only); the rest is never read. */
+async function readUpTo(response: Response, limit: number): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = false;
+  while (size < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+  }
+  if (size >= limit) {
+    cut = true;
+    await reader.cancel();
+  }
+  const bytes = new Uint8Array(Math.min(size, limit));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  const text = new TextDecoder().decode(bytes);
+  // A line the cap cut in two is not half a key.
+  return cut ? text.slice(0, text.lastIndexOf("\n") + 1) : text;
 }
 
 /** A cached answer keeps the forge's status here (the cache holds only 200s). */
@@ -206,20 +256,17 @@ export async function keysFromForges(
   }
   if (errors.length > 0) throw new ApiError(400, errors[0]?.message ?? "", errors);
   const answers = await Promise.all(
-    wanted.map(async (entry) => {
-      try {
-        return { entry, answer: await accountKeys(entry.forge, entry.username) };
-      } catch {
-        return { entry, answer: null };
-      }
-    }),
+    wanted.map(async (entry) => ({
+      entry,
+      answer: await accountKeys(entry.forge, entry.username),
+    })),
   );
   const listed: ListedKey[] = [];
   for (const { entry, answer } of answers) {
     const label = accountLabel(forges, entry.source);
     const host = new URL(entry.forge.url).host;
     const unavailable = unavailableReason(host, answer);
-    if (!answer || unavailable !== null) {
+    if (unavailable !== null) {
       throw new ApiError(
         503,
         `${unavailable ?? host}; nothing was created. Try again in a moment.`,
@@ -241,18 +288,7 @@ export async function keysFromForges(
       fail(entry.index, `${label} could not be read (the forge answered ${answer.status})`);
       continue;
     }
-    const keys = answer.text
-      .split(/\r?\n/)
-      .map((line) => line.trim())
-      .filter((line) => line && !line.startsWith("#"))
-      .map((line): ListedKey => {
-        try {
-          return { source: entry.source, key: parsePublicKey(line) };
-        } catch (error) {
-          const reason = error instanceof PublicKeyError ? error.message : "Not a public key";
-          return { source: entry.source, line: line.slice(0, MAX_LINE_CHARACTERS), reason };
-        }
-      });
+    const keys = listedKeys(entry.source, answer.text);
     if (!keys.some((key) => "key" in key)) {
       fail(entry.index, `${label} lists no key keyproof can use`);
       continue;
@@ -261,6 +297,39 @@ export async function keysFromForges(
   }
   if (errors.length > 0) throw new ApiError(400, errors[0]?.message ?? "", errors);
   return listed;
+}
+
+/** Where a private key block starts and ends in a list. */
+const PRIVATE_BLOCK_START = /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+const PRIVATE_BLOCK_END = /^-----END [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/**
+ * The lines of an account's list as keys, usable or skipped. Nothing of a private key the list
+ * holds by mistake is repeated: its block is one skipped entry that shows none of it.
+ */
+function listedKeys(source: string, text: string): ListedKey[] {
+  const keys: ListedKey[] = [];
+  let inPrivateBlock = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (inPrivateBlock) {
+      inPrivateBlock = !PRIVATE_BLOCK_END.test(line);
+      continue;
+    }
+    if (!line || line.startsWith("#")) continue;
+    if (PRIVATE_BLOCK_START.test(line) || isPrivateKeyText(line)) {
+      inPrivateBlock = PRIVATE_BLOCK_START.test(line) && !PRIVATE_BLOCK_END.test(line);
+      keys.push({ source, line: "(a private key, not shown)", reason: PRIVATE_KEY_MESSAGE });
+      continue;
+    }
+    try {
+      keys.push({ source, key: parsePublicKey(line) });
+    } catch (error) {
+      const reason = error instanceof PublicKeyError ? error.message : "Not a public key";
+      keys.push({ source, line: line.slice(0, MAX_LINE_CHARACTERS), reason });
+    }
+  }
+  return keys;
 }
 
 /** The accounts whose keys a session expects, as people name them (`github.com/alice`), once each. */

@@ -13,7 +13,7 @@ import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import { allowsPrivateNetworks } from "../webhooks/url-safety.ts";
 import type { ProjectContext } from "./context.ts";
-import { keysFromForges } from "./forges.ts";
+import { keysFromForges, MAX_SKIPPED_LISTED } from "./forges.ts";
 import { newSessionIds, sessionObject } from "./session-address.ts";
 import type { SessionPatch, SessionState, Written } from "./session-commands.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
@@ -182,7 +182,8 @@ async function keysGivenInAdvance(ctx: ProjectContext, input: CreateSessionInput
       }),
     ),
   });
-  return { rows, skipped };
+  // A list of thousands is reported as its first few and a count: answers stay small.
+  return { rows, skipped: skipped.slice(0, MAX_SKIPPED_LISTED), skippedCount: skipped.length };
 }
 
 /**
@@ -202,10 +203,13 @@ export async function createSession(
   const expiredAt =
     resolveExpiry(input, ctx.now) ??
     new Date(ctx.now.getTime() + LIMITS.defaultTimeoutSeconds * 1000).toISOString();
-  const { rows: givenTo, skipped } =
-    kind === "verify"
-      ? await keysGivenInAdvance(ctx, input, now)
-      : { rows: () => ({ keys: [], authorities: [] }), skipped: [] };
+  const {
+    rows: givenTo,
+    skipped,
+    skippedCount,
+  } = kind === "verify"
+    ? await keysGivenInAdvance(ctx, input, now)
+    : { rows: () => ({ keys: [], authorities: [] }), skipped: [], skippedCount: 0 };
   for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
     const { id, identifier } = newSessionIds(kind, ctx.now.getTime());
     const session: SessionRow = {
@@ -245,7 +249,15 @@ export async function createSession(
       webhooks: hooks,
     });
     if (created !== "taken")
-      return { session, keys, authorities, webhooks: hooks, skipped, bookmark: created.bookmark };
+      return {
+        session,
+        keys,
+        authorities,
+        webhooks: hooks,
+        skipped,
+        skippedCount,
+        bookmark: created.bookmark,
+      };
   }
   throw new ApiError(503, "No new session could be made just now; try again.");
 }

@@ -145,12 +145,33 @@ function fromRfc4716(block: string): ParsedPublicKey {
   return describe(decodePlainBlob(blob), comment);
 }
 
+/** The bytes a PEM block's base64 holds. */
+function pemBody(pem: string): Uint8Array {
+  const base64 = pem.split(/\r?\n/).slice(1, -1).join("");
+  return new Uint8Array(Buffer.from(base64, "base64"));
+}
+
+/**
+ * Whether `der` is one DER value (a SEQUENCE) and nothing after it: the platform reads the first
+ * value and ignores what follows, which must not be let through as part of a key.
+ */
+function isOneDerValue(der: Uint8Array): boolean {
+  if (der[0] !== 0x30 || der.length < 2) return false;
+  const first = der[1] ?? 0;
+  if (first < 0x80) return der.length === 2 + first;
+  const lengthBytes = first & 0x7f;
+  if (lengthBytes === 0 || lengthBytes > 4 || der.length < 2 + lengthBytes) return false;
+  let length = 0;
+  for (let i = 0; i < lengthBytes; i++) length = length * 256 + (der[2 + i] ?? 0);
+  return der.length === 2 + lengthBytes + length;
+}
+
 /**
  * SPKI or PKCS#1 PEM, read by the platform; only the key's numbers are kept. The block must be
  * the whole text, and its algorithm one keyproof proves, before anything is exported from it.
  */
 function fromPem(pem: string): DecodedKey {
-  if (!PEM_BLOCK.test(pem))
+  if (!PEM_BLOCK.test(pem) || !isOneDerValue(pemBody(pem)))
     throw new PublicKeyError("malformed", "The PEM block is not a single, whole public key");
   let key: KeyObject;
   try {

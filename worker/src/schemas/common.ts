@@ -6,15 +6,44 @@ export const MAX_PAGE_SIZE = 100;
 
 export const timestamp = z.iso.datetime().describe("RFC 3339 UTC timestamp");
 
+/**
+ * A whole number in a query string (`offset`, `limit`), however large: the document says
+ * integer, and the server takes every integer at least `min` (a larger `limit` is capped).
+ */
+function queryInteger(options: {
+  min: number;
+  fallback: number;
+  cap: number;
+  description: string;
+}) {
+  const { min, fallback, cap } = options;
+  return z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return fallback;
+      if (!/^\d{1,400}$/.test(text) || Number(text) < min) {
+        ctx.addIssue({ code: "custom", message: `Must be a whole number of at least ${min}` });
+        return z.NEVER;
+      }
+      return Math.min(Number(text), cap);
+    })
+    .meta({ type: "integer", minimum: min, default: fallback, description: options.description });
+}
+
 export const listQuery = z.object({
-  offset: z.coerce.number().int().min(0).default(0).describe("Items to skip (≥ 0)"),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(MAX_PAGE_SIZE)
-    .transform((limit) => Math.min(limit, MAX_PAGE_SIZE))
-    .describe(`Page size (≥ 1, default and maximum ${MAX_PAGE_SIZE}; larger values are capped)`),
+  offset: queryInteger({
+    min: 0,
+    fallback: 0,
+    cap: Number.MAX_SAFE_INTEGER,
+    description: "Items to skip (≥ 0)",
+  }),
+  limit: queryInteger({
+    min: 1,
+    fallback: MAX_PAGE_SIZE,
+    cap: MAX_PAGE_SIZE,
+    description: `Page size (≥ 1, default ${MAX_PAGE_SIZE}; any larger value is taken as ${MAX_PAGE_SIZE})`,
+  }),
 });
 
 export function listEnvelope<T extends z.ZodType>(item: T) {

@@ -35,7 +35,8 @@ const returnUrl = z
   .max(LIMITS.maxReturnUrlLength)
   .refine((text) => returnUrlProblem(text, true) === null, {
     message: "return_url must be an absolute https URL without a user name or password",
-  });
+  })
+  .meta({ format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^@/]+(/.*)?$" });
 
 /** Options both kinds share; no defaults here so PATCH can tell "absent" from "false". */
 const sharedOptions = {
@@ -193,7 +194,13 @@ export const verifySessionCreate = z
     id: "VerifySessionCreate",
     example: {
       external_id: "user-42",
-      keys: [{ name: "laptop", public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI... you@laptop" }],
+      keys: [
+        {
+          name: "laptop",
+          public_key:
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBrdIDVv73+l3FTU30IyNXJPZOlmJyJuGYz8C39JZsyb you@laptop",
+        },
+      ],
       max_attempts: 3,
     },
   });
@@ -349,8 +356,12 @@ export const verifySessionDetail = verifySession
       )
       .optional()
       .describe(
-        "Only in the response that created the session: keys the `keys_from` accounts list that were not added (DSA, short RSA, degenerate, already given)",
+        "Only in the response that created the session: the first 20 keys the `keys_from` accounts list that were not added (DSA, short RSA, degenerate, already given). A private key an account lists by mistake is one entry that shows none of it",
       ),
+    skipped_count: z
+      .int()
+      .optional()
+      .describe("Only with `skipped_keys`: how many keys were skipped in all"),
   })
   .meta({
     id: "VerifySessionDetail",

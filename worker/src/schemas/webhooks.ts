@@ -37,7 +37,10 @@ const headers = z
   .record(
     z
       .string()
-      .regex(HEADER_NAME, "Not a valid header name")
+      .regex(
+        HEADER_NAME,
+        "Not a valid header name: use letters, digits and !#$%&'*+.^_`|~- only (an HTTP token)",
+      )
       .refine((name) => !RESERVED_HEADERS.test(name), {
         message: "This header is set by keyproof and cannot be replaced",
       }),
@@ -46,7 +49,9 @@ const headers = z
   .refine((value) => Object.keys(value).length <= WEBHOOK_LIMITS.maxHeaders, {
     message: `At most ${WEBHOOK_LIMITS.maxHeaders} headers`,
   })
-  .describe("Extra request headers");
+  .describe("Extra request headers")
+  // The generator leaves a record's key schema out; the names' rule is part of the contract.
+  .meta({ propertyNames: { type: "string", pattern: HEADER_NAME.source } });
 
 const webhookFields = {
   url,

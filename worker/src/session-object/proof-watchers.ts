@@ -36,8 +36,11 @@ export class ProofWatchers {
     return this.#ctx.getWebSockets().length;
   }
 
-  /** A new watcher from `address` that first hears `firstMessage`, or why it may not watch. */
-  admit(address: string, firstMessage: string, now: number): Response {
+  /**
+   * A new watcher from `address` that first hears `firstMessage`, or why it may not watch. Of a
+   * session that is `over` it hears that once and is closed: nothing more will happen.
+   */
+  admit(address: string, firstMessage: string, now: number, over = false): Response {
     const sockets = this.#ctx.getWebSockets();
     if (sockets.length >= MAX_WATCHERS)
       return new Response("Too many pages are watching this session", { status: 429 });
@@ -48,6 +51,7 @@ export class ProofWatchers {
     this.#ctx.acceptWebSocket(server);
     server.serializeAttachment({ address, heardAt: now, inbound: 0 } satisfies Watcher);
     server.send(firstMessage);
+    if (over) server.close(CLOSE.over, "The session is over");
     return new Response(null, { status: 101, webSocket: client });
   }
 

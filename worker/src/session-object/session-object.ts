@@ -478,8 +478,13 @@ export class SessionObject extends DurableObject<Env> {
     const session = this.#store.session();
     if (!session) return new Response("No such session", { status: 404 });
     const address = request.headers.get(WATCHER_ADDRESS_HEADER) ?? "unknown";
-    const status = JSON.stringify(await this.#proofStatus(session));
-    const admitted = this.#watchers.admit(address, status, Date.now());
+    const status = await this.#proofStatus(session);
+    const admitted = this.#watchers.admit(
+      address,
+      JSON.stringify(status),
+      Date.now(),
+      status.final,
+    );
     // The idle deadline of the new watcher may come before anything else wakes the object.
     if (admitted.status === 101) await this.#scheduleAlarm();
     return admitted;

@@ -1,4 +1,5 @@
 import type { EventRow, InvocationRow, WebhookRow } from "../db/webhooks.ts";
+import { fetchFailure } from "../lib/fetch-failure.ts";
 import { standardWebhookHeaders } from "./signing.ts";
 
 /** The first KiB of a receiver's answer is kept with each attempt. */
@@ -78,6 +79,7 @@ export async function sendAttempt(
     responseBody: null,
     retryAfter: null,
   };
+  const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
   try {
     const response = await fetch(webhook.url, {
       method: webhook.method.toUpperCase(),
@@ -89,7 +91,7 @@ export async function sendAttempt(
       },
       body,
       redirect: "manual",
-      signal: AbortSignal.timeout(timeoutSeconds * 1000),
+      signal: deadline,
     });
     const responseBody = await readPrefix(response);
     return {
@@ -101,14 +103,11 @@ export async function sendAttempt(
       retryAfter: response.headers.get("retry-after"),
     };
   } catch (error) {
-    const timedOut =
-      error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    const host = URL.canParse(webhook.url) ? new URL(webhook.url).host : "The receiver";
     return {
       ...base,
       durationMs: Date.now() - started,
-      error: timedOut
-        ? `No response within ${timeoutSeconds} s`
-        : `Request failed: ${(error as Error).message}`,
+      error: `${host} ${fetchFailure(error, deadline, timeoutSeconds)}`,
     };
   }
 }

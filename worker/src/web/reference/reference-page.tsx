@@ -51,15 +51,30 @@ export const PROBLEM_KINDS: [string, number, string][] = [
   ["conflict", 409, "The action conflicts with the session's state."],
   ["body-too-large", 413, "The body is over 64 KiB."],
   ["unsupported-media-type", 415, "The body is not application/json."],
+  [
+    "idempotency-key-reused",
+    422,
+    "The Idempotency-Key was sent before with another request; use a new key for a new request.",
+  ],
   ["rate-limited", 429, "The project's rate limit is exceeded; wait for Retry-After seconds."],
   ["internal-error", 500, "A fault on our side; quote the request_id."],
+  [
+    "unavailable",
+    503,
+    "Something keyproof depends on cannot be reached just now; nothing was changed; retry after Retry-After seconds.",
+  ],
 ];
 
 function operationsOf(document: OpenApiDocument): Operation[] {
+  const shared = (document.components?.parameters ?? {}) as Record<string, Parameter>;
+  // Headers every operation shares are components; the page shows them where they apply.
+  const parameter = (entry: Parameter | { $ref: string }) =>
+    "$ref" in entry ? (shared[entry.$ref.split("/").at(-1) ?? ""] as Parameter) : entry;
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     METHODS.flatMap((method) => {
-      const operation = (item as Record<string, Omit<Operation, "method" | "path" | "id">>)[method];
-      if (!operation) return [];
+      const found = (item as Record<string, Omit<Operation, "method" | "path" | "id">>)[method];
+      if (!found) return [];
+      const operation = { ...found, parameters: found.parameters?.map(parameter) };
       const slug = path
         .replace(/[{}]/g, "")
         .replace(/[^a-z0-9]+/gi, "-")

@@ -20,6 +20,9 @@ import {
 } from "../forms.ts";
 import { NewSessionPage, SessionListPage, SessionPage } from "../pages/session-pages.tsx";
 
+/** Skipped forge keys the notice after creation names; it counts the rest. */
+const NOTICE_SKIPPED_SHOWN = 3;
+
 const PAGE_SIZE = 25;
 type Form = Record<string, string | File | (string | File)[]>;
 
@@ -129,11 +132,17 @@ export const sessionRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const kind = kindOf(text(form, "kind"));
     try {
-      const { session, skipped } = await createSession(ctx, kind, sessionInput(kind, form));
+      const { session, skipped, skippedCount } = await createSession(
+        ctx,
+        kind,
+        sessionInput(kind, form),
+      );
+      const shown = skipped.slice(0, NOTICE_SKIPPED_SHOWN);
+      const more = skippedCount > shown.length ? `; and ${skippedCount - shown.length} more` : "";
       const notice =
-        skipped.length === 0
+        skippedCount === 0
           ? "Session created."
-          : `Session created. ${skipped.length} listed key${skipped.length === 1 ? " was" : "s were"} skipped: ${skipped.map((key) => `${key.source} (${key.reason})`).join("; ")}.`;
+          : `Session created. ${skippedCount} listed key${skippedCount === 1 ? " was" : "s were"} skipped: ${shown.map((key) => `${key.source} (${key.reason})`).join("; ")}${more}.`;
       return redirectWith(c, `/projects/${project.id}/sessions/${session.id}`, { notice });
     } catch (error) {
       // The form again, as the user left it, with each problem beside its field.
