@@ -62,27 +62,44 @@ export function verifyWebhook(options: {
 }
 
 /**
+ * One remote key set per URL for the life of the process: `jose` keeps what it fetched and asks
+ * again only for a key id it has not seen (a rotation), at most every 30 s.
+ */
+const remoteKeySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+
+function remoteKeySet(url: URL) {
+  let keys = remoteKeySets.get(url.href);
+  if (!keys) {
+    keys = createRemoteJWKSet(url);
+    remoteKeySets.set(url.href, keys);
+  }
+  return keys;
+}
+
+/**
  * An attestation, checked offline: signed by one of keyproof's keys (`jwks`, the JSON of
- * `/.well-known/jwks.json`, or `jwksUrl` to fetch and cache it), for your project (`audience`),
- * of keyproof's type and not expired. Returns its claims; throws on anything else.
+ * `/.well-known/jwks.json`, or `jwksUrl` to fetch it, once per URL), for your project
+ * (`audience`), from keyproof (`issuer`: by default the origin of `jwksUrl`), of keyproof's type
+ * and not expired. Returns its claims; throws on anything else.
  */
 export async function verifyAttestation(
   token: string,
   options: ({ jwks: JSONWebKeySet } | { jwksUrl: string | URL }) & {
     audience: string;
-    /** keyproof's public URL, when you want the issuer checked too. */
+    /** keyproof's public URL; with `jwksUrl` it defaults to that URL's origin. */
     issuer?: string;
   },
 ): Promise<AttestationClaims> {
-  const keys =
-    "jwks" in options
-      ? createLocalJWKSet(options.jwks)
-      : createRemoteJWKSet(new URL(options.jwksUrl));
+  const remote = "jwksUrl" in options ? new URL(options.jwksUrl) : null;
+  const keys = remote
+    ? remoteKeySet(remote)
+    : createLocalJWKSet((options as { jwks: JSONWebKeySet }).jwks);
+  const issuer = options.issuer ?? remote?.origin;
   const { payload } = await jwtVerify(token, keys, {
     algorithms: ["EdDSA"],
     typ: ATTESTATION_TYPE,
     audience: options.audience,
-    ...(options.issuer ? { issuer: options.issuer } : {}),
+    ...(issuer ? { issuer } : {}),
   });
   return payload as unknown as AttestationClaims;
 }

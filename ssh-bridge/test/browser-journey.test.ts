@@ -34,6 +34,10 @@ describe("the whole journey in a real browser", () => {
 
     await page.fill('input[name="name"]', "Acme onboarding");
     await page.click('form[action="/projects"] button');
+    // A new project opens on its overview, which points to Settings for the API key.
+    await page.waitForURL(/\/projects\/prj_[0-9a-z]+$/);
+    await expect.poll(() => page.textContent("body")).toContain("create an API key in Settings");
+    await page.click('nav.links a:has-text("Settings")');
     await page.waitForURL(/\/projects\/prj_[0-9a-z]+\/settings/);
 
     await page.fill('form[action$="/api-keys"] input[name="name"]', "production");

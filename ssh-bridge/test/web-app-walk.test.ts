@@ -57,8 +57,9 @@ async function buildSite() {
   await page.waitForURL(/\/projects$/);
   await page.fill('input[name="name"]', "Acme onboarding with a rather long project name");
   await page.click('form[action="/projects"] button');
-  await page.waitForURL(/\/projects\/prj_[0-9a-z]+\/settings/);
-  site.project = page.url().replace(/\/settings.*/, "");
+  await page.waitForURL(/\/projects\/prj_[0-9a-z]+$/);
+  site.project = page.url();
+  await page.goto(`${site.project}/settings`);
   await page.fill('form[action$="/api-keys"] input[name="name"]', "walk");
   await page.click('form[action$="/api-keys"] button');
   site.apiKey = (await page.textContent("#new-api-key")) ?? "";

@@ -27,6 +27,7 @@ import { MAX_INTERNAL_BODY_BYTES } from "./protocol/messages.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildWebApp } from "./web/app.tsx";
 import { webSession } from "./web/auth.ts";
+import { isWebPath, webNotFound } from "./web/not-found.tsx";
 import { referencePage } from "./web/reference/reference-page.tsx";
 
 const limitBody = limitBodyTo(LIMITS.maxBodyBytes);
@@ -60,16 +61,19 @@ export function buildApp() {
   app.use(
     methodNotAllowed({
       app,
+      // A browser that opens an address only a form posts to gets a page, not JSON.
       onMethodNotAllowed: (c, methods) =>
-        problemResponse(
-          c,
-          new ApiError(
-            405,
-            `${c.req.method} is not allowed here; use ${methods.join(", ")}`,
-            undefined,
-            { Allow: methods.join(", ") },
-          ),
-        ),
+        isWebPath(c.req.path)
+          ? webNotFound(c)
+          : problemResponse(
+              c,
+              new ApiError(
+                405,
+                `${c.req.method} is not allowed here; use ${methods.join(", ")}`,
+                undefined,
+                { Allow: methods.join(", ") },
+              ),
+            ),
     }),
   );
 
@@ -121,7 +125,9 @@ export function buildApp() {
   app.route("/", buildWebApp());
 
   app.notFound((c) =>
-    problemResponse(c, new ApiError(404, `Nothing at ${c.req.method} ${c.req.path}`)),
+    isWebPath(c.req.path)
+      ? webNotFound(c)
+      : problemResponse(c, new ApiError(404, `Nothing at ${c.req.method} ${c.req.path}`)),
   );
   app.onError((error, c) => problemResponse(c, toApiError(error, c)));
   return app;

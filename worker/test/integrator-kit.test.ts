@@ -77,14 +77,30 @@ describe("return_url", () => {
     expect(patched.return_url).toBeNull();
   });
 
-  it("lets the proof page continue there once done, with the result and the URL's own query", async () => {
-    const { session } = await verifiedSession({
-      return_url: "https://integrator.example/done?state=xyz",
+  it("lets the browser that watched the proof continue there once, with the result and the URL's own query", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<{ id: string; connection_identifier: string }>(
+      apiKey,
+      "verify",
+      {
+        keys: [{ public_key: ed25519?.openssh }],
+        return_url: "https://integrator.example/done?state=xyz",
+      },
+    );
+    const page = `/p/${session.connection_identifier}`;
+    // The browser opens the page before the proof: it is given its watch token.
+    const watch = (await call(page)).headers.get("set-cookie")?.split(";")[0] ?? "";
+    expect(watch).toMatch(/^kp_watch=\S+\.[\w-]{22}$/);
+    await connectAndFinish(session.connection_identifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
     });
-    const page = await (await call(`/p/${session.connection_identifier}/status`)).json<{
-      continue_url: string | null;
-    }>();
-    const url = new URL(page.continue_url ?? "");
+    const status = await (await call(`${page}/status`)).json<Record<string, unknown>>();
+    expect(status).toMatchObject({ state: "done", continues: true, detail: null });
+    const html = await (await call(page, { headers: { cookie: watch } })).text();
+    expect(html).toContain(`data-continue="${page}/continue"`);
+    const continued = await call(`${page}/continue`, { headers: { cookie: watch } });
+    expect(continued.status).toBe(303);
+    const url = new URL(continued.headers.get("location") ?? "");
     expect(url.origin + url.pathname).toBe("https://integrator.example/done");
     expect(url.searchParams.get("state")).toBe("xyz");
     expect(url.searchParams.get("keyproof_session_id")).toBe(session.id);
@@ -94,8 +110,10 @@ describe("return_url", () => {
       typ: ATTESTATION,
     });
     expect(payload.sub).toBe(session.id);
-    const html = await (await call(`/p/${session.connection_identifier}`)).text();
-    expect(html).toContain('id="continue-link"');
+    // Once: a second continue leads nowhere.
+    const again = await call(`${page}/continue`, { headers: { cookie: watch } });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("You already continued");
   });
 });
 

@@ -202,16 +202,17 @@ describe("projects and settings", () => {
 
   it("shows a new API key exactly once, and revokes it", async () => {
     const { browser, projectId } = await browserWithProject();
-    const created = await browser.post(`/projects/${projectId}/api-keys`, {
-      name: "ci",
-      expires_on: "",
-    });
+    // Post, redirect, get: the page after the redirect shows the key, and only that once.
+    const created = await browser.follow(
+      await browser.post(`/projects/${projectId}/api-keys`, { name: "ci", expires_on: "" }),
+    );
     const plaintext =
       created.html.match(/<code id="new-api-key">(kp_live_[0-9a-z]+)<\/code>/)?.[1] ?? "";
     expect(plaintext).toMatch(/^kp_live_/);
     expect((await call("/api/v1/auth/info/", { key: plaintext })).status).toBe(200);
     const settings = await browser.get(`/projects/${projectId}/settings`);
     expect(settings.html).not.toContain(plaintext);
+    expect(settings.html.match(/api-keys\/key_[0-9a-z]+\/revoke/g)).toHaveLength(1);
     expect(settings.html).toContain(plaintext.slice(0, 12));
     const keyId = settings.html.match(/api-keys\/(key_[0-9a-z]+)\/revoke/)?.[1];
     await browser.post(`/projects/${projectId}/api-keys/${keyId}/revoke`);
@@ -238,7 +239,7 @@ describe("projects and settings", () => {
     const { browser, projectId } = await browserWithProject("Shared");
     const friend = await signedUpBrowser();
     expect((await friend.browser.get(`/projects/${projectId}/sessions`)).status).toBe(404);
-    const created = await browser.post(`/projects/${projectId}/invitations`);
+    const created = await browser.follow(await browser.post(`/projects/${projectId}/invitations`));
     const link = created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
     const path = new URL(link).pathname;
     expect(path).toMatch(/^\/invitations\/[0-9a-z]{32}$/);
@@ -263,7 +264,7 @@ describe("projects and settings", () => {
     expect((await third.browser.post(path)).status).toBe(404);
     expect((await third.browser.get(`/projects/${projectId}/sessions`)).status).toBe(404);
     // A revoked link does not work either.
-    const second = await browser.post(`/projects/${projectId}/invitations`);
+    const second = await browser.follow(await browser.post(`/projects/${projectId}/invitations`));
     const secondPath = new URL(
       second.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "",
     ).pathname;
@@ -285,7 +286,7 @@ describe("projects and settings", () => {
 
   it("lets only one of two people join with the same link at once", async () => {
     const { browser, projectId } = await browserWithProject("Race");
-    const created = await browser.post(`/projects/${projectId}/invitations`);
+    const created = await browser.follow(await browser.post(`/projects/${projectId}/invitations`));
     const path = new URL(
       created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "",
     ).pathname;

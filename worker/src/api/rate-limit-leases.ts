@@ -59,12 +59,12 @@ function spend(state: ProjectGrants, now: number): boolean {
 
 const left = (state: ProjectGrants) => state.grants.reduce((sum, grant) => sum + grant.left, 0);
 
-export async function admit(env: Env, projectId: string, limit: number): Promise<Admission> {
-  let state = projects.get(projectId);
+export async function admit(env: Env, limiterName: string, limit: number): Promise<Admission> {
+  let state = projects.get(limiterName);
   if (!state) {
     if (projects.size >= MAX_PROJECTS) projects.delete(projects.keys().next().value ?? "");
     state = { grants: [], next: 1, remaining: limit };
-    projects.set(projectId, state);
+    projects.set(limiterName, state);
   }
   const allowed = (current: ProjectGrants): Admission => ({
     allowed: true,
@@ -74,7 +74,7 @@ export async function admit(env: Env, projectId: string, limit: number): Promise
   });
   if (spend(state, Date.now())) return allowed(state);
   const size = state.next;
-  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(projectId));
+  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(limiterName));
   const grant = await limiter.lease(limit, size, LEASE_MS);
   if (grant.granted > 0) {
     state.grants.push({ left: grant.granted, until: grant.until });

@@ -57,7 +57,9 @@ const signatureResult = z
     continue_url: z
       .string()
       .nullable()
-      .describe("The session's `return_url` with the result, once the user is done; else null"),
+      .describe(
+        "Once the user is done and the session has a `return_url`: its proof page, where the browser that watched the proof continues (the return URL and the result are never given here); else null",
+      ),
   })
   .meta({ id: "SignatureResult" });
 

@@ -4,7 +4,7 @@ import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { badRequest } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../protocol/terminal-text.ts";
+import { freeTextProblem } from "../schemas/text.ts";
 
 export const API_KEY_PREFIX = "kp_live_";
 /** 32 base32 characters: 160 bits of randomness after the recognisable prefix. */
@@ -57,7 +57,8 @@ export async function createApiKey(
   const name = input.name.trim();
   if (!name || name.length > API_KEY_NAME_MAX)
     throw badRequest("body.name", `A key name is 1 to ${API_KEY_NAME_MAX} characters`);
-  if (hasControlCharacters(name)) throw badRequest("body.name", CONTROL_CHARACTER_MESSAGE);
+  const problem = freeTextProblem(name);
+  if (problem) throw badRequest("body.name", problem);
   if (input.expiredAt && input.expiredAt <= ctx.now)
     throw badRequest("body.expires_on", "The expiry date must be in the future");
   const created = await newApiKeyRow({

@@ -3,7 +3,7 @@ import { accounts, projectMembers, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { CONTROL_CHARACTER_MESSAGE, hasControlCharacters } from "../protocol/terminal-text.ts";
+import { freeTextProblem } from "../schemas/text.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRole = (typeof projectMembers.$inferSelect)["role"];
@@ -15,7 +15,8 @@ export function validProjectName(name: string): string {
   if (!trimmed || trimmed.length > MAX_PROJECT_NAME_LENGTH) {
     throw badRequest("body.name", `A project name is 1 to ${MAX_PROJECT_NAME_LENGTH} characters`);
   }
-  if (hasControlCharacters(trimmed)) throw badRequest("body.name", CONTROL_CHARACTER_MESSAGE);
+  const problem = freeTextProblem(trimmed);
+  if (problem) throw badRequest("body.name", problem);
   return trimmed;
 }
 

@@ -15,8 +15,11 @@ export interface ProofStatus {
   keys: string[];
   /** The session accepts no more connections: nothing will change any more. */
   final: boolean;
-  /** Where the user continues, with the result signed: once done, when there is a `return_url`. */
-  continue_url: string | null;
+  /**
+   * The page takes the user back to the integrator (`/p/<identifier>/continue`): the session has
+   * a `return_url` and the user is done. Where to, and the result, only the continue step says.
+   */
+  continues: boolean;
 }
 
 export interface ProofStatusInput {
@@ -34,6 +37,8 @@ export interface ProofStatusInput {
   inProgress: { confirming: ProvenKeyView[] | null }[];
   /** The forge accounts whose keys a verification session expects (`github.com/alice`). */
   expectedAccounts?: readonly string[];
+  /** The session has a `return_url`. */
+  returns?: boolean;
 }
 
 const labels = (keys: ProofStatusInput["keys"]) => [
@@ -59,13 +64,25 @@ const AGAIN: Partial<Record<ConnectionRow["outcome"], string>> = {
   disconnected: "The connection ended before a result. Try again.",
 };
 
-const CLOSE = "You can close this page.";
+export const CLOSE = "You can close this page.";
 
-export function proofStatus(input: ProofStatusInput): ProofStatus {
-  return { ...describe(input), final: input.session.completedAt !== null, continue_url: null };
+/** Whether the user has nothing more to do: the session is over, or a key of theirs counted. */
+export function userDone(
+  session: Pick<ProofStatusInput["session"], "completedAt" | "multiConnection">,
+  keysRecorded: number,
+): boolean {
+  return session.completedAt !== null || (session.multiConnection && keysRecorded > 0);
 }
 
-function describe(input: ProofStatusInput): Omit<ProofStatus, "final" | "continue_url"> {
+export function proofStatus(input: ProofStatusInput): ProofStatus {
+  const final = input.session.completedAt !== null;
+  const continues = input.returns === true && userDone(input.session, input.keys.length);
+  const described = describe(input);
+  // The continue step says what comes next; "close this page" would be wrong.
+  return { ...described, detail: continues ? null : described.detail, final, continues };
+}
+
+function describe(input: ProofStatusInput): Omit<ProofStatus, "final" | "continues"> {
   const { session } = input;
   const keys = labels(input.keys);
   switch (session.status) {

@@ -20,8 +20,12 @@ export function inScope(
   session: SessionRow | undefined,
   scope: SessionScope,
 ): session is SessionRow {
+  // The whole id: an object is found by the id's last characters, which other ids can share.
   return (
-    session !== undefined && session.projectId === scope.projectId && session.kind === scope.kind
+    session !== undefined &&
+    session.id === scope.sessionId &&
+    session.projectId === scope.projectId &&
+    session.kind === scope.kind
   );
 }
 

@@ -59,6 +59,6 @@ export function signatureAnswerLines(outcome: Extract<SignatureOutcome, { record
     ...refusedKeyLines([outcome.offered]),
     ...resultLines(outcome.kind, outcome.response, [outcome.offered], "signature"),
     ...(outcome.sshMessage ? [outcome.sshMessage] : []),
-    ...(outcome.continueUrl ? [`Continue at: ${outcome.continueUrl}`] : []),
+    ...(outcome.continueUrl ? [`Continue in your browser: ${outcome.continueUrl}`] : []),
   ];
 }

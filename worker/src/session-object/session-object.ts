@@ -12,7 +12,8 @@ import {
 } from "../domain/connection-rules.ts";
 import { statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
-import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
+import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
+import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
 import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
 import type {
@@ -35,6 +36,7 @@ import {
   patchRefusal,
   refused,
 } from "../domain/session-rules.ts";
+import { proofLinks } from "../domain/session-views.ts";
 import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
@@ -91,6 +93,9 @@ const FORWARD_TO = "forward_to";
 const NEW_WEBHOOKS = "new_webhooks";
 /** D1's bookmark after the last push: what a read of this session's index needs at least. */
 const LAST_BOOKMARK = "last_bookmark";
+/** The attestation of the session's end, signed once; and when the proof page continued. */
+const ENDING_ATTESTATION = "ending_attestation";
+const CONTINUED = "continued";
 
 /** Where a call about a session is answered: here, nowhere, or by a legacy session's object. */
 type Arrival = "here" | "absent" | { forward: DurableObjectStub<SessionObject>; ref: SessionRef };
@@ -353,6 +358,46 @@ export class SessionObject extends DurableObject<Env> {
 
   // ---------------------------------------------------------------- the public pages
 
+  /**
+   * The proof page's continue step (domain/proof-continue.ts): the `return_url` with the result,
+   * once, for a browser that had the page open since `watchingSince`, before the user got done.
+   */
+  async continueTo(
+    ref: SessionRef,
+    watchingSince: number,
+    now: number,
+  ): Promise<{ url: string } | { refused: ContinueRefusal } | null> {
+    return this.#at(
+      ref,
+      async (): Promise<{ url: string } | { refused: ContinueRefusal } | null> => {
+        const session = this.#store.session();
+        if (!session) return null;
+        if (!session.returnUrl) return { refused: "no_return_url" };
+        const { keys } = this.#store.connections();
+        if (!userDone(session, keys.length)) return { refused: "not_done" };
+        const doneAt = session.completedAt
+          ? Date.parse(session.completedAt)
+          : Math.min(...keys.map((key) => Date.parse(key.createdAt)));
+        if (watchingSince >= doneAt) return { refused: "not_watched" };
+        if (now - doneAt > CONTINUE_WINDOW_MS) return { refused: "too_late" };
+        const kv = this.ctx.storage.kv;
+        if (kv.get(CONTINUED) !== undefined) return { refused: "used" };
+        kv.put(CONTINUED, now);
+        const attestation = isOpen(session)
+          ? ((await signAttestation(this.env, this.#state(session)))?.token ?? null)
+          : await this.#endingAttestation(session);
+        const url = continueUrl(session.returnUrl, {
+          sessionId: session.id,
+          status: session.status,
+          attestation,
+        });
+        return { url };
+      },
+      (stub, legacy) => stub.continueTo(legacy, watchingSince, now),
+      null,
+    );
+  }
+
   /** What the hosted proof page shows, and the session it is for; null once there is none. */
   async proofPage(ref: SessionRef): Promise<{ session: SessionRow; status: ProofStatus } | null> {
     return this.#at(
@@ -448,9 +493,11 @@ export class SessionObject extends DurableObject<Env> {
         });
         if (!outcome.recorded) return outcome;
         this.#afterChange();
+        // The user continues on the proof page, in the browser that watched the proof.
         const after = this.#store.session();
         const status = after ? await this.#proofStatus(after) : null;
-        return { ...outcome, continueUrl: status?.continue_url ?? null };
+        const page = after ? proofLinks(this.env, after).proof_url : null;
+        return { ...outcome, continueUrl: status?.continues ? page : null };
       },
       (stub, legacy) => stub.proveBySignature(legacy, submission),
       { recorded: false, status: 404, detail: REFUSALS.unknown },
@@ -631,10 +678,7 @@ export class SessionObject extends DurableObject<Env> {
     return { session, keys, authorities, connections, connectionKeys };
   }
 
-  /**
-   * What the proof page shows; once the user is done and the session has a `return_url`, also
-   * where to continue, with the result signed (SPEC §16).
-   */
+  /** What the proof page shows: public, so no return URL and no attestation (SPEC §14). */
   async #proofStatus(session: SessionRow): Promise<ProofStatus> {
     const { keys } = this.#store.connections();
     const lastOutcome = this.#store.lastOutcome();
@@ -646,18 +690,19 @@ export class SessionObject extends DurableObject<Env> {
         .inProgress(Date.now())
         .map((connection) => ({ confirming: connection.confirming })),
       expectedAccounts: expectedAccounts(this.env, this.#store.given().keys),
+      returns: session.returnUrl !== null,
     });
-    const userDone = status.final || (session.multiConnection && keys.length > 0);
-    if (!session.returnUrl || !userDone) return status;
-    const attestation = await signAttestation(this.env, this.#state(session));
-    return {
-      ...status,
-      continue_url: continueUrl(session.returnUrl, {
-        sessionId: session.id,
-        status: session.status,
-        attestation: attestation?.token ?? null,
-      }),
-    };
+    return status;
+  }
+
+  /** The attestation of the session's end, signed once and kept: the event and the redirect. */
+  async #endingAttestation(session: SessionRow): Promise<string | null> {
+    const kv = this.ctx.storage.kv;
+    const kept = kv.get<string>(ENDING_ATTESTATION);
+    if (kept) return kept;
+    const token = (await signAttestation(this.env, this.#state(session)))?.token ?? null;
+    if (token) kv.put(ENDING_ATTESTATION, token);
+    return token;
   }
 
   /**
@@ -671,8 +716,8 @@ export class SessionObject extends DurableObject<Env> {
       .endingsWithoutAttestation()
       .filter((event) => event.payload.status === session.status);
     if (endings.length === 0) return;
-    const attestation = await signAttestation(this.env, this.#state(session));
-    for (const event of endings) this.#store.attest(event.id, attestation?.token ?? null);
+    const attestation = await this.#endingAttestation(session);
+    for (const event of endings) this.#store.attest(event.id, attestation);
   }
 
   /** After a change the API waits on: pushed, so the caller's next list sees it. */

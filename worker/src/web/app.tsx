@@ -45,6 +45,8 @@ export function buildWebApp() {
     ["/app.js", APP_SCRIPT, "text/javascript"],
     ["/proof.js", PROOF_SCRIPT, "text/javascript"],
     ["/favicon.svg", FAVICON, "image/svg+xml"],
+    // Browsers ask for /favicon.ico by themselves; the same icon answers.
+    ["/favicon.ico", FAVICON, "image/svg+xml"],
   ] as const) {
     web.get(path, (c) =>
       c.body(body, 200, { "content-type": type, "cache-control": "public, max-age=3600" }),

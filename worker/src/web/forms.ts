@@ -93,6 +93,7 @@ const ENTRY_NAMES: Record<string, string> = {
   certificate_authorities: "Key",
   keys_from: "Account",
   events: "Event",
+  webhooks: "Webhook",
 };
 
 /** A value to show in a field: what the user typed, or the page's own. */
@@ -125,13 +126,17 @@ const FLASH_COOKIE = "kp_flash";
 
 /**
  * Post/redirect/get: success and failure both land on a page, with a banner. The banner's text
- * rides in a short-lived cookie, never in the URL (which history, logs and referrers keep).
+ * rides in a short-lived cookie, never in the URL (which history, logs and referrers keep). A
+ * secret the form made (a new API key) is shown by that page once: reloading it, or opening it
+ * later, shows nothing.
  */
 export function redirectWith(
   c: Context<AppEnv>,
   path: string,
   flash: { error?: string; notice?: string },
+  shownOnce?: ShownOnceSecret,
 ) {
+  if (shownOnce) keepShownOnce(c, shownOnce);
   if (flash.error || flash.notice)
     setCookie(c, cookieName(c, FLASH_COOKIE), encodeURIComponent(JSON.stringify(flash)), {
       httpOnly: true,
@@ -141,6 +146,48 @@ export function redirectWith(
       maxAge: 60,
     });
   return c.redirect(path, 303);
+}
+
+const SHOWN_ONCE_COOKIE = "kp_once";
+/** Seconds a secret waits for the page that shows it (the redirect is followed at once). */
+const SHOWN_ONCE_SECONDS = 120;
+
+/** A secret a form made that its page shows once: a new API key, an invitation link. */
+export interface ShownOnceSecret {
+  projectId: string;
+  newKey?: { name: string; plaintext: string };
+  invitationLink?: string;
+  webhookSecret?: { url: string; secret: string };
+}
+
+/**
+ * The cookie that carries a secret a form made (see `redirectWith`) to the page that shows it
+ * once: HttpOnly, short-lived, and deleted by that page.
+ */
+function keepShownOnce(c: Context<AppEnv>, secret: ShownOnceSecret) {
+  setCookie(c, cookieName(c, SHOWN_ONCE_COOKIE), encodeURIComponent(JSON.stringify(secret)), {
+    httpOnly: true,
+    secure: true,
+    sameSite: "Strict",
+    path: "/",
+    maxAge: SHOWN_ONCE_SECONDS,
+  });
+}
+
+/** The secret a form left for this project's page, taken: it is never shown twice. */
+export function takeShownOnce(c: Context<AppEnv>, projectId: string): Partial<ShownOnceSecret> {
+  const name = cookieName(c, SHOWN_ONCE_COOKIE);
+  const value = getCookie(c, name);
+  if (!value) return {};
+  deleteCookie(c, name, { path: "/", secure: true });
+  try {
+    const secret = JSON.parse(decodeURIComponent(value)) as ShownOnceSecret;
+    if (secret.projectId !== projectId) return {};
+    const { projectId: _project, ...shown } = secret;
+    return shown;
+  } catch {
+    return {};
+  }
 }
 
 /** The banner a redirect left, read once. */

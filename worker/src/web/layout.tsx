@@ -1,3 +1,4 @@
+import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { Csrf } from "./components.tsx";
 
@@ -86,57 +87,61 @@ export function Layout(props: {
   const { page } = props;
   const signedIn = page?.account ? (page as PageContext & { account: { email: string } }) : null;
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title} · keyproof</title>
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        <link rel="stylesheet" href="/app.css" />
-        {props.head}
-      </head>
-      <body>
-        <header class="site">
-          <a class="brand" href={signedIn ? "/projects" : "/"}>
-            keyproof
-          </a>
-          {page?.project && !props.bare ? (
-            <span class="header-project breakable">{page.project.name}</span>
-          ) : null}
-          {props.bare ? null : (
-            <>
-              <nav class="links" aria-label="Main">
-                <Navigation page={page} />
-              </nav>
-              {signedIn ? <Account page={signedIn} /> : null}
-              {/* On a phone the same links fold into a menu (style.ts shows one or the other). */}
-              <details class="menu">
-                <summary>Menu</summary>
-                <nav aria-label="Main">
+    <>
+      {/* Without it browsers lay every page out in quirks mode. */}
+      {raw("<!DOCTYPE html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{props.title} · keyproof</title>
+          <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+          <link rel="stylesheet" href="/app.css" />
+          {props.head}
+        </head>
+        <body>
+          <header class="site">
+            <a class="brand" href={signedIn ? "/projects" : "/"}>
+              keyproof
+            </a>
+            {page?.project && !props.bare ? (
+              <span class="header-project breakable">{page.project.name}</span>
+            ) : null}
+            {props.bare ? null : (
+              <>
+                <nav class="links" aria-label="Main">
                   <Navigation page={page} />
-                  {signedIn ? <Account page={signedIn} /> : null}
                 </nav>
-              </details>
-            </>
-          )}
-        </header>
-        <main class={props.wide ? "wide" : undefined}>
-          {page?.flash?.error ? (
-            <p class="flash error" role="alert">
-              {page.flash.error}
-            </p>
-          ) : null}
-          {page?.flash?.notice ? (
-            <p class="flash notice" role="status">
-              {page.flash.notice}
-            </p>
-          ) : null}
-          {props.children}
-        </main>
-        {(props.scripts ?? ["/app.js"]).map((src) => (
-          <script src={src} defer />
-        ))}
-      </body>
-    </html>
+                {signedIn ? <Account page={signedIn} /> : null}
+                {/* On a phone the same links fold into a menu (style.ts shows one or the other). */}
+                <details class="menu">
+                  <summary>Menu</summary>
+                  <nav aria-label="Main">
+                    <Navigation page={page} />
+                    {signedIn ? <Account page={signedIn} /> : null}
+                  </nav>
+                </details>
+              </>
+            )}
+          </header>
+          <main class={props.wide ? "wide" : undefined}>
+            {page?.flash?.error ? (
+              <p class="flash error" role="alert">
+                {page.flash.error}
+              </p>
+            ) : null}
+            {page?.flash?.notice ? (
+              <p class="flash notice" role="status">
+                {page.flash.notice}
+              </p>
+            ) : null}
+            {props.children}
+          </main>
+          {(props.scripts ?? ["/app.js"]).map((src) => (
+            <script src={src} defer />
+          ))}
+        </body>
+      </html>
+    </>
   );
 }

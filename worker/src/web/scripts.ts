@@ -1,5 +1,7 @@
 /** The web app's two small scripts; every page works without them (CSP allows only these). */
 
+import { CLOSE } from "../domain/proof-status.ts";
+
 /**
  * Every signed-in page's script. Copy buttons: `data-copy` holds the text. List filters
  * (`form[data-filters]`) apply as soon as a choice changes, and a status that the chosen kind of
@@ -44,23 +46,25 @@ export const PROOF_SCRIPT = `
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
   const statusUrl = new URL(root.dataset.status, location.href);
   let final = root.dataset.final === "true";
+  /** The continue step, for the browser that watched the proof; empty for any other. */
+  const continueUrl = root.dataset.continue;
   /** Once the user is done: the Continue link, followed by itself after a moment. */
   let following = false;
-  const offerContinue = (url) => {
+  const offerContinue = (continues) => {
     const box = document.getElementById("proof-continue");
-    if (!url || !box) return;
-    document.getElementById("continue-link").href = url;
+    if (!continues || !continueUrl || !box) return;
     box.hidden = false;
     if (following) return;
     following = true;
-    setTimeout(() => location.assign(document.getElementById("continue-link").href), 2000);
+    setTimeout(() => location.assign(continueUrl), 2000);
   };
   const render = (status) => {
     root.dataset.state = status.state;
     final = status.final;
-    offerContinue(status.continue_url);
+    offerContinue(status.continues);
     document.getElementById("proof-headline").textContent = status.headline;
-    document.getElementById("proof-detail").textContent = status.detail || "";
+    document.getElementById("proof-detail").textContent =
+      status.detail || (status.continues && !continueUrl ? "${CLOSE}" : "");
     document.getElementById("proof-keys").replaceChildren(
       ...status.keys.map((key) => {
         const item = document.createElement("li");
@@ -85,7 +89,7 @@ export const PROOF_SCRIPT = `
     }
     polling = false;
   };
-  offerContinue(root.dataset.continue);
+  offerContinue(!document.getElementById("proof-continue").hidden);
   let delay = 1000;
   const connect = () => {
     if (final || !("WebSocket" in window)) return poll();

@@ -91,7 +91,7 @@ export function SettingsPage(props: SettingsProps) {
         <button type="submit">Rename</button>
       </form>
 
-      <h2>API keys</h2>
+      <h2 id="api-keys">API keys</h2>
       {props.newKey ? (
         <div class="secret">
           <p>
@@ -147,7 +147,7 @@ export function SettingsPage(props: SettingsProps) {
         <button type="submit">Create API key</button>
       </form>
 
-      <h2>Webhooks</h2>
+      <h2 id="webhooks">Webhooks</h2>
       {props.webhooks.length === 0 ? (
         <p class="muted">
           No webhooks yet: add one to hear about every session of this project as it happens.
@@ -175,7 +175,7 @@ export function SettingsPage(props: SettingsProps) {
         </a>
       </p>
 
-      <h2>Members</h2>
+      <h2 id="members">Members</h2>
       <ul class="members">
         {props.members.map((member) => {
           const self = member.email === page.account?.email;

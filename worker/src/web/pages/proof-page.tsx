@@ -1,4 +1,5 @@
-import type { ProofStatus } from "../../domain/proof-status.ts";
+import type { ContinueRefusal } from "../../domain/proof-continue.ts";
+import { CLOSE, type ProofStatus } from "../../domain/proof-status.ts";
 import { CopyButton } from "../components.tsx";
 import { Layout } from "../layout.tsx";
 
@@ -16,6 +17,8 @@ export interface ProofPageProps {
   banner: string | null;
   hostKeyFingerprints: HostKeyFingerprint[];
   status: ProofStatus;
+  /** This browser had the page open before the user was done: it may continue, once. */
+  watching: boolean;
 }
 
 /** Without JavaScript the page looks again every few seconds. */
@@ -53,7 +56,7 @@ export function ProofPage(props: ProofPageProps) {
         data-status={`/p/${props.identifier}/status`}
         data-state={status.state}
         data-final={String(status.final)}
-        data-continue={status.continue_url ?? ""}
+        data-continue={props.watching ? `/p/${props.identifier}/continue` : ""}
       >
         <h1>{props.kind === "collect" ? "Prove your SSH key" : "Prove you hold your SSH key"}</h1>
         {props.banner ? <p class="banner">{props.banner}</p> : null}
@@ -62,7 +65,7 @@ export function ProofPage(props: ProofPageProps) {
             {status.headline}
           </p>
           <p class="proof-detail" id="proof-detail">
-            {status.detail ?? ""}
+            {status.detail ?? (status.continues && !props.watching ? CLOSE : "")}
           </p>
           <ul class="proof-keys" id="proof-keys">
             {status.keys.map((key) => (
@@ -71,8 +74,12 @@ export function ProofPage(props: ProofPageProps) {
               </li>
             ))}
           </ul>
-          <p class="proof-continue" id="proof-continue" hidden={status.continue_url === null}>
-            <a class="button" id="continue-link" href={status.continue_url ?? "#"}>
+          <p
+            class="proof-continue"
+            id="proof-continue"
+            hidden={!(status.continues && props.watching)}
+          >
+            <a class="button" id="continue-link" href={`/p/${props.identifier}/continue`}>
               Continue
             </a>{" "}
             <span class="hint">You will be taken back in a moment.</span>
@@ -108,6 +115,30 @@ export function ProofPage(props: ProofPageProps) {
           </p>
           <Command id="sign-command" text={props.signCommand} />
         </div>
+      </section>
+    </Layout>
+  );
+}
+
+const CONTINUE_REFUSALS: Record<ContinueRefusal, string> = {
+  no_return_url: "This proof does not lead anywhere else. You can close this page.",
+  not_done: "Your proof is not done yet. Go back to the proof page and follow what it says.",
+  not_watched:
+    "Only the browser that had the proof page open during the proof can continue from it. You can close this page.",
+  too_late: "This proof was finished more than 10 minutes ago. Go back to where you started.",
+  used: "You already continued from this proof. You can close this page.",
+};
+
+/** The continue step, when it does not send the user on: why, in a sentence. */
+export function ContinueRefusedPage(props: { reason: ContinueRefusal; identifier: string }) {
+  return (
+    <Layout title="Nothing to continue to" bare>
+      <section class="proof">
+        <h1>Nothing to continue to</h1>
+        <p id="continue-refused">{CONTINUE_REFUSALS[props.reason]}</p>
+        <p>
+          <a href={`/p/${props.identifier}`}>Back to the proof page</a>
+        </p>
       </section>
     </Layout>
   );

@@ -265,6 +265,32 @@ export function NewSessionPage(props: {
         <Field name="timeout" form={form} label="Lifetime in seconds (60 to 2592000; default 3600)">
           <input name="timeout" type="number" min={60} max={2592000} value={value("timeout")} />
         </Field>
+        <Field
+          name="return_url"
+          form={form}
+          label="Return URL (optional): where the proof page sends the user when done, with the result"
+        >
+          <input
+            name="return_url"
+            type="url"
+            maxlength={2048}
+            placeholder="https://app.example.com/keyproof/done"
+            value={value("return_url")}
+          />
+        </Field>
+        <Field
+          name="webhooks"
+          form={form}
+          label="Webhook URL for this session alone (optional; every event, signed)"
+        >
+          <input
+            name="webhook_url"
+            type="url"
+            maxlength={2048}
+            placeholder="https://app.example.com/keyproof/events"
+            value={value("webhook_url")}
+          />
+        </Field>
         <button type="submit">Create session</button>
       </form>
     </Layout>
@@ -317,6 +343,8 @@ interface DetailProps {
   detail: SessionDetail;
   events: EventView[];
   deliveries: Delivery[];
+  /** A webhook made with the session from the form, whose secret is shown this once. */
+  webhookSecret?: { url: string; secret: string } | undefined;
 }
 
 export function SessionPage(props: DetailProps) {
@@ -342,17 +370,41 @@ export function SessionPage(props: DetailProps) {
           <span class="muted"> · security keys must check a PIN or biometric</span>
         ) : null}
       </p>
-      <p>Give this command to the user:</p>
-      <p class="copy-row">
-        <code id="ssh-command">{command}</code> <CopyButton text={command} />
-      </p>
-      <p class="copy-row">
-        <span>or send them to their proof page:</span>
-        <a id="proof-url" class="breakable" href={proofUrl}>
-          {proofUrl}
-        </a>
-        <CopyButton text={proofUrl} />
-      </p>
+      {props.webhookSecret ? (
+        <div class="secret">
+          <p>
+            The webhook for <span class="breakable">{props.webhookSecret.url}</span> signs with this
+            secret. Copy it now: it is shown only once.
+          </p>
+          <p class="copy-row">
+            <code id="webhook-secret">{props.webhookSecret.secret}</code>{" "}
+            <CopyButton text={props.webhookSecret.secret} />
+          </p>
+        </div>
+      ) : null}
+      {open ? (
+        <>
+          <p>Give this command to the user:</p>
+          <p class="copy-row">
+            <code id="ssh-command">{command}</code> <CopyButton text={command} />
+          </p>
+          <p class="copy-row">
+            <span>or send them to their proof page:</span>
+            <a id="proof-url" class="breakable" href={proofUrl}>
+              {proofUrl}
+            </a>
+            <CopyButton text={proofUrl} />
+          </p>
+        </>
+      ) : (
+        <p class="muted" id="session-closed">
+          This session accepts no more connections, so there is no command to give out. Its{" "}
+          <a id="proof-url" href={proofUrl}>
+            proof page
+          </a>{" "}
+          shows the user the outcome.
+        </p>
+      )}
       <p class="actions">
         {open && session.multiConnection ? (
           <PostButton action={`${base}/complete`} csrf={props.page.csrf} label="Complete" />

@@ -25,6 +25,7 @@ import {
   optionalText,
   pageContext,
   redirectWith,
+  takeShownOnce,
   text,
 } from "../forms.ts";
 import { ProjectHomePage, ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
@@ -79,8 +80,8 @@ export const projectListRoutes = new Hono<AppEnv>()
     const db = database(c.env.DB);
     try {
       const project = await createProject(db, c.var.account.id, text(form, "name"), new Date());
-      return redirectWith(c, `/projects/${project.id}/settings`, {
-        notice: "Project created. Create an API key to use the API.",
+      return redirectWith(c, `/projects/${project.id}`, {
+        notice: "Project created. Next, create an API key in Settings to call the API.",
       });
     } catch (error) {
       const projects = await projectsOf(db, c.var.account.id);
@@ -102,7 +103,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       />,
     ),
   )
-  .get("/settings", (c) => settingsPage(c))
+  .get("/settings", (c) => settingsPage(c, takeShownOnce(c, c.var.member.project.id)))
   .post("/rename", async (c) => {
     const ctx = c.var.project;
     const form = await c.req.parseBody();
@@ -123,8 +124,13 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       if (expiredAt && Number.isNaN(expiredAt.getTime()))
         throw badRequest("body.expires_on", "Enter the expiry date as YYYY-MM-DD");
       const { row, plaintext } = await createApiKey(ctx, { name: text(form, "name"), expiredAt });
-      // Shown on this response only: never stored, never in a URL.
-      return settingsPage(c, { newKey: { name: row.name, plaintext } });
+      // Shown once, by the page this redirects to: never stored, never in a URL.
+      return redirectWith(
+        c,
+        `${settingsPath(c)}#api-keys`,
+        { notice: "API key created." },
+        { projectId: ctx.projectId, newKey: { name: row.name, plaintext } },
+      );
     } catch (error) {
       return settingsPage(c, { apiKeyForm: formState(form, error) }, 400);
     }
@@ -155,8 +161,13 @@ export const invitationAdminRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const ctx = c.var.project;
     const { token } = await createInvitation(ctx.db, ctx.projectId, c.var.account.id, ctx.now);
-    // Shown on this response only: the link is the credential, and only its hash is stored.
-    return settingsPage(c, { invitationLink: new URL(invitationPath(token), c.req.url).href });
+    // Shown once, by the page this redirects to: the link is the credential, only its hash is kept.
+    return redirectWith(
+      c,
+      `${settingsPath(c)}#members`,
+      { notice: "Invitation created." },
+      { projectId: ctx.projectId, invitationLink: new URL(invitationPath(token), c.req.url).href },
+    );
   })
   .post("/:invitation_id/revoke", async (c) => {
     const ctx = c.var.project;

@@ -7,6 +7,7 @@ import { completeSession, createSession, deleteSession } from "../../domain/sess
 import { ApiError, notFound } from "../../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../../protocol/messages.ts";
 import { collectSessionCreate, verifySessionCreate } from "../../schemas/sessions.ts";
+import { newWebhookRow } from "../../webhooks/definitions.ts";
 import { deliveriesForSession } from "../../webhooks/deliveries.ts";
 import {
   checked,
@@ -16,6 +17,7 @@ import {
   optionalText,
   pageContext,
   redirectWith,
+  takeShownOnce,
   text,
 } from "../forms.ts";
 import { NewSessionPage, SessionListPage, SessionPage } from "../pages/session-pages.tsx";
@@ -69,6 +71,10 @@ function sessionInput(kind: SessionKind, form: Form) {
     ssh_banner: optionalText(form, "ssh_banner"),
     ssh_message: optionalText(form, "ssh_message"),
     timeout: optionalNumber(form, "timeout"),
+    return_url: optionalText(form, "return_url"),
+    webhooks: optionalText(form, "webhook_url")
+      ? [{ url: optionalText(form, "webhook_url") }]
+      : undefined,
   };
   if (kind === "verify") {
     Object.assign(body, {
@@ -132,18 +138,26 @@ export const sessionRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const kind = kindOf(text(form, "kind"));
     try {
-      const { session, skipped, skippedCount } = await createSession(
-        ctx,
-        kind,
-        sessionInput(kind, form),
+      const input = sessionInput(kind, form);
+      const hooks = (input.webhooks ?? []).map((hook, i) =>
+        newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
       );
+      const { session, skipped, skippedCount } = await createSession(ctx, kind, input, hooks);
       const shown = skipped.slice(0, NOTICE_SKIPPED_SHOWN);
       const more = skippedCount > shown.length ? `; and ${skippedCount - shown.length} more` : "";
       const notice =
         skippedCount === 0
           ? "Session created."
           : `Session created. ${skippedCount} listed key${skippedCount === 1 ? " was" : "s were"} skipped: ${shown.map((key) => `${key.source} (${key.reason})`).join("; ")}${more}.`;
-      return redirectWith(c, `/projects/${project.id}/sessions/${session.id}`, { notice });
+      const path = `/projects/${project.id}/sessions/${session.id}`;
+      const [hook] = hooks;
+      const secret = hook && { url: hook.url, secret: hook.secret };
+      return redirectWith(
+        c,
+        path,
+        { notice },
+        secret && { projectId: project.id, webhookSecret: secret },
+      );
     } catch (error) {
       // The form again, as the user left it, with each problem beside its field.
       return c.html(
@@ -175,6 +189,7 @@ export const sessionRoutes = new Hono<AppEnv>()
         detail={detail}
         events={events.items}
         deliveries={deliveries}
+        webhookSecret={takeShownOnce(c, project.id).webhookSecret}
       />,
     );
   })
