@@ -42,7 +42,10 @@ export default defineConfig(async () => {
                   BRIDGE_SECRET_PREVIOUS: "previous-bridge-secret",
                   RECEIVER_URL: inject("receiverUrl"),
                   // A fake forge on 127.0.0.1 beside the real ones (keys_from).
-                  FORGES: JSON.stringify({ fake: inject("forgeUrl"), closed: "http://127.0.0.1:9" }),
+                  FORGES: JSON.stringify({
+                    fake: inject("forgeUrl"),
+                    closed: "http://127.0.0.1:9",
+                  }),
                   FORGE_URL: inject("forgeUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",
                   SSH_HOST_KEY_FINGERPRINTS: "ED25519 SHA256:hostkeyone, SHA256:hostkeytwo",

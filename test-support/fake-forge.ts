@@ -41,7 +41,9 @@ export async function startFakeForge() {
       if (path === "/_requests" || path === "/_sent") {
         const counts = path === "/_requests" ? requests : sent;
         response.writeHead(200, { "content-type": "application/json" });
-        return response.end(JSON.stringify(counts.get(url.searchParams.get("username") ?? "") ?? 0));
+        return response.end(
+          JSON.stringify(counts.get(url.searchParams.get("username") ?? "") ?? 0),
+        );
       }
       const username = /^\/(.+)\.keys$/.exec(path)?.[1];
       if (!username) return response.writeHead(404).end("Not Found");

@@ -284,9 +284,8 @@ describe("the live channel", () => {
     await runInDurableObject(objectOf(session.id), (_instance, state) => {
       const [socket] = state.getWebSockets();
       // The address the Worker saw, not the one the client claimed.
-      expect((socket?.deserializeAttachment() as { address: string }).address).not.toBe(
-        "192.0.2.1",
-      );
+      const watcher = socket?.deserializeAttachment() as { address: string } | undefined;
+      expect(watcher?.address).not.toBe("192.0.2.1");
     });
   });
 });
