@@ -3,7 +3,6 @@
  * together. Ctrl-C stops both.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { connect } from "node:net";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import {
@@ -49,25 +48,48 @@ const hostKeys = await loadOrCreateHostKeys(hostKeyDir).catch((error: Error) => 
 const children: ChildProcess[] = [];
 let stopping = false;
 
+/** A process that ends cleanly (a bridge drained by a signal) is started again after this. */
+const RESTART_AFTER_MS = 1_000;
+/** ... unless it had run less than this: then something is wrong, and everything stops. */
+const MIN_UPTIME_FOR_RESTART_MS = 10_000;
+
 function start(
   name: string,
   command: string,
   args: string[],
   env: Record<string, string> = {},
   readable?: (line: string) => string | null,
+  restartable = false,
 ) {
+  const startedAt = Date.now();
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    stdio: ["ignore", readable ? "pipe" : "inherit", "inherit"],
+    stdio: ["ignore", readable ? "pipe" : "inherit", readable ? "pipe" : "inherit"],
   });
-  if (readable && child.stdout)
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const shown = readable(line);
-      if (shown !== null) console.log(shown);
-    });
+  if (readable) {
+    for (const [stream, print] of [
+      [child.stdout, console.log],
+      [child.stderr, console.error],
+    ] as const)
+      if (stream)
+        createInterface({ input: stream }).on("line", (line) => {
+          const shown = readable(line);
+          if (shown !== null) print(shown);
+        });
+  }
   child.on("exit", (code, signal) => {
+    children.splice(children.indexOf(child), 1);
     if (stopping) return;
+    // The bridge drains and exits on SIGTERM (a deploy, `kill`): here it simply comes back.
+    if (restartable && code === 0 && Date.now() - startedAt >= MIN_UPTIME_FOR_RESTART_MS) {
+      console.error(`${name} stopped (exit 0); starting it again.`);
+      setTimeout(
+        () => !stopping && start(name, command, args, env, readable, restartable),
+        RESTART_AFTER_MS,
+      );
+      return;
+    }
     console.error(`${name} stopped (${signal ?? `exit ${code}`}); stopping everything.`);
     stop(code ?? 1);
   });
@@ -129,8 +151,9 @@ start(
     // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
     "--test-scheduled",
     "--show-interactive-dev-session=false",
+    // "log" shows the Worker's own lines (one per API request); readableLogLine formats them.
     "--log-level",
-    "warn",
+    "log",
     // No network needed: skip fetching the real `request.cf` object and use the placeholder.
   ],
   { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
@@ -159,8 +182,10 @@ start(
     DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? "3",
   },
   readableLogLine("bridge"),
+  true,
 );
-await waitForPort(SSH_PORT);
+// Asked over HTTP: a probe of the SSH port would be a connection of its own, logged as one.
+await waitForBridge(`http://${HTTP_ADDRESS}/readyz`);
 
 console.log(`
 keyproof is running.
@@ -172,17 +197,14 @@ keyproof is running.
 Press Ctrl-C to stop.
 `);
 
-async function waitForPort(port: number) {
+async function waitForBridge(readyz: string) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline && !stopping) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, "127.0.0.1", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (open) return;
+    try {
+      if ((await fetch(readyz)).ok) return;
+    } catch {
+      // not listening yet
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -202,21 +224,32 @@ async function waitForWorker(url: string) {
   stop(1);
 }
 
+/** wrangler's own line for a request the Worker logs itself (API and bridge calls): shown once. */
+const WRANGLER_REQUEST = /^\[wrangler:info\] [A-Z]+ \/(api|internal)\//;
+/** What wrangler puts around a Worker's error and warning lines: a coloured box. */
+const WRANGLER_BOX = /^(?:✘ \[ERROR\]|▲ \[WARNING\]) (.*)$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what it strips
+const ANSI = /\x1b\[[0-9;]*m/g;
+
 /**
  * The JSON log lines of the Worker and the bridge, for a person at a terminal:
- * `12:03:04 bridge  connection closed outcome=collected ...`. Other lines (wrangler's own) pass as
- * they are; the bridge's line saying it listens is left out, as the banner says so.
+ * `12:03:04 bridge  connection closed outcome=collected ...`, one line each, errors included.
+ * Other lines (wrangler's own) pass as they are; the bridge's line saying it listens is left out,
+ * as the banner says so.
  */
 function readableLogLine(source: string) {
-  return (line: string): string | null => {
+  return (raw: string): string | null => {
+    const plain = raw.replace(ANSI, "");
+    if (WRANGLER_REQUEST.test(plain)) return null;
+    const line = WRANGLER_BOX.exec(plain)?.[1] ?? plain;
     let entry: Record<string, unknown>;
     try {
       entry = JSON.parse(line) as Record<string, unknown>;
     } catch {
-      return line;
+      return raw;
     }
-    if (typeof entry !== "object" || entry === null || !("msg" in entry)) return line;
-    const { level, time, msg, event: _event, ...fields } = entry;
+    if (typeof entry !== "object" || entry === null || !("msg" in entry)) return raw;
+    const { level, time, msg, event: _event, stack: _stack, ...fields } = entry;
     if (msg === "listening") return null;
     const clock = typeof time === "string" ? time.slice(11, 19) : "";
     const details = Object.entries(fields)

@@ -114,7 +114,7 @@ export interface paths {
                     /** @description Only this session's events */
                     session_id?: string;
                     /** @description Only events of this type */
-                    type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping";
+                    type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping";
                 };
                 header?: {
                     /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
@@ -4428,6 +4428,47 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "collect_session.connection_interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `connection_interrupted` about a collect session
+         * @description Signed per Standard Webhooks: `webhook-id` (the invocation id), `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the webhook's secret).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CollectConnectionInterruptedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 410 disables the webhook */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "collect_session.key_collected": {
         parameters: {
             query?: never;
@@ -4533,6 +4574,47 @@ export interface webhooks {
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["CollectStatusChangedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 410 disables the webhook */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verify_session.connection_interrupted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `connection_interrupted` about a verify session
+         * @description Signed per Standard Webhooks: `webhook-id` (the invocation id), `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the webhook's secret).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VerifyConnectionInterruptedEvent"];
                 };
             };
             responses: {
@@ -4842,6 +4924,49 @@ export interface components {
             public_key_sha256: string;
             /** @description `<type> <base64>`, as in authorized_keys */
             public_key_ssh: string;
+        };
+        CollectConnectionInterruptedEvent: {
+            /** @description 1 for the first attempt */
+            attempt: number;
+            /** @enum {string} */
+            entity: "collect_session";
+            /** @enum {string} */
+            event: "connection_interrupted";
+            event_id: string;
+            /** @description The session's id (the webhook's, for `ping`) */
+            id: string;
+            payload: {
+                /** @description The connection's id */
+                collect_connection_id: string;
+                collect_session_connection_identifier: string;
+                /** @description Your `external_id` */
+                collect_session_external_id: string | null;
+                /** @description The session's id */
+                collect_session_id: string;
+                /**
+                 * @description How the connection proved its keys
+                 * @enum {string}
+                 */
+                method: "ssh" | "signature";
+                /**
+                 * @description Why: the SSH bridge was restarting
+                 * @enum {string}
+                 */
+                reason: "restarting";
+            };
+            /**
+             * Format: date-time
+             * @description When this attempt was sent
+             */
+            request_time: string;
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            trigger_time: string;
+            webhook_id: string;
+            /** @description Also the `webhook-id` header; the same on every retry */
+            webhook_invocation_id: string;
         };
         /** @description A key a connection proved */
         CollectedKey: {
@@ -5233,7 +5358,7 @@ export interface components {
                 /** @description Deliveries are made only while enabled; 410 Gone disables it */
                 enabled: boolean;
                 /** @description Event types it receives; empty means all */
-                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping")[];
+                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
                 /** @description Extra headers sent with each delivery */
                 headers: {
                     [key: string]: string;
@@ -5441,10 +5566,10 @@ export interface components {
              */
             method: "ssh" | "signature";
             /**
-             * @description `in_progress`; `collected` or `verified`; `no_key` (nothing proven), `no_match` (no expected key), `declined`; `expired` or `closed` (the session closed meanwhile); `disconnected` (the bridge never reported back)
+             * @description `in_progress`; `collected` or `verified`; `no_key` (nothing proven), `no_match` (no expected key), `declined`; `expired` or `closed` (the session closed meanwhile); `interrupted` (the bridge restarted before the user answered: nothing kept, no attempt counted); `disconnected` (the bridge never reported back)
              * @enum {string}
              */
-            outcome: "in_progress" | "collected" | "verified" | "no_match" | "no_key" | "declined" | "expired" | "closed" | "disconnected";
+            outcome: "in_progress" | "collected" | "verified" | "no_match" | "no_key" | "declined" | "expired" | "closed" | "interrupted" | "disconnected";
             /** @description Why keys the client offered did not count, each reason once, e.g. `not_expected`, `certificate_source_address`, `certificate_unknown_option`, `certificate_verify_required`, `not_touched`, `sha1`, `rsa_too_short`. Codes only: keyproof never records a key a session did not ask for */
             refusals: ("malformed" | "unsupported" | "dsa" | "rsa_too_short" | "degenerate" | "invalid" | "private_key" | "sha1" | "algorithm_mismatch" | "security_key_required" | "not_touched" | "user_verification_required" | "certificate_verify_required" | "not_expected" | "untrusted_ca" | "certificate_invalid" | "certificate_unknown_option" | "certificate_not_yet_valid" | "certificate_expired" | "certificate_source_address" | "principal_missing")[];
         };
@@ -5458,10 +5583,10 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `status_changed` or `ping`
+             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed` or `ping`
              * @enum {string}
              */
-            event: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping";
+            event: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping";
             /** @description The event delivered (`evt_...`) */
             event_id: string;
             /** @description Why a failed or cancelled delivery stopped, in a sentence */
@@ -5524,10 +5649,10 @@ export interface components {
             /** @description The session it is about; null for a ping */
             session_id: string | null;
             /**
-             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `status_changed` or `ping`
+             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed` or `ping`
              * @enum {string}
              */
-            type: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping";
+            type: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping";
         };
         PingEvent: {
             /** @description 1 for the first attempt */
@@ -5582,7 +5707,7 @@ export interface components {
             type: string;
         };
         SignatureResult: {
-            /** @description The session's `return_url` with the result, once the user is done; else null */
+            /** @description Once the user is done and the session has a `return_url`: its proof page, where the browser that watched the proof continues (the return URL and the result are never given here); else null */
             continue_url: string | null;
             failed_attempts: number;
             /** @description The key that counted, if it did */
@@ -5600,10 +5725,53 @@ export interface components {
              * @description `collected`, `verified`, `no_match` (a failed attempt) or `no_key`
              * @enum {string}
              */
-            outcome: "collected" | "verified" | "no_match" | "no_key" | "declined" | "expired" | "closed";
+            outcome: "collected" | "verified" | "no_match" | "no_key" | "declined" | "expired" | "closed" | "interrupted";
             remaining_keys: number;
             /** @enum {string} */
             session_status: "pending" | "completed" | "verified" | "failed" | "expired";
+        };
+        VerifyConnectionInterruptedEvent: {
+            /** @description 1 for the first attempt */
+            attempt: number;
+            /** @enum {string} */
+            entity: "verify_session";
+            /** @enum {string} */
+            event: "connection_interrupted";
+            event_id: string;
+            /** @description The session's id (the webhook's, for `ping`) */
+            id: string;
+            payload: {
+                /**
+                 * @description How the connection proved its keys
+                 * @enum {string}
+                 */
+                method: "ssh" | "signature";
+                /**
+                 * @description Why: the SSH bridge was restarting
+                 * @enum {string}
+                 */
+                reason: "restarting";
+                /** @description The connection's id */
+                verify_connection_id: string;
+                verify_session_connection_identifier: string;
+                /** @description Your `external_id` */
+                verify_session_external_id: string | null;
+                /** @description The session's id */
+                verify_session_id: string;
+            };
+            /**
+             * Format: date-time
+             * @description When this attempt was sent
+             */
+            request_time: string;
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            trigger_time: string;
+            webhook_id: string;
+            /** @description Also the `webhook-id` header; the same on every retry */
+            webhook_invocation_id: string;
         };
         VerifyFailedAttemptEvent: {
             /** @description 1 for the first attempt */
@@ -5949,7 +6117,7 @@ export interface components {
                 /** @description Deliveries are made only while enabled; 410 Gone disables it */
                 enabled: boolean;
                 /** @description Event types it receives; empty means all */
-                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping")[];
+                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
                 /** @description Extra headers sent with each delivery */
                 headers: {
                     [key: string]: string;
@@ -6174,7 +6342,7 @@ export interface components {
             /** @description Deliveries are made only while enabled; 410 Gone disables it */
             enabled: boolean;
             /** @description Event types it receives; empty means all */
-            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping")[];
+            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
             /** @description Extra headers sent with each delivery */
             headers: {
                 [key: string]: string;
@@ -6224,7 +6392,7 @@ export interface components {
              * @description Event types to receive; empty means all
              * @default []
              */
-            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping")[];
+            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
             /**
              * @description Extra request headers
              * @default {}
@@ -6255,7 +6423,7 @@ export interface components {
             url: string;
         };
         /** @description One delivery: the envelope and its payload */
-        WebhookEvent: components["schemas"]["CollectNewConnectionEvent"] | components["schemas"]["CollectKeyCollectedEvent"] | components["schemas"]["CollectStatusChangedEvent"] | components["schemas"]["VerifyNewConnectionEvent"] | components["schemas"]["VerifyVerifiedEvent"] | components["schemas"]["VerifyFailedAttemptEvent"] | components["schemas"]["VerifyStatusChangedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["CollectNewConnectionEvent"] | components["schemas"]["CollectKeyCollectedEvent"] | components["schemas"]["CollectConnectionInterruptedEvent"] | components["schemas"]["CollectStatusChangedEvent"] | components["schemas"]["VerifyNewConnectionEvent"] | components["schemas"]["VerifyVerifiedEvent"] | components["schemas"]["VerifyFailedAttemptEvent"] | components["schemas"]["VerifyConnectionInterruptedEvent"] | components["schemas"]["VerifyStatusChangedEvent"] | components["schemas"]["PingEvent"];
         /**
          * @example {
          *       "enabled": false
@@ -6267,7 +6435,7 @@ export interface components {
             /** @description Deliveries are made only while enabled (default true) */
             enabled?: boolean;
             /** @description Event types to receive; empty means all */
-            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping")[];
+            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
             /** @description Extra request headers */
             headers?: {
                 [key: string]: string;
@@ -6304,7 +6472,7 @@ export interface components {
             /** @description Deliveries are made only while enabled; 410 Gone disables it */
             enabled: boolean;
             /** @description Event types it receives; empty means all */
-            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "ping")[];
+            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
             /** @description Extra headers sent with each delivery */
             headers: {
                 [key: string]: string;

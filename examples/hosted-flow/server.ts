@@ -9,7 +9,11 @@
  *    session it created for this visitor, and shows the result.
  * 4. Meanwhile keyproof's webhooks arrive, each checked with the webhook's secret.
  *
- *   KEYPROOF_URL=http://localhost:8787 KEYPROOF_API_KEY=kp_live_... npm start -w examples/hosted-flow
+ * It is meant to be copied: the `state` in the return URL is bound to the visitor's browser (a
+ * cookie), so a result cannot be replayed into someone else's; it keeps one webhook however often
+ * it restarts; and it shows a visitor nothing but their own result.
+ *
+ *   KEYPROOF_URL=http://localhost:8787 KEYPROOF_API_KEY=kp_live_... PORT=3000 npm start -w examples/hosted-flow
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -34,29 +38,64 @@ if (!API_KEY) {
 
 const keyproof = createKeyproofClient({ baseUrl: KEYPROOF_URL, apiKey: API_KEY });
 
+/** The cookie that binds a `state` to the browser that started it. */
+const STATE_COOKIE = "example_state";
+
 /** Sessions this app started, by the `state` it put in their return_url. */
 const started = new Map<string, { sessionId: string }>();
-/** Webhook deliveries received and verified, newest last. */
-const received: WebhookEvent[] = [];
+/** Webhook deliveries received and verified, by session id. */
+const received = new Map<string, WebhookEvent[]>();
 
-const { data: me } = await keyproof.GET("/api/v1/auth/info/");
-if (!me) throw new Error("keyproof did not accept the API key");
-const projectId = me.project_id;
+/** One line and an exit when keyproof cannot be reached: nothing else can work. */
+async function reachKeyproof() {
+  try {
+    const { data, error } = await keyproof.GET("/api/v1/auth/info/");
+    if (data) return data;
+    console.error(`keyproof at ${KEYPROOF_URL} refused the API key: ${error?.detail ?? "unknown"}`);
+  } catch (error) {
+    const reason = (error as { cause?: { code?: string } }).cause?.code ?? String(error);
+    console.error(
+      `cannot reach keyproof at ${KEYPROOF_URL} (${reason}); is it running? Set KEYPROOF_URL.`,
+    );
+  }
+  process.exit(2);
+}
+const projectId = (await reachKeyproof()).project_id;
 
-// One project webhook, made at start: its secret verifies every delivery.
-const { data: hook } = await keyproof.POST("/api/v1/webhooks/", {
-  body: { url: `${PUBLIC_URL}/webhooks/keyproof`, events: ["verified", "status_changed"] },
-});
-if (!hook?.secret) throw new Error("could not create the webhook");
-const webhookSecret = hook.secret;
+/**
+ * The project webhook this app listens with: the one already made for its URL (a restart does
+ * not make another), or a new one. Its secret verifies every delivery.
+ */
+async function webhookSecret(url: string): Promise<string> {
+  const { data: hooks } = await keyproof.GET("/api/v1/webhooks/");
+  const existing = hooks?.items.find((hook) => hook.url === url);
+  if (existing) {
+    const { data } = await keyproof.GET("/api/v1/webhooks/{webhook_id}/secret/", {
+      params: { path: { webhook_id: existing.id } },
+    });
+    if (data) return data.secret;
+  }
+  const { data: hook } = await keyproof.POST("/api/v1/webhooks/", {
+    body: { url, events: ["verified", "status_changed"] },
+  });
+  if (!hook?.secret) throw new Error("could not create the webhook");
+  return hook.secret;
+}
+const secret = await webhookSecret(`${PUBLIC_URL}/webhooks/keyproof`);
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(response: ServerResponse, status: number, title: string, body: string) {
   response.writeHead(status, { "content-type": "text/html; charset=utf-8" });
   response.end(`<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40rem;margin:2rem auto;padding:0 1rem">
-<h1>${escapeHtml(title)}</h1>${body}</body>`);
+<title>${escapeHtml(title)}</title><style>body{font-family:system-ui;max-width:40rem;margin:2rem auto;padding:0 1rem}code{overflow-wrap:anywhere}</style>
+<h1>${escapeHtml(title)}</h1>${body}`);
+}
+
+/** The `state` this browser's cookie holds, if any. */
+function stateOf(request: IncomingMessage): string | undefined {
+  const cookies = new URLSearchParams((request.headers.cookie ?? "").replace(/;\s*/g, "&"));
+  return cookies.get(STATE_COOKIE) ?? undefined;
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -83,12 +122,23 @@ async function start(request: IncomingMessage, response: ServerResponse) {
       `<p>${escapeHtml(error?.detail ?? "")}</p><p><a href="/">Back</a></p>`,
     );
   started.set(state, { sessionId: data.id });
-  response.writeHead(303, { location: data.proof_url });
+  // The state is this browser's: a result that comes back in another browser is not accepted.
+  response.writeHead(303, {
+    location: data.proof_url,
+    "set-cookie": `${STATE_COOKIE}=${state}; Path=/done; HttpOnly; SameSite=Lax; Max-Age=3600`,
+  });
   response.end();
 }
 
-async function done(url: URL, response: ServerResponse) {
+async function done(request: IncomingMessage, url: URL, response: ServerResponse) {
   const state = url.searchParams.get("state") ?? "";
+  if (state !== stateOf(request))
+    return page(
+      response,
+      400,
+      "Not verified",
+      "<p>This result was not started in this browser.</p>",
+    );
   const mine = started.get(state);
   const token = url.searchParams.get("keyproof_attestation") ?? "";
   let claims: AttestationClaims;
@@ -110,24 +160,29 @@ async function done(url: URL, response: ServerResponse) {
   if (!mine || claims.sub !== mine.sessionId)
     return page(response, 400, "Not verified", "<p>This result is for another session.</p>");
   const verified = claims.status === "verified";
+  const events = (received.get(claims.sub) ?? []).map((event) => event.event);
   page(
     response,
     200,
     verified ? "Verified" : `Not verified (${claims.status})`,
     `<p id="result" data-status="${escapeHtml(claims.status)}">${
       verified ? "You hold the key you gave." : "The key was not proven."
-    }</p><ul>${claims.keys.map((key) => `<li><code>${escapeHtml(key.public_key_sha256)}</code> by ${key.method}</li>`).join("")}</ul>`,
+    }</p><ul>${claims.keys.map((key) => `<li><code>${escapeHtml(key.public_key_sha256)}</code> by ${key.method}</li>`).join("")}</ul>
+<p class="webhooks">Webhooks received for this session: <span id="webhooks">${escapeHtml(events.join(", ") || "none yet")}</span></p>`,
   );
 }
 
 async function webhook(request: IncomingMessage, response: ServerResponse) {
   const body = await readBody(request);
+  let event: WebhookEvent;
   try {
-    received.push(verifyWebhook({ secret: webhookSecret, headers: request.headers, body }));
-    response.writeHead(204).end();
+    event = verifyWebhook({ secret, headers: request.headers, body });
   } catch {
-    response.writeHead(400).end("bad signature");
+    return response.writeHead(400).end("bad signature");
   }
+  received.set(event.id, [...(received.get(event.id) ?? []), event]);
+  console.log(`webhook ${event.event} for ${event.id} (${request.headers["webhook-id"]})`);
+  response.writeHead(204).end();
 }
 
 const server = createServer(async (request, response) => {
@@ -135,13 +190,10 @@ const server = createServer(async (request, response) => {
   try {
     if (request.method === "POST" && url.pathname === "/start")
       return await start(request, response);
-    if (request.method === "GET" && url.pathname === "/done") return await done(url, response);
+    if (request.method === "GET" && url.pathname === "/done")
+      return await done(request, url, response);
     if (request.method === "POST" && url.pathname === "/webhooks/keyproof")
       return await webhook(request, response);
-    if (request.method === "GET" && url.pathname === "/events") {
-      response.writeHead(200, { "content-type": "application/json" });
-      return response.end(JSON.stringify(received));
-    }
     if (request.method === "GET" && url.pathname === "/")
       return page(
         response,

@@ -83,6 +83,10 @@ export type ConnectionLog = {
 type OpenedSession = Extract<OpenConnectionResponse, { accepted: true }>;
 
 const IDENTIFIER_PATTERN = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** The exit status `ssh` reports: a key counted, or nothing did (like a failed login's 255, non-zero). */
+const EXIT_PROVEN = 0;
+const EXIT_NOTHING_PROVEN = 1;
 /** How long a client may keep the connection after its channel closed. */
 const CLIENT_HANGUP_GRACE_MS = 2_000;
 /**
@@ -165,6 +169,12 @@ export class BridgeConnection {
   #signaturesChecked = 0;
   #finish: Promise<FinishConnectionResponse | null> | null = null;
   #outcome = "disconnected";
+  /** What `ssh` exits with: 0 once a key counted, 1 when nothing did (scripts can tell). */
+  #exitStatus: number = EXIT_PROVEN;
+  /** The confirmation prompt is on the user's screen, waiting for its answer. */
+  #atPrompt = false;
+  /** The bridge cut the connection short (a drain): not the user's doing. */
+  #interrupted = false;
   #channel: ServerChannel | null = null;
   /** Every timer this connection runs, cleared when it closes. */
   readonly #timers = new Set<NodeJS.Timeout>();
@@ -250,10 +260,24 @@ export class BridgeConnection {
     this.end(LIFETIME_EXCEEDED_MESSAGE);
   }
 
-  /** Ends the connection politely (shutdown, expiry). */
+  /** Ends the connection politely (expiry, a failure): `ssh` exits with status 1. */
   end(message?: string) {
-    if (message && this.#channel) this.#channel.write(render([message], false));
+    this.#exitStatus = EXIT_NOTHING_PROVEN;
+    if (message && this.#channel) {
+      // A prompt waiting for its answer ends its line first: the sentence stands on its own.
+      const onItsOwnLine = this.#atPrompt ? "\r\n" : "";
+      this.#channel.write(onItsOwnLine + render([message], false));
+    }
     this.#closeChannel();
+  }
+
+  /**
+   * The bridge is restarting: the user is told, and the Worker hears that the connection was cut
+   * rather than answered (a prompt left unanswered is not a decline).
+   */
+  interrupt(message: string) {
+    this.#interrupted = true;
+    this.end(message);
   }
 
   /**
@@ -262,7 +286,7 @@ export class BridgeConnection {
    */
   #closeChannel() {
     if (this.#channel) {
-      this.#channel.exit(0);
+      this.#channel.exit(this.#exitStatus);
       this.#channel.end();
     }
     this.#hangUp ??= this.#timer(this.#channel ? CLIENT_HANGUP_GRACE_MS : 0, () =>
@@ -483,11 +507,16 @@ export class BridgeConnection {
         });
       const prompt = confirmPromptLines(session.kind, proven, pty);
       channel.write(render(prompt, pty).replace(/\r?\n$/, ""));
+      this.#atPrompt = true;
       confirmed = await readConfirmation(channel, pty, this.#limits.confirmDeadlineMs);
+      this.#atPrompt = false;
+      if (this.#interrupted) return;
       channel.write(pty ? "\r\n" : "\n");
     }
     const result = await this.#finishOnce(confirmed);
     if (!result) return;
+    const counted = result.outcome === "collected" || result.outcome === "verified";
+    this.#exitStatus = counted ? EXIT_PROVEN : EXIT_NOTHING_PROVEN;
     write(resultLines(session.kind, result, offered));
     if (session.ssh_message) write([session.ssh_message]);
     this.#metrics?.loginShown(this.#startedAt);
@@ -514,6 +543,7 @@ export class BridgeConnection {
           keys_offered: this.#offered.size,
           refusals: uncountedReasons(this.#offered.values()),
           confirmed: session.must_confirm ? confirmed === true : null,
+          interrupted: this.#interrupted,
         },
         this.#nextRequestId(),
       )

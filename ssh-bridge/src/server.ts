@@ -201,7 +201,7 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
       });
       while (sockets.size > 0 && !stop)
         await Promise.race([deadline, new Promise((r) => setTimeout(r, 100))]);
-      for (const connection of open) connection.end(RESTARTING_MESSAGE);
+      for (const connection of open) connection.interrupt(RESTARTING_MESSAGE);
       // Told, they get a moment to print it; then whatever is left is cut.
       const told = Date.now();
       while (sockets.size > 0 && Date.now() - told < 2_000)

@@ -84,7 +84,8 @@ describe("collection over real SSH", () => {
   it("tells a user with no key how to make one, and keeps the session open", async () => {
     const session = await ctx.api.createSession("collect");
     const result = await ssh(session.connection_identifier, { keys: [] });
-    expect(result.code).toBe(0);
+    // Nothing proven: ssh exits 1, so a script can tell.
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain("ssh-keygen -t ed25519");
     const after = await ctx.api.getSession("collect", session.id);
     expect(after.status).toBe("pending");
@@ -115,7 +116,7 @@ describe("must_confirm", () => {
       input,
       inputDelayMs: 1000,
     });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(confirmed ? 0 : 1);
     // One key: the prompt speaks of it in the singular.
     expect(result.stdout).toContain("This key will be recorded:");
     expect(result.stdout).not.toContain("These keys");
@@ -159,7 +160,7 @@ describe("keys the bridge refuses", () => {
     const weak = makeKey("rsa", 1024);
     const session = await ctx.api.createSession("collect");
     const result = await ssh(session.connection_identifier, { keys: [weak] });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain(`Refused ${weak.sha256}: RSA keys of 1024 bits are too short`);
     expect(result.stdout).toContain("None of the keys you offered can be used here");
     expect(result.stdout).toContain("ssh-keygen -t ed25519");

@@ -21,7 +21,7 @@ describe("expiry", () => {
     });
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.stdout).toContain("expired");
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     const after = await ctx.api.getSession("collect", session.id);
     expect(after.status).toBe("expired");
     expect(after.connections[0]).toMatchObject({ outcome: "expired" });

@@ -17,26 +17,40 @@ let browser: Browser;
 let example: ChildProcess;
 let exampleUrl: string;
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  const port = await freePort();
-  exampleUrl = `http://127.0.0.1:${port}`;
-  example = spawn(process.execPath, [join(ROOT, "examples", "hosted-flow", "server.ts")], {
+let examplePort: number;
+
+/** The example app, as README starts it, on `port`; resolves once it listens. */
+function startExample(port: number, keyproofUrl = inject("workerUrl")) {
+  const child = spawn(process.execPath, [join(ROOT, "examples", "hosted-flow", "server.ts")], {
     env: {
       ...process.env,
-      KEYPROOF_URL: inject("workerUrl"),
+      KEYPROOF_URL: keyproofUrl,
       KEYPROOF_API_KEY: inject("apiKey"),
       PORT: String(port),
-      PUBLIC_URL: exampleUrl,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  await new Promise<void>((resolve, reject) => {
-    example.stdout?.on("data", (data: Buffer) => {
-      if (data.toString().includes("example app on")) resolve();
+  let stderr = "";
+  child.stderr?.on("data", (data: Buffer) => {
+    stderr += data.toString();
+  });
+  const listening = new Promise<ChildProcess>((resolve, reject) => {
+    child.stdout?.on("data", (data: Buffer) => {
+      if (data.toString().includes("example app on")) resolve(child);
     });
-    example.once("exit", (code) => reject(new Error(`the example app exited (${code})`)));
+    child.once("exit", (code) =>
+      reject(Object.assign(new Error(`the example app exited (${code})`), { code, stderr })),
+    );
   });
+  return listening;
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  examplePort = await freePort();
+  exampleUrl = `http://127.0.0.1:${examplePort}`;
+  example = await startExample(examplePort);
 });
 
 afterAll(async () => {
@@ -65,25 +79,61 @@ describe("the example integration (examples/hosted-flow)", () => {
     expect(await page.getAttribute("#result", "data-status")).toBe("verified");
     expect(await page.textContent("body")).toContain(key.sha256);
     await screenshot(page, "example-verified");
+    // On a phone the result fits: the fingerprint wraps rather than widening the page.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390);
     // The webhook arrived too, and its signature checked out.
     await expect
       .poll(
-        async () =>
-          ((await (await fetch(`${exampleUrl}/events`)).json()) as { event: string }[]).map(
-            (event) => event.event,
-          ),
+        async () => {
+          await page.reload();
+          return page.textContent("#webhooks");
+        },
         { timeout: 10_000 },
       )
       .toContain("verified");
+    // The result is this browser's: the same URL in another browser is refused.
+    const elsewhere = await fetch(page.url());
+    expect(elsewhere.status).toBe(400);
+    expect(await elsewhere.text()).toContain("not started in this browser");
+    // A restart keeps the one webhook it made.
+    example.kill("SIGTERM");
+    await new Promise((resolve) => example.once("exit", resolve));
+    example = await startExample(examplePort);
+    const hooks = await (
+      await fetch(`${inject("workerUrl")}/api/v1/webhooks/`, {
+        headers: { "x-api-key": inject("apiKey") },
+      })
+    ).json();
+    expect(
+      (hooks as { items: { url: string }[] }).items.filter((hook) =>
+        hook.url.startsWith(exampleUrl),
+      ),
+    ).toHaveLength(1);
     await page.close();
   });
 
-  it("refuses a result that was tampered with", async () => {
+  it("refuses a result that was tampered with, and shows nobody the deliveries it received", async () => {
     const response = await fetch(
       `${exampleUrl}/done?state=nothing&keyproof_attestation=eyJhbGciOiJFZERTQSJ9.e30.AAAA`,
+      { headers: { cookie: "example_state=nothing" } },
     );
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("could not be checked");
+    expect((await fetch(`${exampleUrl}/events`)).status).toBe(404);
+  });
+});
+
+describe("the example's start", () => {
+  it("says in one line that it cannot reach keyproof, naming the URL", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const failure = (await startExample(await freePort(), closed).catch(
+      (error: Error) => error,
+    )) as Error & { code?: number; stderr?: string };
+    expect(failure.code).toBe(2);
+    expect(failure.stderr?.trim().split("\n")).toEqual([
+      expect.stringMatching(new RegExp(`^cannot reach keyproof at ${closed} \\(ECONNREFUSED\\)`)),
+    ]);
   });
 });
 

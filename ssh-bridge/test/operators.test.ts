@@ -222,6 +222,8 @@ describe("readiness", () => {
 });
 
 describe("draining", () => {
+  const prover = makeKey();
+
   it("on SIGTERM: not ready at once, no new connections, and the user at the prompt can still say y", async () => {
     const bridge = await runBundle();
     const session = await api.createSession("collect", { must_confirm: true });
@@ -248,13 +250,17 @@ describe("draining", () => {
     );
   }, 45_000);
 
-  it("a second signal tells whoever is left and ends at once", async () => {
+  it("a second signal tells whoever is left and ends at once, recorded as the interruption it was", async () => {
     const bridge = await runBundle();
-    const session = await api.createSession("collect", { must_confirm: true });
+    const session = await api.createSession("verify", {
+      must_confirm: true,
+      keys: [{ public_key: prover.publicKey }],
+      max_attempts: 2,
+    });
     const user = runSsh({
       port: bridge.sshPort,
       user: session.connection_identifier,
-      keys: [makeKey()],
+      keys: [prover],
       silent: true,
       timeoutMs: 30_000,
     });
@@ -265,7 +271,22 @@ describe("draining", () => {
     bridge.child.kill("SIGINT");
     expect(await bridge.exited).toBe(0);
     expect(Date.now() - second).toBeLessThan(5_000);
-    expect((await user).stdout).toContain("keyproof is restarting; please connect again.");
+    // The sentence stands on its own line, not after the prompt's question.
+    const lines = (await user).stdout.split(/\r?\n/);
+    expect(lines).toContain("keyproof is restarting; please connect again.");
+    // The user never answered: not a decline, not an attempt; an event says what happened.
+    const after = await api.getSession("verify", session.id);
+    expect(after.connections[0]).toMatchObject({ outcome: "interrupted", confirmed: false });
+    expect(after).toMatchObject({ status: "pending", failed_attempts: 0 });
+    const eventTypes = async () =>
+      (
+        await api.request<{ items: { type: string }[] }>("GET", `/events/?session_id=${session.id}`)
+      ).items.map((event) => event.type);
+    await expect.poll(eventTypes).toContain("connection_interrupted");
+    // The log line (and the metric, labelled alike) says interrupted, not declined.
+    expect(bridge.lines.find((line) => line.msg === "connection closed")).toMatchObject({
+      outcome: "interrupted",
+    });
   }, 45_000);
 });
 

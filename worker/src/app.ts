@@ -26,7 +26,7 @@ import { ApiError } from "./lib/errors.ts";
 import { MAX_INTERNAL_BODY_BYTES } from "./protocol/messages.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildWebApp } from "./web/app.tsx";
-import { webSession } from "./web/auth.ts";
+import { chosenTheme, webSession } from "./web/auth.ts";
 import { isWebPath, webNotFound } from "./web/not-found.tsx";
 import { referencePage } from "./web/reference/reference-page.tsx";
 
@@ -92,6 +92,7 @@ export function buildApp() {
         csrf: c.var.csrf,
         account: c.var.account,
         path: c.req.path,
+        theme: chosenTheme(c),
       }),
     ),
   );

@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   "verified",
   "failed_attempt",
   "status_changed",
+  "connection_interrupted",
   "ping",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

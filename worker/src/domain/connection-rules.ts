@@ -45,6 +45,8 @@ export interface FinishInput {
   /** Distinct keys offered, including ones never proven because they were not expected. */
   offered: number;
   confirmed: boolean | null;
+  /** The bridge cut the connection short (it is restarting): not the user's doing. */
+  interrupted?: boolean;
   now: Date;
 }
 
@@ -113,6 +115,10 @@ export function decideFinish(input: FinishInput): FinishDecision {
     keys: [],
     remainingKeys: 0,
   };
+
+  // Cut before anything counted, or before the user answered: nobody failed or declined.
+  if (input.interrupted && (counted.length === 0 || declined))
+    return { ...base, outcome: "interrupted" };
 
   if (session.kind === "collect") {
     if (proven.length === 0) return { ...base, outcome: "no_key" };
@@ -213,6 +219,8 @@ export function finishEvents(
     for (const key of recorded)
       planned.push({ type: "key_collected", payload: { ...base, key: keyPayload(key) } });
   }
+  if (decision.outcome === "interrupted")
+    planned.push({ type: "connection_interrupted", payload: { ...base, reason: "restarting" } });
   const changes = decision.sessionChanges;
   if (changes.failedAttempts !== undefined) {
     planned.push({

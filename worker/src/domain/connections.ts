@@ -56,6 +56,7 @@ export async function finishConnection(
         keysOffered: request.keys_offered,
         refusals: request.refusals,
         confirmed: request.confirmed,
+        interrupted: request.interrupted,
       },
       ctx.nonce,
     ),

@@ -62,6 +62,7 @@ const AGAIN: Partial<Record<ConnectionRow["outcome"], string>> = {
   no_key: "No key was proven. Try again: the command below tells you why in your terminal.",
   declined: "You did not confirm, so nothing was kept. Try again.",
   disconnected: "The connection ended before a result. Try again.",
+  interrupted: "keyproof restarted before you answered, so nothing was kept. Connect again.",
 };
 
 export const CLOSE = "You can close this page.";

@@ -77,6 +77,7 @@ export interface ConnectionReport {
   keysOffered: number;
   refusals: UncountedReason[];
   confirmed: boolean | null;
+  interrupted?: boolean;
 }
 
 /** A detached signature sent to the signature URL, as the route received it. */

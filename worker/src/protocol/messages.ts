@@ -86,6 +86,8 @@ export const finishConnectionRequest = z.strictObject({
   refusals: z.array(z.enum(UNCOUNTED_REASONS)).max(UNCOUNTED_REASONS.length).default([]),
   /** The user's answer when the session has must_confirm; null otherwise. */
   confirmed: z.boolean().nullable(),
+  /** The bridge ended the connection (it is restarting) before it was done. */
+  interrupted: z.boolean().default(false),
 });
 
 /** The bridge is asking the user to confirm these keys (must_confirm): the proof page shows it. */
@@ -116,6 +118,8 @@ export const CONNECTION_RESULTS = [
   "declined",
   "expired",
   "closed",
+  // Cut by the bridge restarting before the user answered: nothing kept, no attempt counted.
+  "interrupted",
 ] as const;
 export type ConnectionResult = (typeof CONNECTION_RESULTS)[number];
 

@@ -282,6 +282,8 @@ export function resultLines(
       ];
     case "expired":
       return [EXPIRED_DURING_CONNECTION];
+    case "interrupted":
+      return [RESTARTING_MESSAGE];
     case "closed": {
       const status = result.session_status;
       return [

@@ -256,7 +256,7 @@ export const connection = z
     outcome: z
       .enum(CONNECTION_OUTCOMES)
       .describe(
-        "`in_progress`; `collected` or `verified`; `no_key` (nothing proven), `no_match` (no expected key), `declined`; `expired` or `closed` (the session closed meanwhile); `disconnected` (the bridge never reported back)",
+        "`in_progress`; `collected` or `verified`; `no_key` (nothing proven), `no_match` (no expected key), `declined`; `expired` or `closed` (the session closed meanwhile); `interrupted` (the bridge restarted before the user answered: nothing kept, no attempt counted); `disconnected` (the bridge never reported back)",
       ),
     keys: z.array(collectedKey).describe("Keys this connection proved and the session kept"),
     refusals: z

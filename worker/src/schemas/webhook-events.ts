@@ -39,6 +39,13 @@ const newConnection = <K extends Kind>(kind: K) =>
     client_version: z.string(),
   });
 
+/** The bridge restarted while the connection waited for the user: nothing counted. */
+const connectionInterrupted = <K extends Kind>(kind: K) =>
+  z.object({
+    ...connectionFields(kind),
+    reason: z.literal("restarting").describe("Why: the SSH bridge was restarting"),
+  });
+
 const statusChanged = <K extends Kind>(kind: K) =>
   z.object({
     ...sessionFields(kind),
@@ -92,6 +99,12 @@ export const WEBHOOK_EVENTS = {
     z.object({ ...connectionFields("collect"), key: collectedKey.omit({ created_at: true }) }),
     "CollectKeyCollectedEvent",
   ),
+  "collect_session.connection_interrupted": envelope(
+    "collect_session",
+    "connection_interrupted",
+    connectionInterrupted("collect"),
+    "CollectConnectionInterruptedEvent",
+  ),
   "collect_session.status_changed": envelope(
     "collect_session",
     "status_changed",
@@ -132,6 +145,12 @@ export const WEBHOOK_EVENTS = {
       max_attempts: z.int(),
     }),
     "VerifyFailedAttemptEvent",
+  ),
+  "verify_session.connection_interrupted": envelope(
+    "verify_session",
+    "connection_interrupted",
+    connectionInterrupted("verify"),
+    "VerifyConnectionInterruptedEvent",
   ),
   "verify_session.status_changed": envelope(
     "verify_session",

@@ -311,6 +311,7 @@ export class SessionObject extends DurableObject<Env> {
             offered: report.keysOffered,
             refusals: report.refusals,
             confirmed: report.confirmed,
+            interrupted: report.interrupted === true,
             counters,
             at,
           });
@@ -588,6 +589,7 @@ export class SessionObject extends DurableObject<Env> {
       offered: number;
       refusals: ConnectionReport["refusals"];
       confirmed: boolean | null;
+      interrupted?: boolean;
       counters: Map<string, number>;
       at: Date;
     },
@@ -604,6 +606,7 @@ export class SessionObject extends DurableObject<Env> {
       lastCounters: report.counters,
       offered: report.offered,
       confirmed: report.confirmed,
+      interrupted: report.interrupted,
       now: report.at,
     });
     const recorded = decision.record.map((key) => ({

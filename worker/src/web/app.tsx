@@ -3,7 +3,14 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { LIMITS } from "../schemas/limits.ts";
-import { requireAccount, requireMember, requireOwner, verifyCsrf, webSession } from "./auth.ts";
+import {
+  chosenTheme,
+  requireAccount,
+  requireMember,
+  requireOwner,
+  verifyCsrf,
+  webSession,
+} from "./auth.ts";
 import { FAVICON } from "./favicon.ts";
 import { Layout } from "./layout.tsx";
 import { authRoutes } from "./routes/auth.tsx";
@@ -20,7 +27,7 @@ import { APP_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
 import { STYLESHEET } from "./style.ts";
 
 /** The pages at the site's root; everything else of the web app sits under a guarded mount. */
-const ROOT_PAGES = ["/", "/signin", "/signup", "/signout"];
+const ROOT_PAGES = ["/", "/signin", "/signup", "/signout", "/theme"];
 
 /** A form is read only once its size is known to be sane: anyone can post to /signin. */
 const formLimit = bodyLimit({
@@ -76,7 +83,7 @@ export function buildWebApp() {
 
   web.onError((error, c) => {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    const page = { csrf: c.var.csrf ?? "", account: c.var.account };
+    const page = { csrf: c.var.csrf ?? "", account: c.var.account, theme: chosenTheme(c) };
     return c.html(
       <Layout title={error.detail} page={page}>
         <h1>{error.status === 404 ? "Not found" : "That did not work"}</h1>

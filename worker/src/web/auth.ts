@@ -22,6 +22,16 @@ const cookieOptions = { httpOnly: true, secure: true, sameSite: "Lax", path: "/"
  * Over HTTPS every cookie is named `__Host-...`: browsers then take it only when Secure, for this
  * host and path `/`, so a sibling subdomain cannot plant one. Plain-HTTP local runs keep the name.
  */
+/** The colour theme a browser chose (light or dark); without it, the device's preference. */
+export const THEME_COOKIE = "kp_theme";
+export const THEME_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/** The theme this browser chose, if any. */
+export function chosenTheme(c: Context<AppEnv>): "light" | "dark" | undefined {
+  const theme = getCookie(c, cookieName(c, THEME_COOKIE));
+  return theme === "light" || theme === "dark" ? theme : undefined;
+}
+
 export function cookieName(c: Context<AppEnv>, base: string): string {
   return new URL(c.req.url).protocol === "https:" ? `__Host-${base}` : base;
 }

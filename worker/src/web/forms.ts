@@ -4,7 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isPrivateKeyText } from "../protocol/public-keys.ts";
-import { cookieName } from "./auth.ts";
+import { chosenTheme, cookieName } from "./auth.ts";
 import type { PageContext } from "./layout.tsx";
 
 type FormValue = string | File | (string | File)[];
@@ -215,6 +215,7 @@ export function pageContext(c: Context<AppEnv>): PageContext {
     project: c.var.member?.project,
     path: c.req.path,
     flash: takeFlash(c),
+    theme: chosenTheme(c),
   };
 }
 

@@ -9,6 +9,27 @@ export interface PageContext {
   /** The page's own path, to mark where it sits in the navigation. */
   path?: string | undefined;
   flash?: { error?: string | undefined; notice?: string | undefined };
+  /** The colour theme chosen in this browser; undefined follows the device. */
+  theme?: "light" | "dark" | undefined;
+}
+
+/** What the theme button does next: auto → dark → light → auto. */
+const NEXT_THEME = { auto: "dark", dark: "light", light: "auto" } as const;
+const THEME_LABELS = { auto: "Theme: auto", dark: "Theme: dark", light: "Theme: light" } as const;
+
+/** The theme switch: a form, so it works without JavaScript; the choice is remembered. */
+function ThemeSwitch(props: { page: PageContext }) {
+  const current = props.page.theme ?? "auto";
+  return (
+    <form class="theme" method="post" action="/theme">
+      <Csrf token={props.page.csrf} />
+      <input type="hidden" name="theme" value={NEXT_THEME[current]} />
+      <input type="hidden" name="next" value={props.page.path ?? "/"} />
+      <button class="link" type="submit" title="Switch between light, dark and your device's theme">
+        {THEME_LABELS[current]}
+      </button>
+    </form>
+  );
 }
 
 interface NavLink {
@@ -90,7 +111,7 @@ export function Layout(props: {
     <>
       {/* Without it browsers lay every page out in quirks mode. */}
       {raw("<!DOCTYPE html>")}
-      <html lang="en">
+      <html lang="en" data-theme={page?.theme}>
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -137,6 +158,11 @@ export function Layout(props: {
             ) : null}
             {props.children}
           </main>
+          {page && !props.bare ? (
+            <footer class="site">
+              <ThemeSwitch page={page} />
+            </footer>
+          ) : null}
           {(props.scripts ?? ["/app.js"]).map((src) => (
             <script src={src} defer />
           ))}

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
+import { chosenTheme } from "./auth.ts";
 import { Layout } from "./layout.tsx";
 
 /** Paths that belong to the API and the bridge: their answers stay problem+json. */
@@ -28,7 +29,12 @@ export function webNotFound(c: Context<AppEnv>) {
   const trimmed = c.req.method === "GET" ? TRIMMED.exec(c.req.path) : null;
   if (trimmed)
     return c.redirect(`/projects/${trimmed[1]}/settings#${SECTIONS[trimmed[2] ?? ""]}`, 303);
-  const page = { csrf: c.var.csrf ?? "", account: c.var.account, path: c.req.path };
+  const page = {
+    csrf: c.var.csrf ?? "",
+    account: c.var.account,
+    path: c.req.path,
+    theme: chosenTheme(c),
+  };
   return c.html(
     <Layout title="Page not found" page={page}>
       <h1>Page not found</h1>

@@ -1,7 +1,14 @@
+/** The dark theme's colours: the device's choice, unless the browser chose light (kp_theme). */
+const DARK =
+  "color-scheme: dark; --accent: #60a5fa; --muted: #9ca3af; --ok: #4ade80; --bad: #f87171; --warn: #fbbf24; --surface: #161b22;";
+
 /** The web app's one stylesheet, served at /app.css. */
 export const STYLESHEET = `
 :root { color-scheme: light dark; --accent: #2563eb; --button: #2563eb; --danger: #b91c1c; --muted: #6b7280; --line: #8884; --ok: #15803d; --bad: #b91c1c; --warn: #b45309; --surface: #f6f8fa; --radius: 6px; }
-@media (prefers-color-scheme: dark) { :root { --accent: #60a5fa; --muted: #9ca3af; --ok: #4ade80; --bad: #f87171; --warn: #fbbf24; --surface: #161b22; } }
+:root[data-theme=light] { color-scheme: light; }
+@media (prefers-color-scheme: dark) { :root:not([data-theme=light]) { ${DARK} } }
+:root[data-theme=dark] { ${DARK} }
+footer.site { max-width: 64rem; margin: 2rem auto 0; padding: .75rem 1rem 1.5rem; border-top: 1px solid var(--line); font-size: .9rem; }
 * { box-sizing: border-box; }
 body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: Canvas; color: CanvasText; }
 header.site { display: flex; align-items: baseline; gap: .25rem 1.25rem; padding: .6rem 1rem; border-bottom: 1px solid var(--line); }
@@ -24,6 +31,7 @@ a { color: var(--accent); }
 code, pre, .mono { font: 14px ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
 pre { overflow-x: auto; padding: .75rem; border: 1px solid var(--line); border-radius: 6px; }
 .breakable { overflow-wrap: anywhere; }
+.delivery-id { white-space: nowrap; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 td, th { text-align: left; padding: .45rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .85rem; color: var(--muted); font-weight: 600; }

@@ -15,7 +15,7 @@ import { getWebhook } from "./definitions.ts";
 import { firstAttempts, outboxRows, outboxStatements } from "./outbox.ts";
 import { enqueueQuietly } from "./queue.ts";
 
-/** `POST /webhooks/{id}/test/`: a `ping` event for this webhook alone. */
+/** `POST /webhooks/{webhook_id}/test/`: a `ping` event for this webhook alone. */
 export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
   const webhook = await getWebhook(ctx, { kind: "any" }, webhookId);
   const rows = outboxRows(

@@ -167,6 +167,13 @@ export function WebhookPage(props: WebhookFormProps) {
 /** Statuses a delivery can be sent again from: it stopped. Pending ones are still being tried. */
 const RETRYABLE = new Set(["failed", "cancelled"]);
 
+/**
+ * A delivery's id (the `webhook-id` header) is 56 characters: a table shows its start and end,
+ * which tell deliveries apart, and the whole id on hover.
+ */
+const shortDeliveryId = (id: string) =>
+  id.length > 24 ? `${id.slice(0, 14)}…${id.slice(-6)}` : id;
+
 export function DeliveriesTable(props: {
   deliveries: Delivery[];
   page: PageContext;
@@ -188,7 +195,10 @@ export function DeliveriesTable(props: {
           <tr>
             <td data-label="Time">{shortTime(delivery.created_at)}</td>
             <td data-label="Event">
-              {delivery.event} <span class="muted mono">{delivery.id}</span>
+              {delivery.event}{" "}
+              <span class="muted mono delivery-id" title={delivery.id}>
+                {shortDeliveryId(delivery.id)}
+              </span>
             </td>
             <td data-label="Status">
               <Status value={delivery.status} />

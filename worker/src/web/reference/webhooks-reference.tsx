@@ -23,11 +23,16 @@ const EVENTS: [string, string, string][] = [
     "`{kind}_connection_id`, `method`, `outcome`, `failed_attempts`, `max_attempts`",
   ],
   [
+    "connection_interrupted",
+    "The SSH bridge restarted while a connection waited for the user (at the `must_confirm` prompt): nothing was kept, no attempt counted",
+    "`{kind}_connection_id`, `method`, `reason` (`restarting`)",
+  ],
+  [
     "status_changed",
     "The session's status changes (a connection, complete, expiry)",
     "`status`, `previous_status`",
   ],
-  ["ping", "`POST /api/v1/webhooks/{id}/test/`", "`webhook_id`, `message`"],
+  ["ping", "`POST /api/v1/webhooks/{webhook_id}/test/`", "`webhook_id`, `message`"],
 ];
 
 const ENVELOPE: [string, string][] = [

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { getCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { database } from "../../db/client.ts";
 import { endWebSession, signIn, signUp, startWebSession } from "../../domain/accounts.ts";
@@ -10,6 +10,8 @@ import {
   SESSION_COOKIE,
   safeNext,
   setSessionCookie,
+  THEME_COOKIE,
+  THEME_COOKIE_MAX_AGE_SECONDS,
 } from "../auth.ts";
 import { browserAddress, formState, pageContext, redirectWith, text } from "../forms.ts";
 import { AuthPage, HomePage } from "../pages/auth-pages.tsx";
@@ -72,6 +74,21 @@ export const authRoutes = new Hono<AppEnv>()
     }
     setSessionCookie(c, await startWebSession(db, account.id, new Date()));
     return c.redirect(next, 303);
+  })
+  .post("/theme", async (c) => {
+    // Light, dark, or (no cookie) whatever the device prefers; remembered for a year.
+    const form = await c.req.parseBody();
+    const theme = text(form, "theme");
+    if (theme === "light" || theme === "dark")
+      setCookie(c, cookieName(c, THEME_COOKIE), theme, {
+        path: "/",
+        httpOnly: true,
+        secure: true,
+        sameSite: "Lax",
+        maxAge: THEME_COOKIE_MAX_AGE_SECONDS,
+      });
+    else deleteCookie(c, cookieName(c, THEME_COOKIE), { path: "/", secure: true });
+    return c.redirect(safeNext(text(form, "next"), new URL(c.req.url).origin), 303);
   })
   .post("/signout", async (c) => {
     const token = getCookie(c, cookieName(c, SESSION_COOKIE));
