@@ -138,6 +138,50 @@ describe("the example's start", () => {
 });
 
 describe("the typed client (client/)", () => {
+  it("fetches a remote key set once per URL, and checks the issuer by default", async () => {
+    const { verifyAttestation } = await import("@keyproof/client");
+    const { generateKeyPair, exportJWK, SignJWT } = await import("jose");
+    const { createServer } = await import("node:http");
+    const { privateKey, publicKey } = await generateKeyPair("EdDSA", { crv: "Ed25519" });
+    const jwk = { ...(await exportJWK(publicKey)), kid: "test", alg: "EdDSA" };
+    let fetches = 0;
+    const server = createServer((_request, response) => {
+      fetches++;
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const token = (issuer: string) =>
+      new SignJWT({ kind: "verify", status: "verified", keys: [] })
+        .setProtectedHeader({ alg: "EdDSA", kid: "test", typ: "keyproof-attestation+jwt" })
+        .setIssuer(issuer)
+        .setAudience("prj_client")
+        .setSubject("vs_client")
+        .setIssuedAt()
+        .setExpirationTime("10m")
+        .sign(privateKey);
+    try {
+      const jwksUrl = `${origin}/.well-known/jwks.json`;
+      for (let i = 0; i < 5; i++) {
+        const claims = await verifyAttestation(await token(origin), {
+          jwksUrl,
+          audience: "prj_client",
+        });
+        expect(claims.sub).toBe("vs_client");
+      }
+      expect(fetches).toBe(1);
+      await expect(
+        verifyAttestation(await token("https://elsewhere.example"), {
+          jwksUrl,
+          audience: "prj_client",
+        }),
+      ).rejects.toThrow(/iss/);
+    } finally {
+      server.close();
+    }
+  });
+
   it("has types generated from the document the Worker serves", async () => {
     const document = await (await fetch(`${inject("workerUrl")}/api/v1/openapi.json`)).json();
     const checkedIn = readFileSync(join(ROOT, CLIENT_TYPES_PATH), "utf8");
