@@ -57,7 +57,9 @@ describe("the API description", () => {
     await expect
       .poll(() => operation.locator("code.path").textContent())
       .toBe("/api/v1/ssh/verify/sessions/");
-    const fields = await operation.locator("table.fields").first().innerText();
+    const fields = await operation
+      .locator("h4:has-text('Request body') + .table-wrap table.fields")
+      .innerText();
     expect(fields).toContain("keys[].public_key");
     expect(fields).toContain("An OpenSSH authorized_keys line");
     expect(await operation.locator("pre").innerText()).toContain("curl -X POST");

@@ -15,7 +15,8 @@ describe("must_confirm left silent", () => {
       pty,
       silent: true,
     });
-    expect(result.code).toBe(0);
+    // Nothing counted: ssh says so with its exit status.
+    expect(result.code).toBe(1);
     expect(result.stdout).toContain("Nothing was recorded");
     const after = await ctx.api.getSession("collect", session.id);
     expect(after.connections[0]).toMatchObject({ confirmed: false, outcome: "declined" });

@@ -94,6 +94,7 @@ describe("the bridge against the Worker interface", () => {
           keys_offered: 1,
           refusals: [],
           confirmed: null,
+          interrupted: false,
         },
       ]);
     } finally {

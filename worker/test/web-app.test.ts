@@ -353,7 +353,7 @@ describe("webhooks in the browser", () => {
     );
     const tested = await browser.follow(await browser.post(`${path}/test`));
     expect(tested.html).toContain("Test event sent.");
-    expect(tested.html).toMatch(/ping <span class="muted mono">whi_/);
+    expect(tested.html).toMatch(/ping <span class="muted mono delivery-id" title="whi_\w+">whi_/);
     const bad = await browser.post(path, { url: "ftp://nope" });
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('value="ftp://nope"');
