@@ -21,8 +21,10 @@ import { signatureRoutes } from "./api/signatures.ts";
 import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
 import { JWKS_MAX_AGE_SECONDS, publishedKeys } from "./domain/attestations.ts";
+import { sessionObject } from "./domain/session-address.ts";
 import { internalRoutes } from "./internal/routes.ts";
 import { ApiError } from "./lib/errors.ts";
+import { metering, readMeters, resetMeters } from "./lib/meter.ts";
 import { MAX_INTERNAL_BODY_BYTES } from "./protocol/messages.ts";
 import { LIMITS } from "./schemas/limits.ts";
 import { buildWebApp } from "./web/app.tsx";
@@ -100,6 +102,19 @@ export function buildApp() {
   app.get("/.well-known/jwks.json", async (c) => {
     c.header("cache-control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
     return c.json(await publishedKeys(c.env));
+  });
+
+  // Development only: what the requests so far cost (bench/cost.ts reads and resets it).
+  app.on(["GET", "DELETE"], "/__dev/meters", (c) => {
+    if (!metering(c.env)) return c.notFound();
+    const read = readMeters();
+    if (c.req.method === "DELETE") resetMeters();
+    return c.json(read);
+  });
+  app.get("/__dev/sessions/:session_id/storage", async (c) => {
+    if (!metering(c.env)) return c.notFound();
+    const stub = sessionObject(c.env, { sessionId: c.req.param("session_id") });
+    return c.json({ bytes: await stub.storageBytes() });
   });
 
   // Public: the connection identifier names the session, as it does over SSH.

@@ -4,6 +4,7 @@ import { configurationProblems } from "./config.ts";
 import { database } from "./db/client.ts";
 import { withSimulatedPrimary } from "./db/simulated-primary.ts";
 import type { Env } from "./env.ts";
+import { meter } from "./lib/meter.ts";
 import { handleWebhookBatch } from "./webhooks/consumer.ts";
 import { reconcileDeadLetters } from "./webhooks/dead-letters.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "./webhooks/queue.ts";
@@ -20,13 +21,20 @@ if (problems.length > 0) throw new Error(`keyproof cannot start: ${problems.join
 const app = buildApp();
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, withSimulatedPrimary(env), ctx),
-  queue: (batch, env) =>
-    batch.queue === DEAD_LETTER_QUEUE
+  fetch: (request, env, ctx) => {
+    // What reads the meters, and the bridges' readiness probes, are not what they measure.
+    if (!/\/(__dev\/|internal\/v1\/health)/.test(request.url)) meter("workerInvocations");
+    return app.fetch(request, withSimulatedPrimary(env), ctx);
+  },
+  queue: (batch, env) => {
+    meter("workerInvocations");
+    return batch.queue === DEAD_LETTER_QUEUE
       ? reconcileDeadLetters(batch, withSimulatedPrimary(env))
-      : handleWebhookBatch(batch, withSimulatedPrimary(env)),
+      : handleWebhookBatch(batch, withSimulatedPrimary(env));
+  },
   // Every minute: send again every webhook invocation that is overdue with no attempt in flight.
   scheduled: async (_controller, env) => {
+    meter("workerInvocations");
     const simulated = withSimulatedPrimary(env);
     await sweepDueInvocations(simulated, database(simulated.DB));
   },

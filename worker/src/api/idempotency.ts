@@ -4,6 +4,7 @@ import type { AppEnv } from "../app-env.ts";
 import type { StoredAnswer } from "../idempotency/idempotency-object.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { ApiError, badRequest } from "../lib/errors.ts";
+import { objectStub } from "../lib/meter.ts";
 
 /**
  * `Idempotency-Key` on a POST (SPEC §16): a retry with the same key and body gets the first answer
@@ -26,7 +27,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
       key.slice(0, 100),
     );
   }
-  const records = c.env.IDEMPOTENCY.get(c.env.IDEMPOTENCY.idFromName(c.var.project.projectId));
+  const records = objectStub(c.env, c.env.IDEMPOTENCY, c.var.project.projectId);
   // The body is read once here; Hono keeps it for the route's own validation.
   const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
   const admission = await records.admit(key, fingerprint);

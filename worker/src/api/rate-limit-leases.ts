@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { objectStub } from "../lib/meter.ts";
 
 /**
  * The project-wide rate limit without a Durable Object round trip per request. Each isolate asks
@@ -74,7 +75,7 @@ export async function admit(env: Env, limiterName: string, limit: number): Promi
   });
   if (spend(state, Date.now())) return allowed(state);
   const size = state.next;
-  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(limiterName));
+  const limiter = objectStub(env, env.RATE_LIMITER, limiterName);
   const grant = await limiter.lease(limit, size, LEASE_MS);
   if (grant.granted > 0) {
     state.grants.push({ left: grant.granted, until: grant.until });

@@ -11,6 +11,7 @@ import type { Env } from "../env.ts";
 import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isConnectionIdentifier } from "../lib/ids.ts";
+import { objectStub } from "../lib/meter.ts";
 import { CONNECTION_RESULTS, countedKey, SESSION_STATUSES } from "../protocol/messages.ts";
 import { REFUSALS, render } from "../protocol/terminal.ts";
 import { printableClientVersion } from "../protocol/terminal-text.ts";
@@ -148,9 +149,7 @@ signatureRoutes.all("/:connection_identifier", () => {
 
 /** Signatures from one client address, per minute, counted project-wide by its own object. */
 async function withinAddressLimit(env: Env, address: string) {
-  const limiter = env.RATE_LIMITER.get(
-    env.RATE_LIMITER.idFromName(`signatures:address:${address}`),
-  );
+  const limiter = objectStub(env, env.RATE_LIMITER, `signatures:address:${address}`);
   const decision = await limiter.consume(SIGNATURE_LIMITS.perAddress);
   if (decision.allowed) return;
   throw new ApiError(

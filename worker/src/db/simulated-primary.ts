@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { meterD1 } from "../lib/meter.ts";
 
 /**
  * SIMULATED_D1_PRIMARY_MS (development only): the D1 binding made to behave as if its primary
@@ -51,25 +52,39 @@ function gatedStatement(
   gate: PrimaryGate,
 ): Statement {
   const wait = () => (reachesPrimary(sql) ? gate(sql) : Promise.resolve());
+  const write = isWrite(sql);
   const gated = {
     sql,
     bind: (...values: unknown[]) =>
       gatedStatement(statement.bind(...values), sql, reachesPrimary, gate),
+    // Through all(): first() reports no meta, and the meters need it.
     first: async (column?: string) => {
       await wait();
-      return column === undefined ? statement.first() : statement.first(column);
+      const result = await statement.all<Record<string, unknown>>();
+      meterD1([result], write);
+      const row = result.results[0] ?? null;
+      return column === undefined ? row : (row?.[column] ?? null);
     },
     run: async () => {
       await wait();
-      return statement.run();
+      const result = await statement.run();
+      meterD1([result], write);
+      return result;
     },
     all: async () => {
       await wait();
-      return statement.all();
+      const result = await statement.all();
+      meterD1([result], write);
+      return result;
     },
     raw: async (options?: { columnNames?: boolean }) => {
       await wait();
-      return options?.columnNames ? statement.raw({ columnNames: true }) : statement.raw();
+      const rows = options?.columnNames
+        ? await statement.raw({ columnNames: true })
+        : await statement.raw();
+      // raw() reports no meta: the rows it returned are counted as read, a floor.
+      meterD1([{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }], write);
+      return rows;
     },
     // D1's own batch() needs its own statements back.
     unwrap: () => statement,
@@ -99,7 +114,9 @@ function gatedSession(
     batch: async (statements: D1PreparedStatement[]) => {
       const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
       if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
-      return session.batch(unwrap(statements));
+      const results = await session.batch(unwrap(statements));
+      meterD1(results, sqls.some(isWrite));
+      return results;
     },
     getBookmark: () => session.getBookmark(),
   } as unknown as D1DatabaseSession;
@@ -110,8 +127,11 @@ export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
   return {
     prepare: (sql: string) => gatedStatement(d1.prepare(sql), sql, () => true, gate),
     batch: async (statements: D1PreparedStatement[]) => {
-      await gate(statements.map((statement) => (statement as Statement).sql ?? "").join(";\n"));
-      return d1.batch(unwrap(statements));
+      const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
+      await gate(sqls.join(";\n"));
+      const results = await d1.batch(unwrap(statements));
+      meterD1(results, sqls.some(isWrite));
+      return results;
     },
     exec: async (sql: string) => {
       await gate(sql);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Env } from "../env.ts";
 import { BASE32, encodeTime, newConnectionIdentifier } from "../lib/ids.ts";
+import { objectStub } from "../lib/meter.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 
 /**
@@ -39,9 +40,9 @@ export const objectNameOf = (ref: SessionRef) =>
     : objectNameOfSessionId(ref.sessionId);
 
 /** The session's object: by its derived name, or (legacy sessions) by the session id. */
-export function sessionObject(env: Pick<Env, "SESSIONS">, ref: SessionRef) {
+export function sessionObject(env: Pick<Env, "SESSIONS" | "ENVIRONMENT">, ref: SessionRef) {
   const name = ref.legacy && "sessionId" in ref ? ref.sessionId : objectNameOf(ref);
-  return env.SESSIONS.get(env.SESSIONS.idFromName(name));
+  return objectStub(env, env.SESSIONS, name);
 }
 
 /** A new session's id and identifier: the id's time, then the name its identifier gives. */

@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { objectStub } from "../lib/meter.ts";
 import { normalizeEmail } from "./accounts.ts";
 
 /**
@@ -18,7 +19,7 @@ export const SIGN_IN_FAILURES_PER_MINUTE = {
 /** Accounts created per client address: without email confirmation, sign-up tells who exists. */
 export const SIGN_UPS_PER_ADDRESS = { limit: 5, windowMs: 10 * 60_000 } as const;
 
-const limiter = (env: Env, name: string) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(name));
+const limiter = (env: Env, name: string) => objectStub(env, env.RATE_LIMITER, name);
 
 function failureCounters(env: Env, email: string, address: string) {
   const account = normalizeEmail(email);

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env.ts";
+import { meter, meteredStorage, metering } from "../lib/meter.ts";
 
 /**
  * One instance per project: the `Idempotency-Key`s its POSTs sent in the last 24 hours, each with
@@ -32,21 +33,25 @@ type KeyRecord = {
 };
 
 export class IdempotencyRecords extends DurableObject<Env> {
+  /** The object's storage, metered in development (lib/meter.ts). */
+  readonly #storage: DurableObjectStorage;
+
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    ctx.storage.sql.exec(`CREATE TABLE IF NOT EXISTS records (
+    this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
+    this.#storage.sql.exec(`CREATE TABLE IF NOT EXISTS records (
       key TEXT PRIMARY KEY,
       fingerprint TEXT NOT NULL,
       answer TEXT,
       created_at INTEGER NOT NULL
     )`);
-    ctx.storage.sql.exec("CREATE INDEX IF NOT EXISTS records_created ON records (created_at)");
+    this.#storage.sql.exec("CREATE INDEX IF NOT EXISTS records_created ON records (created_at)");
   }
 
   /** The first request with `key` runs; a repeat replays, waits its turn (409), or differs (422). */
   async admit(key: string, fingerprint: string): Promise<Admission> {
     const now = Date.now();
-    const [found] = this.ctx.storage.sql
+    const [found] = this.#storage.sql
       .exec<KeyRecord>("SELECT fingerprint, answer, created_at FROM records WHERE key = ?", key)
       .toArray();
     const expired = found && found.created_at <= now - IDEMPOTENCY_TTL_MS;
@@ -57,24 +62,24 @@ export class IdempotencyRecords extends DurableObject<Env> {
       if (found.answer === null) return { kind: "running" };
       return { kind: "replay", answer: JSON.parse(found.answer) as StoredAnswer };
     }
-    this.ctx.storage.sql.exec(
+    this.#storage.sql.exec(
       "INSERT OR REPLACE INTO records (key, fingerprint, answer, created_at) VALUES (?, ?, NULL, ?)",
       key,
       fingerprint,
       now,
     );
-    if ((await this.ctx.storage.getAlarm()) === null)
-      await this.ctx.storage.setAlarm(now + IDEMPOTENCY_TTL_MS);
+    if ((await this.#storage.getAlarm()) === null)
+      await this.#storage.setAlarm(now + IDEMPOTENCY_TTL_MS);
     return { kind: "run" };
   }
 
   /** The first request's answer, kept for repeats; null lets the key be used again (a 5xx). */
   async settle(key: string, answer: StoredAnswer | null): Promise<void> {
     if (answer === null) {
-      this.ctx.storage.sql.exec("DELETE FROM records WHERE key = ?", key);
+      this.#storage.sql.exec("DELETE FROM records WHERE key = ?", key);
       return;
     }
-    this.ctx.storage.sql.exec(
+    this.#storage.sql.exec(
       "UPDATE records SET answer = ? WHERE key = ?",
       JSON.stringify(answer),
       key,
@@ -83,14 +88,12 @@ export class IdempotencyRecords extends DurableObject<Env> {
 
   /** Forgets keys older than a day, and wakes again while any are left. */
   override async alarm(): Promise<void> {
+    meter("durableObjectRequests");
     const now = Date.now();
-    this.ctx.storage.sql.exec(
-      "DELETE FROM records WHERE created_at <= ?",
-      now - IDEMPOTENCY_TTL_MS,
-    );
-    const [oldest] = this.ctx.storage.sql
+    this.#storage.sql.exec("DELETE FROM records WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
+    const [oldest] = this.#storage.sql
       .exec<{ created_at: number }>("SELECT min(created_at) AS created_at FROM records")
       .toArray();
-    if (oldest?.created_at) await this.ctx.storage.setAlarm(oldest.created_at + IDEMPOTENCY_TTL_MS);
+    if (oldest?.created_at) await this.#storage.setAlarm(oldest.created_at + IDEMPOTENCY_TTL_MS);
   }
 }

@@ -41,6 +41,7 @@ import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
+import { meter, meteredStorage, metering } from "../lib/meter.ts";
 import { fingerprints } from "../protocol/key-material.ts";
 import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
 import type {
@@ -110,6 +111,8 @@ const notFound = () => refused(404, "Session not found", "path.session_id");
  * the alarm also ends the session at its expiry and lets idle proof pages go.
  */
 export class SessionObject extends DurableObject<Env> {
+  /** The object's storage, metered in development (lib/meter.ts). */
+  readonly #storage: DurableObjectStorage;
   readonly #store: SessionStore;
   readonly #nonces: SeenNonces;
   readonly #watchers: ProofWatchers;
@@ -123,8 +126,9 @@ export class SessionObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, withSimulatedPrimary(env));
-    this.#store = new SessionStore(ctx.storage);
-    this.#nonces = new SeenNonces(ctx.storage.kv);
+    this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
+    this.#store = new SessionStore(this.#storage);
+    this.#nonces = new SeenNonces(this.#storage.kv);
     this.#watchers = new ProofWatchers(ctx);
     void ctx.blockConcurrencyWhile(() => this.#store.migrate());
   }
@@ -137,7 +141,7 @@ export class SessionObject extends DurableObject<Env> {
     this.#store.transition((write) =>
       write.create(created.session, created.keys, created.authorities),
     );
-    if (created.webhooks.length > 0) this.ctx.storage.kv.put(NEW_WEBHOOKS, created.webhooks);
+    if (created.webhooks.length > 0) this.#storage.kv.put(NEW_WEBHOOKS, created.webhooks);
     await this.#scheduleAlarm();
     return { value: null, bookmark: await this.#pushNow() };
   }
@@ -219,6 +223,11 @@ export class SessionObject extends DurableObject<Env> {
       (stub, legacy) => stub.remove(legacy, scope),
       notFound(),
     );
+  }
+
+  /** Bytes this object's storage takes (bench/cost.ts, in development). */
+  async storageBytes(): Promise<number> {
+    return this.#storage.sql.databaseSize;
   }
 
   /** Waits until D1 has every change so far; D1's bookmark after it (null if it could not). */
@@ -381,7 +390,7 @@ export class SessionObject extends DurableObject<Env> {
           : Math.min(...keys.map((key) => Date.parse(key.createdAt)));
         if (watchingSince >= doneAt) return { refused: "not_watched" };
         if (now - doneAt > CONTINUE_WINDOW_MS) return { refused: "too_late" };
-        const kv = this.ctx.storage.kv;
+        const kv = this.#storage.kv;
         if (kv.get(CONTINUED) !== undefined) return { refused: "used" };
         kv.put(CONTINUED, now);
         const attestation = isOpen(session)
@@ -553,6 +562,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Expiry, a push D1 has not taken yet, and watchers falling idle: whichever is due. */
   override async alarm(): Promise<void> {
+    meter("durableObjectRequests");
     const now = new Date();
     this.#watchers.closeIdle(now.getTime());
     const session = this.#store.session();
@@ -700,7 +710,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** The attestation of the session's end, signed once and kept: the event and the redirect. */
   async #endingAttestation(session: SessionRow): Promise<string | null> {
-    const kv = this.ctx.storage.kv;
+    const kv = this.#storage.kv;
     const kept = kv.get<string>(ENDING_ATTESTATION);
     if (kept) return kept;
     const token = (await signAttestation(this.env, this.#state(session)))?.token ?? null;
@@ -770,7 +780,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   async #pushPending(): Promise<PushResult> {
-    const kv = this.ctx.storage.kv;
+    const kv = this.#storage.kv;
     // A deletion goes after every push before it: one that landed later would insert the row again.
     if (this.#store.deleted()) await Promise.allSettled([...this.#inFlight]);
     await this.#attestEndings();
@@ -779,9 +789,9 @@ export class SessionObject extends DurableObject<Env> {
     if (pushed >= this.#store.version() && webhooks.length === 0)
       return { version: pushed, bookmark: kv.get<string>(LAST_BOOKMARK) ?? null };
     // Set first: a push lost with the process is made again by the alarm.
-    const alarm = await this.ctx.storage.getAlarm();
+    const alarm = await this.#storage.getAlarm();
     if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
-      await this.ctx.storage.setAlarm(Date.now() + PUSH_RETRY_MS);
+      await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
     const changes = this.#store.changesSince(pushed);
     const target = this.#pushTarget(changes.session);
     const result = target
@@ -817,15 +827,15 @@ export class SessionObject extends DurableObject<Env> {
   /** Wakes the object at its next duty: expiry, a push to retry, a watcher falling idle. */
   async #scheduleAlarm() {
     const session = this.#store.session();
-    const unpushed = (this.ctx.storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
+    const unpushed = (this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
     const pending = unpushed ? Date.now() + PUSH_RETRY_MS : null;
     const times = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
-    if (times.length === 0) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.min(...times));
+    if (times.length === 0) await this.#storage.deleteAlarm();
+    else await this.#storage.setAlarm(Math.min(...times));
   }
 
   /**
@@ -848,7 +858,7 @@ export class SessionObject extends DurableObject<Env> {
   #arrive(ref: SessionRef): Promise<Arrival> {
     if (this.#store.session()) return Promise.resolve("here");
     if (this.#store.deleted()) return Promise.resolve("absent");
-    const forward = this.ctx.storage.kv.get<string>(FORWARD_TO);
+    const forward = this.#storage.kv.get<string>(FORWARD_TO);
     if (forward) return Promise.resolve(legacyObject(this.env, forward));
     this.#arriving ??= this.#findInIndex(ref).finally(() => {
       this.#arriving = null;
@@ -866,18 +876,18 @@ export class SessionObject extends DurableObject<Env> {
       objectNameOf({ sessionId: session.id }) ===
         objectNameOf({ identifier: session.connectionIdentifier });
     if (!mine) {
-      this.ctx.storage.kv.put(FORWARD_TO, session.id);
+      this.#storage.kv.put(FORWARD_TO, session.id);
       return legacyObject(this.env, session.id);
     }
     if (!this.#store.session()) {
-      const kv = this.ctx.storage.kv;
+      const kv = this.#storage.kv;
       this.#store.transition((write) => {
         write.create({ ...session }, found.keys, found.authorities);
         for (const connection of found.connections)
           write.addConnection(connection, legacyLeaseOf(kv, connection));
         write.addConnectionKeys(found.connectionKeys);
       });
-      this.ctx.storage.kv.put(PUSHED_VERSION, 0);
+      this.#storage.kv.put(PUSHED_VERSION, 0);
       await this.#scheduleAlarm();
     }
     return "here";

@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import { log } from "../lib/log.ts";
+import { meter } from "../lib/meter.ts";
 import { MAX_QUEUE_DELAY_SECONDS } from "./schedule.ts";
 
 /**
@@ -23,6 +24,7 @@ export const queueDelay = (seconds: number) =>
 
 /** Puts attempts on the queue, each after `delaySeconds` (default: at once). */
 export async function enqueue(env: Env, messages: WebhookMessage[], delaySeconds?: number) {
+  meter("queueMessages", messages.length);
   for (let start = 0; start < messages.length; start += QUEUE_BATCH_LIMIT) {
     await env.WEBHOOK_QUEUE.sendBatch(
       messages.slice(start, start + QUEUE_BATCH_LIMIT).map((body) => ({

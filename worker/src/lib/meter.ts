@@ -1,0 +1,156 @@
+/**
+ * What the Worker costs, counted as Cloudflare bills it (bench/cost.ts, docs/benchmarks.md):
+ * invocations, Durable Object requests, rows read and written in the objects' storage and in
+ * D1, D1 write transactions, queue messages and alarms. Counted in development only (the local
+ * runtime runs the Worker and its objects in one isolate, so one set of counters sees all),
+ * read and reset at `/__dev/meters`. Counts, not timings: the same on every run.
+ */
+export interface Meters {
+  workerInvocations: number;
+  durableObjectRequests: number;
+  durableObjectRowsRead: number;
+  durableObjectRowsWritten: number;
+  alarmsSet: number;
+  d1RowsRead: number;
+  d1RowsWritten: number;
+  d1WriteTransactions: number;
+  queueMessages: number;
+  /** D1's size after the last statement (`meta.size_after`), in bytes. */
+  d1SizeBytes: number;
+}
+
+const zero = (): Meters => ({
+  workerInvocations: 0,
+  durableObjectRequests: 0,
+  durableObjectRowsRead: 0,
+  durableObjectRowsWritten: 0,
+  alarmsSet: 0,
+  d1RowsRead: 0,
+  d1RowsWritten: 0,
+  d1WriteTransactions: 0,
+  queueMessages: 0,
+  d1SizeBytes: 0,
+});
+
+let meters = zero();
+
+export function meter(name: Exclude<keyof Meters, "d1SizeBytes">, amount = 1) {
+  meters[name] += amount;
+}
+
+export function readMeters(): Meters {
+  foldCursors();
+  return { ...meters };
+}
+
+export function resetMeters() {
+  cursors.clear();
+  const size = meters.d1SizeBytes;
+  meters = { ...zero(), d1SizeBytes: size };
+}
+
+/** One D1 result's `meta`, counted; `write` when it was (part of) a write transaction. */
+export function meterD1(results: { meta?: D1Meta }[], write: boolean) {
+  for (const { meta } of results) {
+    if (!meta) continue;
+    meters.d1RowsRead += meta.rows_read ?? 0;
+    meters.d1RowsWritten += meta.rows_written ?? 0;
+    if (meta.size_after) meters.d1SizeBytes = meta.size_after;
+  }
+  if (write) meters.d1WriteTransactions += 1;
+}
+
+/**
+ * A Durable Object stub whose every call is counted as the request Cloudflare bills (each RPC
+ * method call, and `fetch`, is one).
+ */
+export function meteredStub<T extends object>(stub: T): T {
+  return new Proxy(stub, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== "function" || typeof property === "symbol") return value;
+      return (...args: unknown[]) => {
+        meter("durableObjectRequests");
+        return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+      };
+    },
+  });
+}
+
+/**
+ * A Durable Object's storage whose rows are counted: each key the key-value API reads or writes
+ * is a row (they live in a hidden SQLite table), SQL statements report their own counts, and each
+ * `setAlarm` is counted.
+ */
+export function meteredStorage(storage: DurableObjectStorage): DurableObjectStorage {
+  const kv = storage.kv;
+  const meteredKv = {
+    get: (key: string) => {
+      meter("durableObjectRowsRead");
+      return kv.get(key);
+    },
+    put: (key: string, value: unknown) => {
+      meter("durableObjectRowsWritten");
+      kv.put(key, value);
+    },
+    delete: (key: string) => {
+      meter("durableObjectRowsWritten");
+      return kv.delete(key);
+    },
+    list: (options?: DurableObjectListOptions) => kv.list(options),
+  } as unknown as SyncKvStorage;
+  const sql = storage.sql;
+  const meteredSql = new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property !== "exec") {
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return (query: string, ...bindings: unknown[]) => {
+        const cursor = target.exec(query, ...bindings);
+        cursors.add(cursor);
+        return cursor;
+      };
+    },
+  });
+  return new Proxy(storage, {
+    get(target, property) {
+      if (property === "kv") return meteredKv;
+      if (property === "sql") return meteredSql;
+      const value = Reflect.get(target, property, target);
+      if (property === "setAlarm")
+        return (...args: unknown[]) => {
+          meter("alarmsSet");
+          return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+        };
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * SQL cursors not yet counted: a statement's counts are final once it has been read, which may be
+ * after `exec` returns, so they are added when the meters are read.
+ */
+const cursors = new Set<SqlStorageCursor<Record<string, SqlStorageValue>>>();
+
+function foldCursors() {
+  for (const cursor of cursors) {
+    meters.durableObjectRowsRead += cursor.rowsRead;
+    meters.durableObjectRowsWritten += cursor.rowsWritten;
+  }
+  cursors.clear();
+}
+
+/** Metered only where it is read: local development and the tests. */
+export const metering = (env: { ENVIRONMENT?: string }) => env.ENVIRONMENT === "development";
+
+/** The stub of the object `name` in `namespace`, each call counted when metering. */
+export function objectStub<T extends Rpc.DurableObjectBranded | undefined>(
+  env: { ENVIRONMENT?: string },
+  namespace: DurableObjectNamespace<T>,
+  name: string,
+): DurableObjectStub<T> {
+  const stub = namespace.get(namespace.idFromName(name));
+  return metering(env) ? meteredStub(stub) : stub;
+}
