@@ -1,11 +1,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
-import { sessionObject } from "../src/domain/session-address.ts";
+import { objectNameOfSessionId } from "../src/domain/session-address.ts";
 import { connections, session } from "../src/session-object/tables.ts";
 
-/** A session's Durable Object, where its state lives (SPEC §15). */
-export const objectOf = (sessionId: string) => sessionObject(env, { sessionId });
+/**
+ * A session's Durable Object, where its state lives (SPEC §15): the namespace's own stub, not the
+ * metered one the Worker uses, because `runInDurableObject` accepts only a real stub.
+ */
+export const objectOf = (sessionId: string) =>
+  env.SESSIONS.get(env.SESSIONS.idFromName(objectNameOfSessionId(sessionId)));
 
 /** Waits until D1's index has everything the session's object holds so far. */
 export const indexed = (sessionId: string) => objectOf(sessionId).indexed();
