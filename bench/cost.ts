@@ -85,7 +85,7 @@ export async function runCostBench(storageSessions = 20, write = true) {
   await waitForGreeting(bridgePort);
   const keyPath = join(dir, "id_ed25519");
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "", "-f", keyPath]);
-  const publicKey = readFileSync(`${keyPath}.pub`, "utf8").trim();
+  const _publicKey = readFileSync(`${keyPath}.pub`, "utf8").trim();
 
   const meters = async (reset = false): Promise<Meters> =>
     (await fetch(`${worker.url}/__dev/meters`, { method: reset ? "DELETE" : "GET" })).json();

@@ -4949,10 +4949,10 @@ export interface components {
                  */
                 method: "ssh" | "signature";
                 /**
-                 * @description Why: the SSH bridge was restarting
+                 * @description Why: `restarting`, the SSH bridge was restarting while the user was asked to confirm; `disconnected`, the bridge stopped answering for the connection (its place lapsed after 45 s)
                  * @enum {string}
                  */
-                reason: "restarting";
+                reason: "restarting" | "disconnected";
             };
             /**
              * Format: date-time
@@ -5747,10 +5747,10 @@ export interface components {
                  */
                 method: "ssh" | "signature";
                 /**
-                 * @description Why: the SSH bridge was restarting
+                 * @description Why: `restarting`, the SSH bridge was restarting while the user was asked to confirm; `disconnected`, the bridge stopped answering for the connection (its place lapsed after 45 s)
                  * @enum {string}
                  */
-                reason: "restarting";
+                reason: "restarting" | "disconnected";
                 /** @description The connection's id */
                 verify_connection_id: string;
                 verify_session_connection_identifier: string;

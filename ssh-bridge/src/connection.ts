@@ -17,6 +17,7 @@ import {
 } from "../../worker/src/protocol/key-outcomes.ts";
 import {
   type FinishConnectionResponse,
+  LEASE_RENEWAL_MS,
   MAX_KEY_BLOB_BYTES,
   type OpenConnectionResponse,
 } from "../../worker/src/protocol/messages.ts";
@@ -426,6 +427,7 @@ export class BridgeConnection {
       if (!opened.accepted)
         return this.#refuseConnection(`refused_${opened.reason}`, REFUSALS[opened.reason]);
       this.#session = opened;
+      this.#keepPlace();
       this.#rules = {
         kind: opened.kind,
         expected: opened.expected_fingerprints,
@@ -521,6 +523,27 @@ export class BridgeConnection {
     if (session.ssh_message) write([session.ssh_message]);
     this.#metrics?.loginShown(this.#startedAt);
     this.#closeChannel();
+  }
+
+  /**
+   * While the connection lasts, tells the Worker every LEASE_RENEWAL_MS that it lives: the
+   * session's place is held by a short lease, so a bridge that dies frees it within a minute.
+   */
+  #keepPlace() {
+    this.#timer(LEASE_RENEWAL_MS, () => {
+      const session = this.#session;
+      if (!session || this.#finish) return;
+      this.#worker
+        .connectionProgress(
+          session.connection_id,
+          { session_id: session.session_id },
+          this.#nextRequestId(),
+        )
+        .catch((error: Error) => {
+          this.#error = error.message;
+        });
+      this.#keepPlace();
+    });
   }
 
   #provenViews(): ProvenKeyView[] {

@@ -26,5 +26,7 @@ export interface AppEnv {
     d1: D1DatabaseSession;
     /** The newest D1 bookmark this request saw or caused (API only), for `keyproof-bookmark`. */
     bookmark: string | null;
+    /** Sessions this request (or the bookmark it sent) changed whose push D1 has not taken. */
+    pendingSessions: string[];
   };
 }

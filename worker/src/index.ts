@@ -2,7 +2,7 @@ import { env as startEnv } from "cloudflare:workers";
 import { buildApp } from "./app.ts";
 import { configurationProblems } from "./config.ts";
 import { database } from "./db/client.ts";
-import { withSimulatedPrimary } from "./db/simulated-primary.ts";
+import { withD1 } from "./db/simulated-primary.ts";
 import type { Env } from "./env.ts";
 import { meter } from "./lib/meter.ts";
 import { handleWebhookBatch } from "./webhooks/consumer.ts";
@@ -24,18 +24,18 @@ export default {
   fetch: (request, env, ctx) => {
     // What reads the meters, and the bridges' readiness probes, are not what they measure.
     if (!/\/(__dev\/|internal\/v1\/health)/.test(request.url)) meter("workerInvocations");
-    return app.fetch(request, withSimulatedPrimary(env), ctx);
+    return app.fetch(request, withD1(env), ctx);
   },
   queue: (batch, env) => {
     meter("workerInvocations");
     return batch.queue === DEAD_LETTER_QUEUE
-      ? reconcileDeadLetters(batch, withSimulatedPrimary(env))
-      : handleWebhookBatch(batch, withSimulatedPrimary(env));
+      ? reconcileDeadLetters(batch, withD1(env))
+      : handleWebhookBatch(batch, withD1(env));
   },
   // Every minute: send again every webhook invocation that is overdue with no attempt in flight.
   scheduled: async (_controller, env) => {
     meter("workerInvocations");
-    const simulated = withSimulatedPrimary(env);
+    const simulated = withD1(env);
     await sweepDueInvocations(simulated, database(simulated.DB));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -1,16 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { fakeForgeClient } from "../../test-support/fake-forge.ts";
-import {
-  call,
-  callJson,
-  createSession,
-  expectProblem,
-  locations,
-  newProject,
-  type TestProject,
-} from "./helpers.ts";
+import { call, callJson, createSession, expectProblem, locations, newProject } from "./helpers.ts";
 import { contract } from "./openapi-contract.ts";
 import { world } from "./openapi-world.ts";
 import { objectOf } from "./session-objects.ts";

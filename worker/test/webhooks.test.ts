@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { unsafeUrlReason } from "../src/lib/url-safety.ts";
 import { ipv6Bytes } from "../src/protocol/ip-addresses.ts";
-import { unsafeUrlReason } from "../src/webhooks/url-safety.ts";
 import { call, callJson, expectProblem, locations, newProject } from "./helpers.ts";
 
 type Hook = Record<string, unknown> & { id: string; secret?: string };

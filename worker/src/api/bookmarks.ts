@@ -1,9 +1,11 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
+import { sessionObject } from "../domain/session-address.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
 import { seal, unseal } from "../lib/sealed.ts";
+import { IndexUnavailableError } from "../lib/unavailable.ts";
 
 /**
  * Read-your-writes across D1's read replicas (SPEC §15, docs/decisions.md): every API response
@@ -12,6 +14,10 @@ import { seal, unseal } from "../lib/sealed.ts";
  *
  * A bookmark is D1's, sealed by the Worker (lib/sealed.ts): one a caller made up or changed is
  * refused, never passed to D1 or answered back, and a response only ever carries what D1 said.
+ *
+ * A write whose push to D1 failed (D1 away) cannot have D1's bookmark: the sealed value names the
+ * session instead (`pending`), and a request that sends it back first has that session's object
+ * push; while it cannot, whatever the request reads from D1 is a 503, never a list without it.
  */
 export const BOOKMARK_HEADER = "keyproof-bookmark";
 /** No bookmark yet: the value that, sent back, asks for nothing. */
@@ -20,11 +26,49 @@ const UNCONSTRAINED = "first-unconstrained";
 const D1_BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const SEAL_PURPOSE = "bookmark";
 
-/** The D1 bookmark inside one the caller sent back; null when the Worker did not make it. */
-async function openBookmark(env: Env, sent: string): Promise<string | null> {
-  if (sent === UNCONSTRAINED) return UNCONSTRAINED;
-  const d1Bookmark = await unseal(env, SEAL_PURPOSE, sent);
-  return d1Bookmark && D1_BOOKMARK.test(d1Bookmark) ? d1Bookmark : null;
+/** Sessions whose writes D1 has not taken, carried at most this many in one bookmark. */
+const MAX_PENDING = 10;
+const SESSION_ID = /^[cv]s_[0-9a-z]{26}$/;
+
+/** What a bookmark holds: D1's bookmark, and the sessions whose writes D1 has not taken yet. */
+interface Opened {
+  d1: string;
+  pending: string[];
+}
+
+/** What one the caller sent back holds; null when the Worker did not make it. */
+async function openBookmark(env: Env, sent: string): Promise<Opened | null> {
+  if (sent === UNCONSTRAINED) return { d1: UNCONSTRAINED, pending: [] };
+  const sealed = await unseal(env, SEAL_PURPOSE, sent);
+  if (!sealed) return null;
+  if (D1_BOOKMARK.test(sealed)) return { d1: sealed, pending: [] };
+  const [d1 = "", ...pending] = sealed.split(" ");
+  const valid = (d1 === UNCONSTRAINED || D1_BOOKMARK.test(d1)) && pending.length <= MAX_PENDING;
+  return valid && pending.every((id) => SESSION_ID.test(id)) ? { d1, pending } : null;
+}
+
+/**
+ * Has each pending session's object push to D1, so the request reads its writes: the newest
+ * bookmark then, or null while one of them cannot push (D1 still away).
+ */
+async function catchUp(env: Env, opened: Opened): Promise<string | null> {
+  const bookmarks = await Promise.all(
+    opened.pending.map((sessionId) =>
+      sessionObject(env, { sessionId })
+        .indexed()
+        .catch(() => null),
+    ),
+  );
+  if (bookmarks.some((bookmark) => bookmark === null)) return null;
+  return latest(opened.d1, ...bookmarks) ?? UNCONSTRAINED;
+}
+
+/** A D1 session every use of which fails as D1 being away: what a request reads must wait. */
+function unavailableSession(): D1DatabaseSession {
+  const away = () => {
+    throw new IndexUnavailableError("the caller's earlier write is not in D1 yet");
+  };
+  return { prepare: away, batch: away, getBookmark: () => null } as unknown as D1DatabaseSession;
 }
 
 /** The newest of the bookmarks D1 gave: a later point in D1's history sorts after an earlier one. */
@@ -37,18 +81,27 @@ function latest(...bookmarks: (string | null | undefined)[]): string | null {
   return newest;
 }
 
-/** A write a Durable Object pushed to D1 before answering: the response's bookmark covers it. */
-export function noteBookmark(c: Context<AppEnv>, bookmark: string | null) {
+/**
+ * A write a Durable Object pushed to D1 before answering: the response's bookmark covers it. When
+ * the push failed (null), the bookmark names the session, so the next read waits for it.
+ */
+export function noteBookmark(c: Context<AppEnv>, bookmark: string | null, sessionId: string) {
+  if (bookmark === null) c.set("pendingSessions", [...c.var.pendingSessions, sessionId]);
   c.set("bookmark", latest(c.var.bookmark, bookmark));
 }
 
 /** Opens the request's D1 session at the caller's bookmark and answers with the newest one. */
 export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
   const sent = c.req.header(BOOKMARK_HEADER)?.trim();
-  const opened = sent === undefined ? UNCONSTRAINED : await openBookmark(c.env, sent);
-  const d1 = c.env.DB.withSession(opened ?? UNCONSTRAINED);
+  const opened =
+    sent === undefined ? { d1: UNCONSTRAINED, pending: [] } : await openBookmark(c.env, sent);
+  const caughtUp = opened && opened.pending.length > 0 ? await catchUp(c.env, opened) : opened?.d1;
+  const d1 =
+    caughtUp === null ? unavailableSession() : c.env.DB.withSession(caughtUp ?? UNCONSTRAINED);
   c.set("d1", d1);
   c.set("bookmark", null);
+  // Still not in D1: the answer's bookmark keeps naming them.
+  c.set("pendingSessions", caughtUp === null && opened ? opened.pending : []);
   try {
     if (opened === null) {
       // Not repeated: a header that is not ours is not answered back, in part or whole.
@@ -59,10 +112,12 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
     }
     await next();
   } finally {
-    const newest = latest(c.var.bookmark, opened === null ? null : d1.getBookmark());
+    const newest = latest(c.var.bookmark, opened === null ? null : d1.getBookmark(), opened?.d1);
+    const pending = [...new Set(c.var.pendingSessions)].slice(-MAX_PENDING);
+    const value = pending.length > 0 ? [newest ?? UNCONSTRAINED, ...pending].join(" ") : newest;
     c.res.headers.set(
       BOOKMARK_HEADER,
-      newest ? await seal(c.env, SEAL_PURPOSE, newest) : UNCONSTRAINED,
+      value ? await seal(c.env, SEAL_PURPOSE, value) : UNCONSTRAINED,
     );
   }
 });

@@ -23,7 +23,9 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   if (!auth) {
     throw new ApiError(401, `A valid API key is required in the ${API_KEY_HEADER} header`);
   }
-  if (shouldRecordUse(auth.key, now)) c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key, now));
+  // Best effort: a use not recorded while D1 is away is recorded by the next request.
+  if (shouldRecordUse(auth.key, now))
+    c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key, now).catch(() => undefined));
   c.set("apiKey", auth);
   c.set("project", { db, env: c.env, projectId: auth.key.projectId, now });
   await next();

@@ -5,7 +5,6 @@ import { attestationClaims } from "../schemas/attestations.ts";
 import { problem } from "../schemas/common.ts";
 import { WEBHOOK_EVENTS, webhookEvent } from "../schemas/webhook-events.ts";
 import { BOOKMARK_HEADER } from "./bookmarks.ts";
-import { IDEMPOTENCY_HEADER } from "./idempotency.ts";
 import { API_KEY_HEADER } from "./middleware.ts";
 import { WHEN } from "./responses.ts";
 

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError, type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
 import { log } from "../lib/log.ts";
+import { indexUnavailable, isIndexUnavailable } from "../lib/unavailable.ts";
 import { isPrivateKeyText } from "../protocol/public-keys.ts";
 import type { Problem } from "../schemas/common.ts";
 import { LIMITS } from "../schemas/limits.ts";
@@ -68,6 +69,14 @@ export function toApiError(error: unknown, c: Context<AppEnv>): ApiError {
   if (error instanceof HTTPException && error.status === 413)
     return bodyTooLarge(LIMITS.maxBodyBytes);
   if (error instanceof HTTPException && error.status === 415) return notJson(c);
+  if (isIndexUnavailable(error)) {
+    log(c.env, "warn", "D1 unavailable; answered 503", {
+      request_id: c.get("requestId"),
+      path: c.req.path,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return indexUnavailable();
+  }
   log(c.env, "error", "unexpected error", {
     request_id: c.get("requestId"),
     path: c.req.path,

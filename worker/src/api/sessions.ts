@@ -10,7 +10,6 @@ import {
   listSessionRows,
   loadSessionDetail,
   type SessionDetail,
-  sessionWebhooks,
   verifySessionDetailView,
   verifySessionView,
 } from "../domain/session-views.ts";
@@ -98,7 +97,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         );
         const { session, keys, authorities, webhooks, skipped, skippedCount, bookmark } =
           await createSession(ctx, kind, input, hooks);
-        noteBookmark(c, bookmark);
+        noteBookmark(c, bookmark, session.id);
         const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
         const detail = {
           session,
@@ -170,8 +169,8 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const ctx = c.var.project;
         const sessionId = c.req.valid("param").session_id;
         const written = await updateSession(ctx, kind, sessionId, c.req.valid("json"));
-        noteBookmark(c, written.bookmark);
-        const detail = detailOf(written.value, await sessionWebhooks(ctx, sessionId));
+        noteBookmark(c, written.bookmark, sessionId);
+        const detail = await detailOf(ctx, written.value);
         return c.json(spec.detailView(c.env, detail), 200);
       },
     )
@@ -197,8 +196,8 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const ctx = c.var.project;
         const sessionId = c.req.valid("param").session_id;
         const written = await completeSession(ctx, kind, sessionId);
-        noteBookmark(c, written.bookmark);
-        const detail = detailOf(written.value, await sessionWebhooks(ctx, sessionId));
+        noteBookmark(c, written.bookmark, sessionId);
+        const detail = await detailOf(ctx, written.value);
         return c.json(spec.detailView(c.env, detail), 200);
       },
     )
@@ -241,8 +240,9 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         responses: { 204: { description: "Deleted" } },
       }),
       async (c) => {
-        const written = await deleteSession(c.var.project, kind, c.req.valid("param").session_id);
-        noteBookmark(c, written.bookmark);
+        const sessionId = c.req.valid("param").session_id;
+        const written = await deleteSession(c.var.project, kind, sessionId);
+        noteBookmark(c, written.bookmark, sessionId);
         return c.body(null, 204);
       },
     );

@@ -1,5 +1,6 @@
 import type { Env } from "../env.ts";
 import { meterD1 } from "../lib/meter.ts";
+import { asIndexError, IndexUnavailableError } from "../lib/unavailable.ts";
 
 /**
  * SIMULATED_D1_PRIMARY_MS (development only): the D1 binding made to behave as if its primary
@@ -25,6 +26,29 @@ function record(log: string[], entry: string) {
   if (log.length > LOG_LENGTH) log.splice(0, log.length - LOG_LENGTH);
 }
 let gateOverride: PrimaryGate | null = null;
+/** Set by tests: every D1 call fails as it does while D1 cannot be reached. */
+let outage = false;
+
+/** Tests take D1 away (every call, replicas too, fails) and bring it back. */
+export function setD1Outage(away: boolean) {
+  outage = away;
+}
+
+/**
+ * Runs one D1 call: refused at once during a simulated outage, and any failure that is D1 being
+ * away rather than the query being wrong becomes an IndexUnavailableError (a 503, never a 500).
+ */
+async function guard<T>(call: () => Promise<T>): Promise<T> {
+  if (outage) throw new IndexUnavailableError(new Error("D1_ERROR: Network connection lost."));
+  try {
+    return await call();
+  } catch (error) {
+    throw asIndexError(error);
+  }
+}
+
+/** No delay, no gate: the binding as it is, its failures classified (production). */
+const openGate: PrimaryGate = async () => undefined;
 
 /** Tests hold the primary (an outage, a slow region) by putting their own gate in front of it. */
 export function setPrimaryGate(gate: PrimaryGate | null) {
@@ -58,34 +82,38 @@ function gatedStatement(
     bind: (...values: unknown[]) =>
       gatedStatement(statement.bind(...values), sql, reachesPrimary, gate),
     // Through all(): first() reports no meta, and the meters need it.
-    first: async (column?: string) => {
-      await wait();
-      const result = await statement.all<Record<string, unknown>>();
-      meterD1([result], write);
-      const row = result.results[0] ?? null;
-      return column === undefined ? row : (row?.[column] ?? null);
-    },
-    run: async () => {
-      await wait();
-      const result = await statement.run();
-      meterD1([result], write);
-      return result;
-    },
-    all: async () => {
-      await wait();
-      const result = await statement.all();
-      meterD1([result], write);
-      return result;
-    },
-    raw: async (options?: { columnNames?: boolean }) => {
-      await wait();
-      const rows = options?.columnNames
-        ? await statement.raw({ columnNames: true })
-        : await statement.raw();
-      // raw() reports no meta: the rows it returned are counted as read, a floor.
-      meterD1([{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }], write);
-      return rows;
-    },
+    first: (column?: string) =>
+      guard(async () => {
+        await wait();
+        const result = await statement.all<Record<string, unknown>>();
+        meterD1([result], write);
+        const row = result.results[0] ?? null;
+        return column === undefined ? row : (row?.[column] ?? null);
+      }),
+    run: () =>
+      guard(async () => {
+        await wait();
+        const result = await statement.run();
+        meterD1([result], write);
+        return result;
+      }),
+    all: () =>
+      guard(async () => {
+        await wait();
+        const result = await statement.all();
+        meterD1([result], write);
+        return result;
+      }),
+    raw: (options?: { columnNames?: boolean }) =>
+      guard(async () => {
+        await wait();
+        const rows = options?.columnNames
+          ? await statement.raw({ columnNames: true })
+          : await statement.raw();
+        // raw() reports no meta: the rows it returned are counted as read, a floor.
+        meterD1([{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }], write);
+        return rows;
+      }),
     // D1's own batch() needs its own statements back.
     unwrap: () => statement,
   };
@@ -111,13 +139,14 @@ function gatedSession(
   };
   return {
     prepare: (sql: string) => gatedStatement(session.prepare(sql), sql, reachesPrimary, gate),
-    batch: async (statements: D1PreparedStatement[]) => {
-      const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
-      if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
-      const results = await session.batch(unwrap(statements));
-      meterD1(results, sqls.some(isWrite));
-      return results;
-    },
+    batch: (statements: D1PreparedStatement[]) =>
+      guard(async () => {
+        const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
+        if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
+        const results = await session.batch(unwrap(statements));
+        meterD1(results, sqls.some(isWrite));
+        return results;
+      }),
     getBookmark: () => session.getBookmark(),
   } as unknown as D1DatabaseSession;
 }
@@ -126,17 +155,19 @@ function gatedSession(
 export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
   return {
     prepare: (sql: string) => gatedStatement(d1.prepare(sql), sql, () => true, gate),
-    batch: async (statements: D1PreparedStatement[]) => {
-      const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
-      await gate(sqls.join(";\n"));
-      const results = await d1.batch(unwrap(statements));
-      meterD1(results, sqls.some(isWrite));
-      return results;
-    },
-    exec: async (sql: string) => {
-      await gate(sql);
-      return d1.exec(sql);
-    },
+    batch: (statements: D1PreparedStatement[]) =>
+      guard(async () => {
+        const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
+        await gate(sqls.join(";\n"));
+        const results = await d1.batch(unwrap(statements));
+        meterD1(results, sqls.some(isWrite));
+        return results;
+      }),
+    exec: (sql: string) =>
+      guard(async () => {
+        await gate(sql);
+        return d1.exec(sql);
+      }),
     withSession: (constraintOrBookmark?: string) => {
       record(sessionsOpened, constraintOrBookmark ?? "first-unconstrained");
       return gatedSession(d1.withSession(constraintOrBookmark), constraintOrBookmark, gate);
@@ -145,19 +176,20 @@ export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
   } as unknown as D1Database;
 }
 
-const simulated = new WeakMap<Env, Env>();
+const wrappedEnvs = new WeakMap<Env, Env>();
 
 /**
- * The environment as the Worker and its objects see it: with SIMULATED_D1_PRIMARY_MS set, DB is
- * the gated binding. Unset, the environment is returned as it is.
+ * The environment as the Worker and its objects see it: DB's failures classified (D1 away is a
+ * 503, lib/unavailable.ts); with SIMULATED_D1_PRIMARY_MS set, every call to the primary gated.
  */
-export function withSimulatedPrimary(env: Env): Env {
-  const setting = env.SIMULATED_D1_PRIMARY_MS;
-  if (setting === undefined || setting === "") return env;
-  let wrapped = simulated.get(env);
+export function withD1(env: Env): Env {
+  let wrapped = wrappedEnvs.get(env);
   if (!wrapped) {
-    wrapped = { ...env, DB: gatedDatabase(env.DB, primaryGate(Number(setting))) };
-    simulated.set(env, wrapped);
+    const setting = env.SIMULATED_D1_PRIMARY_MS;
+    const simulated = setting !== undefined && setting !== "";
+    const gate = simulated ? primaryGate(Number(setting)) : openGate;
+    wrapped = { ...env, DB: gatedDatabase(env.DB, gate) };
+    wrappedEnvs.set(env, wrapped);
   }
   return wrapped;
 }

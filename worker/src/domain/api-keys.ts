@@ -4,6 +4,7 @@ import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { badRequest } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";
+import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { freeTextProblem } from "../schemas/text.ts";
 
 export const API_KEY_PREFIX = "kp_live_";
@@ -77,23 +78,37 @@ export async function createApiKey(
  * Expiry is checked on every request.
  */
 export const API_KEY_CACHE_MS = 10_000;
+/**
+ * While D1 cannot be reached, a key this isolate verified within this long keeps working (SPEC
+ * §15: what does not need the index goes on). Safe for revocation: revoking is itself a D1 write,
+ * so no key can be revoked during the outage; the only key served that should not be is one
+ * revoked in the 10 s before it began, by an isolate that had not yet looked again.
+ */
+export const API_KEY_OUTAGE_GRACE_MS = 5 * 60_000;
 const MAX_CACHED_KEYS = 1_000;
-const verifiedKeys = new Map<string, { found: AuthenticatedKey; until: number }>();
+const verifiedKeys = new Map<string, { found: AuthenticatedKey; verifiedAt: number }>();
 
 async function lookUpApiKey(db: Database, hash: string, now: Date) {
   const cached = verifiedKeys.get(hash);
-  if (cached && cached.until > now.getTime()) return cached.found;
-  const [found] = await db
-    .select({ key: apiKeys, projectName: projects.name })
-    .from(apiKeys)
-    .innerJoin(projects, eq(projects.id, apiKeys.projectId))
-    .where(eq(apiKeys.hash, hash))
-    .limit(1);
+  const age = cached ? now.getTime() - cached.verifiedAt : Number.POSITIVE_INFINITY;
+  if (cached && age < API_KEY_CACHE_MS) return cached.found;
+  let found: AuthenticatedKey | undefined;
+  try {
+    [found] = await db
+      .select({ key: apiKeys, projectName: projects.name })
+      .from(apiKeys)
+      .innerJoin(projects, eq(projects.id, apiKeys.projectId))
+      .where(eq(apiKeys.hash, hash))
+      .limit(1);
+  } catch (error) {
+    if (cached && age < API_KEY_OUTAGE_GRACE_MS && isIndexUnavailable(error)) return cached.found;
+    throw error;
+  }
   verifiedKeys.delete(hash);
   if (!found || found.key.revokedAt !== null) return null;
   if (verifiedKeys.size >= MAX_CACHED_KEYS)
     verifiedKeys.delete(verifiedKeys.keys().next().value ?? "");
-  verifiedKeys.set(hash, { found, until: now.getTime() + API_KEY_CACHE_MS });
+  verifiedKeys.set(hash, { found, verifiedAt: now.getTime() });
   return found;
 }
 

@@ -183,6 +183,17 @@ export function decideFinish(input: FinishInput): FinishDecision {
   };
 }
 
+/**
+ * A connection whose bridge never reported before its lease ended (the bridge died): closed as
+ * `disconnected` at the lease's end, with nothing kept and no attempt counted.
+ */
+export function lapsedEvent(session: SessionRow, connection: ConnectionRow): PlannedEvent {
+  return {
+    type: "connection_interrupted",
+    payload: { ...connectionPayload(session, connection), reason: "disconnected" },
+  };
+}
+
 function connectionPayload(session: SessionRow, connection: ConnectionRow) {
   return {
     ...sessionPayload(session),

@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { ApiError } from "../lib/errors.ts";
 import { fetchFailure } from "../lib/fetch-failure.ts";
+import { allowsPrivateNetworks, unsafeUrlReason } from "../lib/url-safety.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import {
   isPrivateKeyText,
@@ -9,7 +10,6 @@ import {
   parsePublicKey,
 } from "../protocol/public-keys.ts";
 import type { ProblemError } from "../schemas/common.ts";
-import { allowsPrivateNetworks, unsafeUrlReason } from "../webhooks/url-safety.ts";
 
 /**
  * Keys from code forges (SPEC §17): `keys_from: ["github:alice"]` makes the keys the account

@@ -54,6 +54,11 @@ export interface SessionState {
   authorities: SessionAuthorityRow[];
   connections: ConnectionRow[];
   connectionKeys: ConnectionKeyRow[];
+  /**
+   * The session's own webhooks as its object keeps them (a copy of D1's, renewed on every
+   * change), so a single-session answer needs no D1; null when it has no copy yet.
+   */
+  webhooks: WebhookRow[] | null;
 }
 
 /**

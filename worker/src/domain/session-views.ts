@@ -25,6 +25,7 @@ import type {
 } from "../schemas/sessions.ts";
 import type { ProjectContext } from "./context.ts";
 import { publicKeyView } from "./key-view.ts";
+import { sessionObject } from "./session-address.ts";
 import type { SessionState } from "./session-commands.ts";
 import { sessionState } from "./sessions.ts";
 import { webhookView } from "./webhook-view.ts";
@@ -190,24 +191,17 @@ export async function givenKeysOf(db: Database, sessionIds: string[]): Promise<G
   return { keys, authorities };
 }
 
-/**
- * Everything the single-session GET shows: the session as its object holds it now, and its own
- * webhooks from D1 (read where the caller's D1 session reads, near it).
- */
+/** Everything the single-session GET shows, as the session's object holds it now. */
 export async function loadSessionDetail(
   ctx: ProjectContext,
   kind: SessionKind,
   sessionId: string,
 ): Promise<SessionDetail> {
-  const [state, hooks] = await Promise.all([
-    sessionState(ctx, kind, sessionId),
-    sessionWebhooks(ctx, sessionId),
-  ]);
-  return detailOf(state, hooks);
+  return detailOf(ctx, await sessionState(ctx, kind, sessionId));
 }
 
-/** The session's own webhooks, newest first. */
-export function sessionWebhooks(ctx: ProjectContext, sessionId: string) {
+/** The session's own webhooks, newest first, as D1 has them. */
+export function sessionWebhookRows(ctx: ProjectContext, sessionId: string) {
   return ctx.db
     .select()
     .from(webhooks)
@@ -215,8 +209,28 @@ export function sessionWebhooks(ctx: ProjectContext, sessionId: string) {
     .orderBy(desc(webhooks.id));
 }
 
+/** After a change to a session's webhooks in D1: its object's copy is D1's again. */
+export async function renewWebhookCopy(ctx: ProjectContext, sessionId: string) {
+  const rows = await sessionWebhookRows(ctx, sessionId);
+  const ref = { sessionId };
+  await sessionObject(ctx.env, ref).rememberWebhooks(ref, rows, true);
+}
+
+/**
+ * The session's own webhooks: its object's copy, so no D1 call (and none while D1 is away);
+ * read from D1 once, and kept by the object, for a session whose object has none yet.
+ */
+async function webhooksOf(ctx: ProjectContext, state: SessionState): Promise<WebhookRow[]> {
+  if (state.webhooks) return [...state.webhooks].sort((a, b) => (a.id < b.id ? 1 : -1));
+  const rows = await sessionWebhookRows(ctx, state.session.id);
+  const ref = { sessionId: state.session.id };
+  await sessionObject(ctx.env, ref).rememberWebhooks(ref, rows, false);
+  return rows;
+}
+
 /** A session's state as the single-session responses show it. */
-export function detailOf(state: SessionState, hooks: WebhookRow[]): SessionDetail {
+export async function detailOf(ctx: ProjectContext, state: SessionState): Promise<SessionDetail> {
+  const hooks = await webhooksOf(ctx, state);
   return {
     session: state.session,
     given: { keys: state.keys, authorities: state.authorities },

@@ -2,6 +2,7 @@ import type { SessionAuthorityRow, SessionKeyRow, SessionRow } from "../db/sessi
 import type { WebhookRow } from "../db/webhooks.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
+import { allowsPrivateNetworks } from "../lib/url-safety.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { type ParsedPublicKey, parsePublicKey } from "../protocol/public-keys.ts";
@@ -11,7 +12,6 @@ import type { CertificateAuthorityInput, ConfiguredKeyInput } from "../schemas/p
 import { returnUrlProblem } from "../schemas/return-url.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
-import { allowsPrivateNetworks } from "../webhooks/url-safety.ts";
 import type { ProjectContext } from "./context.ts";
 import { keysFromForges, MAX_SKIPPED_LISTED } from "./forges.ts";
 import { newSessionIds, sessionObject } from "./session-address.ts";

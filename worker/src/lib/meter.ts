@@ -101,7 +101,7 @@ export function meteredStorage(storage: DurableObjectStorage): DurableObjectStor
   } as unknown as SyncKvStorage;
   const sql = storage.sql;
   const meteredSql = new Proxy(sql, {
-    get(target, property, receiver) {
+    get(target, property, _receiver) {
       if (property !== "exec") {
         const value = Reflect.get(target, property, target);
         return typeof value === "function" ? value.bind(target) : value;

@@ -91,6 +91,15 @@ export const finishConnectionRequest = z.strictObject({
 });
 
 /** The bridge is asking the user to confirm these keys (must_confirm): the proof page shows it. */
+/**
+ * A connection holds its session's place for this long after it opened or last said it lives
+ * (SPEC §15): the bridge renews it every LEASE_RENEWAL_MS while the connection lasts, so one
+ * whose bridge died frees the session within a minute, as the user is told.
+ */
+export const CONNECTION_LEASE_MS = 45_000;
+export const LEASE_RENEWAL_MS = 15_000;
+
+/** The connection lives (its lease renewed); with `confirming`, the user is asked to confirm. */
 export const connectionProgressRequest = z.strictObject({
   session_id: z.string().max(64),
   confirming: z
@@ -102,7 +111,8 @@ export const connectionProgressRequest = z.strictObject({
         certified: z.boolean(),
       }),
     )
-    .max(MAX_KEYS_PER_CONNECTION),
+    .max(MAX_KEYS_PER_CONNECTION)
+    .optional(),
 });
 
 export const connectionProgressResponse = z.object({ ok: z.literal(true) });

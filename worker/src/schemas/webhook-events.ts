@@ -43,7 +43,11 @@ const newConnection = <K extends Kind>(kind: K) =>
 const connectionInterrupted = <K extends Kind>(kind: K) =>
   z.object({
     ...connectionFields(kind),
-    reason: z.literal("restarting").describe("Why: the SSH bridge was restarting"),
+    reason: z
+      .enum(["restarting", "disconnected"])
+      .describe(
+        "Why: `restarting`, the SSH bridge was restarting while the user was asked to confirm; `disconnected`, the bridge stopped answering for the connection (its place lapsed after 45 s)",
+      ),
   });
 
 const statusChanged = <K extends Kind>(kind: K) =>

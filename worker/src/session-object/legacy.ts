@@ -42,7 +42,15 @@ export async function readFromIndex(env: Env, ref: SessionRef): Promise<SessionS
     db.select().from(connections).where(eq(connections.sessionId, session.id)),
     db.select().from(connectionKeys).where(eq(connectionKeys.sessionId, session.id)),
   ]);
-  return { session, keys, authorities, connections: connectionRows, connectionKeys: keyRows };
+  // The webhooks are read when first asked for (session-views.ts webhooksOf).
+  return {
+    session,
+    keys,
+    authorities,
+    connections: connectionRows,
+    connectionKeys: keyRows,
+    webhooks: null,
+  };
 }
 
 /** A connection lease as the object kept it in its key-value storage before 2026-11. */

@@ -1,12 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ConnectionRow, SessionRow } from "../db/sessions.ts";
-import { withSimulatedPrimary } from "../db/simulated-primary.ts";
+import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import { signAttestation } from "../domain/attestations.ts";
 import {
   connectionRefusal,
   decideFinish,
   finishEvents,
+  lapsedEvent,
   newConnectionEvent,
   type ProvenKey,
 } from "../domain/connection-rules.ts";
@@ -42,12 +43,14 @@ import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
+import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { fingerprints } from "../protocol/key-material.ts";
 import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
-import type {
-  ConnectionStatusResponse,
-  FinishConnectionResponse,
-  OpenConnectionResponse,
+import {
+  CONNECTION_LEASE_MS,
+  type ConnectionStatusResponse,
+  type FinishConnectionResponse,
+  type OpenConnectionResponse,
 } from "../protocol/messages.ts";
 import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
 import { REFUSALS } from "../protocol/terminal.ts";
@@ -64,7 +67,12 @@ import {
 } from "./proof-inputs.ts";
 import { ProofWatchers } from "./proof-watchers.ts";
 import { type BridgeNonce, SeenNonces } from "./seen-nonces.ts";
-import { type HeldConnection, SessionStore, type SessionWriter } from "./session-store.ts";
+import {
+  type HeldConnection,
+  indexRowOf,
+  SessionStore,
+  type SessionWriter,
+} from "./session-store.ts";
 
 /** The headers by which the proof page's route tells the object who asks to watch, and what. */
 export const WATCHER_ADDRESS_HEADER = "x-keyproof-watcher-address";
@@ -72,12 +80,8 @@ export const WATCHER_IDENTIFIER_HEADER = "x-keyproof-identifier";
 /** Set when a watcher is passed on to a legacy session's own object. */
 const LEGACY_SESSION_HEADER = "x-keyproof-legacy-session";
 
-/**
- * A connection holds its place for the bridge's 30 s auth deadline plus the 120 s confirmation
- * prompt and a margin (the bridge's connection lifetime); a bridge that dies mid-connection frees
- * the session after this.
- */
-export const CONNECTION_LEASE_MS = 180_000;
+/** How long a connection holds its place unless its bridge renews it (protocol/messages.ts). */
+export { CONNECTION_LEASE_MS };
 /** A push that failed is made again this long after (the alarm), until D1 takes it. */
 export const PUSH_RETRY_MS = 5_000;
 /**
@@ -92,6 +96,8 @@ export const PUSH_DELAY_MS = 300;
 const PUSHED_VERSION = "pushed_version";
 const FORWARD_TO = "forward_to";
 const NEW_WEBHOOKS = "new_webhooks";
+/** The session's own webhooks, a copy of D1's rows renewed on every change (SessionState). */
+const WEBHOOKS = "webhooks";
 /** D1's bookmark after the last push: what a read of this session's index needs at least. */
 const LAST_BOOKMARK = "last_bookmark";
 /** The attestation of the session's end, signed once; and when the proof page continued. */
@@ -117,20 +123,23 @@ export class SessionObject extends DurableObject<Env> {
   readonly #nonces: SeenNonces;
   readonly #watchers: ProofWatchers;
   #arriving: Promise<Arrival> | null = null;
-  /** The push a bridge change asked for, made shortly (PUSH_DELAY_MS). */
-  #pushTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * When the push a bridge change asked for is due (PUSH_DELAY_MS): the alarm makes it, so no
+   * timer keeps the object awake.
+   */
+  #pushSoonAt: number | null = null;
   /** Pushes to D1 under way. */
   readonly #inFlight = new Set<Promise<PushResult>>();
   /** Signature submissions to this session in the last minute (SPEC §13). */
   readonly #signatureHits: number[] = [];
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, withSimulatedPrimary(env));
+    super(ctx, withD1(env));
     this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
     this.#store = new SessionStore(this.#storage);
     this.#nonces = new SeenNonces(this.#storage.kv);
     this.#watchers = new ProofWatchers(ctx);
-    void ctx.blockConcurrencyWhile(() => this.#store.migrate());
+    void ctx.blockConcurrencyWhile(() => this.#store.open());
   }
 
   // ---------------------------------------------------------------- the API's changes
@@ -138,10 +147,12 @@ export class SessionObject extends DurableObject<Env> {
   /** Holds a new session; "taken" when its name is another session's (a new identifier, then). */
   async create(created: NewSession): Promise<Written<null> | "taken"> {
     if (this.#store.session() || this.#store.deleted()) return "taken";
+    await this.#store.ensureTables();
     this.#store.transition((write) =>
       write.create(created.session, created.keys, created.authorities),
     );
     if (created.webhooks.length > 0) this.#storage.kv.put(NEW_WEBHOOKS, created.webhooks);
+    this.#storage.kv.put(WEBHOOKS, created.webhooks);
     await this.#scheduleAlarm();
     return { value: null, bookmark: await this.#pushNow() };
   }
@@ -225,6 +236,23 @@ export class SessionObject extends DurableObject<Env> {
     );
   }
 
+  /**
+   * The session's webhooks as D1 now has them, after a change (`replace`), or to fill a copy the
+   * object never had (only then: a slower reader must not put back what a change replaced).
+   */
+  async rememberWebhooks(ref: SessionRef, rows: WebhookRow[], replace: boolean): Promise<void> {
+    return this.#at(
+      ref,
+      () => {
+        if (!this.#store.session()) return;
+        if (replace || this.#storage.kv.get(WEBHOOKS) === undefined)
+          this.#storage.kv.put(WEBHOOKS, rows);
+      },
+      (stub, legacy) => stub.rememberWebhooks(legacy, rows, replace),
+      undefined,
+    );
+  }
+
   /** Bytes this object's storage takes (bench/cost.ts, in development). */
   async storageBytes(): Promise<number> {
     return this.#storage.sql.databaseSize;
@@ -251,7 +279,7 @@ export class SessionObject extends DurableObject<Env> {
         const opened = this.#store.transition((write) => {
           const session = this.#store.session();
           if (!session) return { accepted: false as const, reason: "unknown" as const };
-          this.#closeLapsed(write, now);
+          this.#closeLapsed(write, session, now);
           const refusal = connectionRefusal(session, this.#store.inProgress(now.getTime()).length);
           if (refusal) return { accepted: false as const, reason: refusal };
           const connection = newConnection(session, "ssh", start, now);
@@ -333,19 +361,25 @@ export class SessionObject extends DurableObject<Env> {
     );
   }
 
-  /** The bridge is asking the user to confirm `keys`: the proof page says so. */
+  /**
+   * The connection's bridge says it lives: its place is held for another lease. With `keys`, the
+   * bridge is asking the user to confirm them, and the proof page says so.
+   */
   async connectionProgress(
     ref: SessionRef,
     connectionId: string,
-    keys: ProvenKeyView[],
+    keys: ProvenKeyView[] | undefined,
     call: BridgeNonce,
   ): Promise<"replayed" | undefined> {
     return this.#at<"replayed" | undefined>(
       ref,
       () => {
         if (!this.#nonces.admit(call, Date.now())) return "replayed";
-        this.#store.markConfirming(connectionId, keys);
-        this.#announce();
+        const renewed = this.#store.renewLease(connectionId, Date.now() + CONNECTION_LEASE_MS);
+        if (renewed && keys) {
+          this.#store.markConfirming(connectionId, keys);
+          this.#announce();
+        }
         return undefined;
       },
       (stub, legacy) => stub.connectionProgress(legacy, connectionId, keys, call),
@@ -462,7 +496,7 @@ export class SessionObject extends DurableObject<Env> {
         const outcome = this.#store.transition((write): SignatureOutcome => {
           const now = this.#store.session();
           if (!now) return { recorded: false, status: 404, detail: REFUSALS.unknown };
-          this.#closeLapsed(write, at);
+          this.#closeLapsed(write, now, at);
           const refusal = connectionRefusal(now, this.#store.inProgress(at.getTime()).length);
           if (refusal) return { recorded: false, status: 409, detail: REFUSALS[refusal] };
           if (now.signatureChallenge !== session.signatureChallenge) {
@@ -565,6 +599,13 @@ export class SessionObject extends DurableObject<Env> {
     meter("durableObjectRequests");
     const now = new Date();
     this.#watchers.closeIdle(now.getTime());
+    if (this.#pushSoonAt !== null && this.#pushSoonAt <= now.getTime()) this.#pushSoonAt = null;
+    const current = this.#store.session();
+    // Connections whose bridge went quiet end at their lease's end, with their event.
+    if (current && this.#store.lapsed(now.getTime()).length > 0) {
+      this.#store.transition((write) => this.#closeLapsed(write, current, now));
+      this.#announce();
+    }
     const session = this.#store.session();
     if (session && isOpen(session) && Date.parse(session.expiredAt) <= now.getTime()) {
       this.#store.transition((write) => {
@@ -659,14 +700,21 @@ export class SessionObject extends DurableObject<Env> {
     };
   }
 
-  /** Connections whose bridge never reported end as disconnected, as the session goes on. */
-  #closeLapsed(write: SessionWriter, now: Date) {
-    const lapsed = this.#store.lapsed(now.getTime()).map((connection) => connection.id);
-    write.changeConnections(lapsed, {
-      outcome: "disconnected",
-      closedAt: now.toISOString(),
-      leaseUntil: null,
-    });
+  /**
+   * Connections whose bridge went quiet end as disconnected when their lease ended, each with its
+   * `connection_interrupted` event; the session goes on.
+   */
+  #closeLapsed(write: SessionWriter, session: SessionRow, now: Date) {
+    for (const held of this.#store.lapsed(now.getTime())) {
+      const endedAt = new Date(held.leaseUntil ?? now.getTime());
+      const closed = {
+        outcome: "disconnected" as const,
+        closedAt: endedAt.toISOString(),
+        leaseUntil: null,
+      };
+      write.changeConnections([held.id], closed);
+      write.events([lapsedEvent(session, { ...indexRowOf(held), ...closed })], endedAt);
+    }
   }
 
   /**
@@ -688,7 +736,8 @@ export class SessionObject extends DurableObject<Env> {
   #state(session: SessionRow): SessionState {
     const { keys, authorities } = this.#store.given();
     const { connections, keys: connectionKeys } = this.#store.connections();
-    return { session, keys, authorities, connections, connectionKeys };
+    const webhooks = this.#storage.kv.get<WebhookRow[]>(WEBHOOKS) ?? null;
+    return { session, keys, authorities, connections, connectionKeys, webhooks };
   }
 
   /** What the proof page shows: public, so no return URL and no attestation (SPEC §14). */
@@ -743,12 +792,7 @@ export class SessionObject extends DurableObject<Env> {
   /** After a change the bridge or a signer made: tell the pages, push without waiting. */
   #afterChange() {
     this.#announce();
-    if (this.#pushTimer) return;
-    this.#pushTimer = setTimeout(() => {
-      this.#pushTimer = null;
-      this.#push().catch(() => undefined);
-    }, PUSH_DELAY_MS);
-    // Should the object stop before the timer, its alarm makes the push.
+    this.#pushSoonAt ??= Date.now() + PUSH_DELAY_MS;
     void this.#scheduleAlarm();
   }
 
@@ -757,9 +801,11 @@ export class SessionObject extends DurableObject<Env> {
     try {
       return (await this.#push()).bookmark;
     } catch (error) {
+      // D1 away is expected now and then: one line, no stack; anything else is a bug to find.
+      const away = isIndexUnavailable(error);
       log(this.env, "warn", "push to D1 failed; the alarm retries", {
         error: String(error),
-        stack: (error as Error).stack,
+        ...(away ? {} : { stack: (error as Error).stack }),
       });
       await this.#scheduleAlarm();
       return null;
@@ -828,9 +874,10 @@ export class SessionObject extends DurableObject<Env> {
   async #scheduleAlarm() {
     const session = this.#store.session();
     const unpushed = (this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
-    const pending = unpushed ? Date.now() + PUSH_RETRY_MS : null;
+    const pending = unpushed ? (this.#pushSoonAt ?? Date.now() + PUSH_RETRY_MS) : null;
     const times = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
+      session ? this.#store.nextLeaseEnd() : null,
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
@@ -881,6 +928,7 @@ export class SessionObject extends DurableObject<Env> {
     }
     if (!this.#store.session()) {
       const kv = this.#storage.kv;
+      await this.#store.ensureTables();
       this.#store.transition((write) => {
         write.create({ ...session }, found.keys, found.authorities);
         for (const connection of found.connections)

@@ -56,6 +56,11 @@ const withoutVersion = <T extends { version: number }>({ version: _version, ...r
 export class SessionStore {
   readonly #db: DrizzleSqliteDODatabase;
   readonly #storage: DurableObjectStorage;
+  /**
+   * Whether the object has its tables. An object that never held a session has none and writes
+   * none: a lookup of an unknown name (an `ssh` typo, a proof page guessed at) leaves no trace.
+   */
+  #hasTables = false;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -63,18 +68,37 @@ export class SessionStore {
   }
 
   /**
-   * Brings the tables to the newest migration as the object wakes; an object already there
-   * (the key-value storage says which it has) skips the migrator's own bookkeeping queries.
+   * As the object wakes: an object that has tables brings them to the newest migration (one
+   * already there, as its key-value storage says, skips the migrator's bookkeeping); an empty
+   * one stays empty, reading only.
    */
-  async migrate(): Promise<void> {
+  async open(): Promise<void> {
     const newest = migrations.journal.entries.at(-1)?.tag ?? "";
-    if (this.#storage.kv.get<string>(SCHEMA_KEY) === newest) return;
+    const schema = this.#storage.kv.get<string>(SCHEMA_KEY);
+    if (schema === newest) {
+      this.#hasTables = true;
+      return;
+    }
+    const tables = this.#storage.sql
+      .exec(
+        "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_'",
+      )
+      .one().n;
+    if (schema !== undefined || Number(tables) > 0) await this.ensureTables();
+  }
+
+  /** Makes (or brings up to date) the tables: before the object first holds a session. */
+  async ensureTables(): Promise<void> {
+    const newest = migrations.journal.entries.at(-1)?.tag ?? "";
+    if (this.#hasTables && this.#storage.kv.get<string>(SCHEMA_KEY) === newest) return;
     await migrate(this.#db, migrations);
     this.#storage.kv.put(SCHEMA_KEY, newest);
+    this.#hasTables = true;
   }
 
   /** The session, or undefined when this object holds none (a tombstone counts as none). */
   session(): SessionRow | undefined {
+    if (!this.#hasTables) return undefined;
     const row = this.#db.select().from(session).get();
     if (!row || row.deleted) return undefined;
     const { deleted: _deleted, ...live } = row;
@@ -83,11 +107,13 @@ export class SessionStore {
 
   /** The session's change counter (its tombstone's too); 0 before it has one. */
   version(): number {
+    if (!this.#hasTables) return 0;
     return this.#db.select({ version: session.version }).from(session).get()?.version ?? 0;
   }
 
   /** Whether this object held a session that was deleted. */
   deleted(): boolean {
+    if (!this.#hasTables) return false;
     return this.#db.select({ deleted: session.deleted }).from(session).get()?.deleted === true;
   }
 
@@ -193,10 +219,38 @@ export class SessionStore {
       const current = this.#db.select({ version: session.version }).from(session).get();
       const writer = new SessionWriter(this.#db, (current?.version ?? 0) + 1);
       const result = change(writer);
-      // Every transition moves the version, so no two changes share one.
-      this.#db.update(session).set({ version: writer.version }).run();
+      // Every transition that wrote moves the version, so no two changes share one; one that
+      // only looked (a refused connection) leaves it, and the index has nothing to catch up.
+      if (writer.wrote) this.#db.update(session).set({ version: writer.version }).run();
       return result;
     });
+  }
+
+  /** The connection's bridge says it lives: its place is held until `until` (object-only). */
+  renewLease(id: string, until: number): boolean {
+    const renewed = this.#db
+      .update(connections)
+      .set({ leaseUntil: until })
+      .where(
+        and(
+          eq(connections.id, id),
+          eq(connections.outcome, "in_progress"),
+          gt(connections.leaseUntil, Date.now()),
+        ),
+      )
+      .returning({ id: connections.id })
+      .all();
+    return renewed.length > 0;
+  }
+
+  /** The earliest end of a place still held: when the alarm closes it if its bridge went quiet. */
+  nextLeaseEnd(): number | null {
+    const row = this.#db
+      .select({ until: sql<number | null>`min(${connections.leaseUntil})` })
+      .from(connections)
+      .where(eq(connections.outcome, "in_progress"))
+      .get();
+    return row?.until ?? null;
   }
 
   /** The bridge is asking the user to confirm: for the proof page only, no change to the index. */
@@ -270,6 +324,12 @@ export class SessionStore {
 export class SessionWriter {
   readonly #db: DrizzleSqliteDODatabase;
   readonly version: number;
+  /** Whether this transition wrote anything (else it leaves the version as it was). */
+  #wrote = false;
+
+  get wrote() {
+    return this.#wrote;
+  }
 
   constructor(db: DrizzleSqliteDODatabase, version: number) {
     this.#db = db;
@@ -278,6 +338,7 @@ export class SessionWriter {
 
   /** A new session with what it was given. */
   create(row: SessionRow, keys: SessionKeyRow[], authorities: SessionAuthorityRow[]) {
+    this.#wrote = true;
     const version = this.version;
     this.#db.delete(session).run();
     this.#db
@@ -298,6 +359,7 @@ export class SessionWriter {
 
   /** Changes the session; the version moves with every transition. */
   session(changes: Partial<SessionRow>): SessionRow {
+    this.#wrote = true;
     const row = this.#db
       .update(session)
       .set({ ...changes, version: this.version })
@@ -309,12 +371,14 @@ export class SessionWriter {
 
   /** The session is gone: a tombstone until the index has heard, and nothing else. */
   delete() {
+    this.#wrote = true;
     for (const table of [sessionKeys, sessionAuthorities, connections, connectionKeys])
       this.#db.delete(table).run();
     this.#db.update(session).set({ deleted: true, version: this.version }).run();
   }
 
   addConnection(row: ConnectionRow, held: { leaseUntil: number | null; rules: ConnectionRules }) {
+    this.#wrote = true;
     this.#db
       .insert(connections)
       .values({ ...row, ...held, confirming: null, version: this.version })
@@ -323,6 +387,7 @@ export class SessionWriter {
 
   changeConnections(ids: string[], changes: Partial<HeldConnection>) {
     if (ids.length === 0) return;
+    this.#wrote = true;
     this.#db
       .update(connections)
       .set({ ...changes, version: this.version })
@@ -331,6 +396,7 @@ export class SessionWriter {
   }
 
   addConnectionKeys(rows: ConnectionKeyRow[]) {
+    if (rows.length > 0) this.#wrote = true;
     for (const row of rows)
       this.#db
         .insert(connectionKeys)
@@ -340,6 +406,7 @@ export class SessionWriter {
 
   verifyKeys(ids: string[], at: string) {
     if (ids.length === 0) return;
+    this.#wrote = true;
     this.#db
       .update(sessionKeys)
       .set({ verifiedAt: at, version: this.version })
@@ -349,6 +416,7 @@ export class SessionWriter {
 
   /** Events of this change, in order, into the outbox. */
   events(planned: PlannedEvent[], at: Date) {
+    if (planned.length > 0) this.#wrote = true;
     for (const event of planned) {
       this.#db
         .insert(outbox)

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { indexUnavailable, isIndexUnavailable } from "../lib/unavailable.ts";
 import { LIMITS } from "../schemas/limits.ts";
 import {
   chosenTheme,
@@ -81,12 +82,22 @@ export function buildWebApp() {
   web.route("/projects", projects);
   web.route("/invitations", invitations);
 
-  web.onError((error, c) => {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+  web.onError((thrown, c) => {
+    // D1 away is a page saying to try again (503), not the Worker's 500.
+    const unavailable = isIndexUnavailable(thrown);
+    const error = unavailable ? indexUnavailable() : thrown;
+    if (!(error instanceof ApiError) || (error.status >= 500 && !unavailable)) throw error;
+    for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
     const page = { csrf: c.var.csrf ?? "", account: c.var.account, theme: chosenTheme(c) };
     return c.html(
       <Layout title={error.detail} page={page}>
-        <h1>{error.status === 404 ? "Not found" : "That did not work"}</h1>
+        <h1>
+          {error.status === 404
+            ? "Not found"
+            : unavailable
+              ? "Try again in a moment"
+              : "That did not work"}
+        </h1>
         <p>{error.detail}</p>
         <p>
           <a href="/projects">Back to your projects</a>

@@ -8,12 +8,13 @@ import {
   webhookInvocations,
   webhooks,
 } from "../db/webhooks.ts";
+import { renewWebhookCopy } from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
 import { newId } from "../lib/ids.ts";
+import { allowsPrivateNetworks, unsafeUrlReason } from "../lib/url-safety.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_SECONDS, envelope, sendAttempt } from "./deliver.ts";
 import { enqueue, enqueueQuietly, queueDelay, type WebhookMessage } from "./queue.ts";
 import { leaseSeconds, nextDelaySeconds, retryAfterSeconds } from "./schedule.ts";
-import { allowsPrivateNetworks, unsafeUrlReason } from "./url-safety.ts";
 
 /** A first attempt waits this long for an earlier event of its webhook that is being sent. */
 const ORDER_WAIT_SECONDS = 1;
@@ -280,6 +281,12 @@ async function deliverClaimed(
         .where(inArray(webhookInvocations.id, unsent)),
     );
   if (writes.length > 0) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  // A session's webhook disabled by a 410: its session's object keeps a copy of its webhooks.
+  const disabled = gone ? decisions.at(-1)?.[0].webhook : undefined;
+  if (disabled?.sessionId) {
+    const ctx = { db, env, projectId: disabled.projectId, now: new Date() };
+    await renewWebhookCopy(ctx, disabled.sessionId).catch(() => undefined);
+  }
   return decisions;
 }
 

@@ -2,14 +2,15 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
+import { renewWebhookCopy } from "../domain/session-views.ts";
 import { sessionState } from "../domain/sessions.ts";
 import { webhookView } from "../domain/webhook-view.ts";
 import { badRequest, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { allowsPrivateNetworks, unsafeUrlReason } from "../lib/url-safety.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import type { WebhookCreateInput, WebhookPatchInput } from "../schemas/webhooks.ts";
 import { newWebhookSecret } from "./signing.ts";
-import { allowsPrivateNetworks, unsafeUrlReason } from "./url-safety.ts";
 
 /** Which webhooks a route addresses: the project's own, one session's, or any of the project's. */
 export type WebhookScope =
@@ -75,6 +76,7 @@ export async function createWebhook(
 ) {
   const row = newWebhookRow(ctx, scope.kind === "session" ? scope.sessionId : null, input);
   await ctx.db.insert(webhooks).values(row);
+  await renewCopy(ctx, row);
   return row;
 }
 
@@ -131,10 +133,17 @@ export async function updateWebhook(
     .where(eq(webhooks.id, webhookId))
     .returning();
   if (!row) throw notFound("Webhook", "path.webhook_id", webhookId);
+  await renewCopy(ctx, row);
   return row;
 }
 
 export async function deleteWebhook(ctx: ProjectContext, scope: WebhookScope, webhookId: string) {
-  await getWebhook(ctx, scope, webhookId);
+  const row = await getWebhook(ctx, scope, webhookId);
   await ctx.db.delete(webhooks).where(eq(webhooks.id, webhookId));
+  await renewCopy(ctx, row);
+}
+
+/** A session's webhook changed: the session's object keeps a copy of them (SessionState). */
+async function renewCopy(ctx: ProjectContext, row: WebhookRow) {
+  if (row.sessionId) await renewWebhookCopy(ctx, row.sessionId);
 }

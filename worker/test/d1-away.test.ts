@@ -1,0 +1,255 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import { setD1Outage } from "../src/db/simulated-primary.ts";
+import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
+import { randomBase32 } from "../src/lib/ids.ts";
+import { CONNECTION_LEASE_MS } from "../src/protocol/messages.ts";
+import { UNAVAILABLE_MESSAGE } from "../src/protocol/terminal.ts";
+import { blobOf, internal } from "./bridge-calls.ts";
+import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
+import { indexed, lapseConnections, objectOf } from "./session-objects.ts";
+
+/** Issue 35: what a session's object can answer is answered while D1 is away; the rest is a 503. */
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+
+afterEach(() => setD1Outage(false));
+
+interface Detail {
+  id: string;
+  status: string;
+  external_id: string | null;
+  connections: { id: string; outcome: string; closed_at: string | null }[];
+  webhooks: { id: string; url: string }[];
+}
+
+const base = (kind: "collect" | "verify") => `/api/v1/ssh/${kind}/sessions/`;
+
+async function openOver(identifier: string) {
+  const opened = await internal<{ accepted: boolean; connection_id: string; session_id: string }>(
+    "/internal/v1/connections",
+    {
+      connection_identifier: identifier,
+      ip_address: "198.51.100.7",
+      client_version: "SSH-2.0-OpenSSH_9.6",
+    },
+  );
+  expect(opened.status).toBe(200);
+  return opened.json;
+}
+
+describe("while D1 is away", () => {
+  it("answers one session from its object, with its webhooks, and saved writes as saved", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<Detail>(apiKey, "collect", {
+      multi_connection: true,
+      external_id: "before",
+      webhooks: [{ url: `${env.RECEIVER_URL}/d1-away` }],
+    });
+    // The key was seen a moment ago: it keeps working through a short outage.
+    await callJson(`${base("collect")}${session.id}`, 200, { key: apiKey });
+    setD1Outage(true);
+
+    const got = await callJson<Detail>(`${base("collect")}${session.id}`, 200, { key: apiKey });
+    expect(got.external_id).toBe("before");
+    expect(got.webhooks.map((hook) => hook.url)).toEqual([`${env.RECEIVER_URL}/d1-away`]);
+
+    const patched = await call(`${base("collect")}${session.id}`, {
+      method: "PATCH",
+      key: apiKey,
+      body: { external_id: "during" },
+    });
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as Detail).external_id).toBe("during");
+    const bookmark = patched.headers.get("keyproof-bookmark") ?? "";
+    expect(bookmark).not.toBe("first-unconstrained");
+
+    const completed = await callJson<Detail>(`${base("collect")}${session.id}/complete`, 200, {
+      method: "POST",
+      key: apiKey,
+    });
+    expect(completed.status).toBe("completed");
+    // Asked again, the saved change says what happened: already closed, not a 500.
+    await expectProblem(
+      await call(`${base("collect")}${session.id}/complete`, { method: "POST", key: apiKey }),
+      409,
+    );
+
+    // What needs the index is a 503 with Retry-After, never a 500 — even with the bookmark.
+    for (const path of [base("collect"), "/api/v1/events/", "/api/v1/webhooks/"]) {
+      const response = await call(path, {
+        key: apiKey,
+        headers: { "keyproof-bookmark": bookmark },
+      });
+      await expectProblem(response.clone(), 503);
+      expect(response.headers.get("retry-after")).toBe("5");
+    }
+
+    // D1 is back: the bookmark of the write made while it was away brings that write with it.
+    setD1Outage(false);
+    const listed = await callJson<{ items: Detail[] }>(
+      `${base("collect")}?external_id=during`,
+      200,
+      { key: apiKey, headers: { "keyproof-bookmark": bookmark } },
+    );
+    expect(listed.items.map((item) => [item.id, item.status])).toEqual([[session.id, "completed"]]);
+  });
+
+  it("refuses a key it has not seen with a 503, not a 401 or a 500", async () => {
+    const { apiKey } = await newProject();
+    setD1Outage(true);
+    const response = await call(base("collect"), { key: apiKey });
+    await expectProblem(response.clone(), 503);
+    expect(response.headers.get("retry-after")).toBe("5");
+  });
+
+  it("records an SSH proof, and the index has it once D1 is back (no call from anyone)", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<Detail & { connection_identifier: string }>(
+      apiKey,
+      "collect",
+    );
+    setD1Outage(true);
+    const opened = await openOver(session.connection_identifier);
+    expect(opened.accepted).toBe(true);
+    const finished = await internal<{ outcome: string }>(
+      `/internal/v1/connections/${opened.connection_id}/finish`,
+      {
+        session_id: session.id,
+        keys: [{ key: blobOf(ed25519?.openssh ?? ""), security_key: null }],
+        keys_offered: 1,
+        refusals: [],
+        confirmed: null,
+      },
+    );
+    expect(finished.json.outcome).toBe("collected");
+    const got = await callJson<Detail>(`${base("collect")}${session.id}`, 200, { key: apiKey });
+    expect(got.status).toBe("completed");
+    expect(await objectOf(session.id).indexed()).toBeNull();
+
+    // D1 returns; the object's alarm pushes again (every 5 s) with nobody asking.
+    setD1Outage(false);
+    const deadline = Date.now() + 30_000;
+    let listed: Detail[] = [];
+    while (Date.now() < deadline) {
+      listed = (
+        await callJson<{ items: Detail[] }>(`${base("collect")}?status=completed`, 200, {
+          key: apiKey,
+        })
+      ).items;
+      if (listed.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(listed.map((item) => item.id)).toEqual([session.id]);
+  }, 40_000);
+});
+
+describe("a connection whose bridge went quiet", () => {
+  it("keeps its place while the bridge renews it, for at most a minute after it stops", async () => {
+    // The user is told "try again in a minute" after a crash: the lease makes that true.
+    expect(UNAVAILABLE_MESSAGE).toContain("in a minute");
+    expect(CONNECTION_LEASE_MS).toBeLessThanOrEqual(60_000);
+    const { apiKey } = await newProject();
+    const session = await createSession<{ id: string; connection_identifier: string }>(
+      apiKey,
+      "collect",
+    );
+    const opened = await openOver(session.connection_identifier);
+    const leaseOf = () =>
+      runInDurableObject(objectOf(session.id), (_instance, state) => {
+        const row = state.storage.sql
+          .exec("SELECT lease_until FROM connections WHERE id = ?", opened.connection_id)
+          .one();
+        return Number(row.lease_until);
+      });
+    const first = await leaseOf();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const renewed = await internal(`/internal/v1/connections/${opened.connection_id}/progress`, {
+      session_id: session.id,
+    });
+    expect(renewed.status).toBe(200);
+    expect(await leaseOf()).toBeGreaterThan(first);
+    // Another connection meanwhile is turned away as busy.
+    const busy = await openOver(session.connection_identifier);
+    expect(busy).toMatchObject({ accepted: false, reason: "busy" });
+  });
+
+  it("is closed by the alarm at its lease's end, as disconnected, with its event", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<{ id: string; connection_identifier: string }>(
+      apiKey,
+      "collect",
+      { multi_connection: true },
+    );
+    const opened = await openOver(session.connection_identifier);
+    await lapseConnections(session.id);
+    const leaseEnd = await runInDurableObject(objectOf(session.id), (_instance, state) =>
+      Number(
+        state.storage.sql
+          .exec("SELECT lease_until FROM connections WHERE id = ?", opened.connection_id)
+          .one().lease_until,
+      ),
+    );
+    // Nobody connects again: the alarm alone closes it.
+    expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
+    const got = await callJson<Detail>(`${base("collect")}${session.id}`, 200, { key: apiKey });
+    expect(got.status).toBe("pending");
+    expect(got.connections).toEqual([
+      expect.objectContaining({
+        id: opened.connection_id,
+        outcome: "disconnected",
+        closed_at: new Date(leaseEnd).toISOString(),
+      }),
+    ]);
+    await indexed(session.id);
+    const events = await callJson<{ items: { type: string; payload: { reason?: string } }[] }>(
+      `/api/v1/events/?session_id=${session.id}`,
+      200,
+      { key: apiKey },
+    );
+    expect(events.items.map((event) => [event.type, event.payload.reason])).toContainEqual([
+      "connection_interrupted",
+      "disconnected",
+    ]);
+    // The session's place is free again.
+    expect((await openOver(session.connection_identifier)).accepted).toBe(true);
+  });
+
+  it("refused connections leave the object's version where it was", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<{ id: string; connection_identifier: string }>(
+      apiKey,
+      "collect",
+    );
+    await openOver(session.connection_identifier);
+    await indexed(session.id);
+    const versionOf = () =>
+      runInDurableObject(objectOf(session.id), (_instance, state) =>
+        Number(state.storage.sql.exec("SELECT version FROM session").one().version),
+      );
+    const before = await versionOf();
+    for (let i = 0; i < 3; i++)
+      expect(await openOver(session.connection_identifier)).toMatchObject({ reason: "busy" });
+    expect(await versionOf()).toBe(before);
+  });
+});
+
+describe("a lookup that finds nothing (trust, third pass, item 2)", () => {
+  it("leaves no table, entry or alarm in the object it asked", async () => {
+    const identifier = randomBase32(26);
+    expect((await call(`/p/${identifier}`)).status).toBe(404);
+    expect((await call(`/p/${identifier}/status`)).status).toBe(404);
+    const refused = await openOver(identifier);
+    expect(refused).toMatchObject({ accepted: false, reason: "unknown" });
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(objectNameOfIdentifier(identifier)));
+    const trace = await runInDurableObject(stub, async (_instance, state) => ({
+      tables: state.storage.sql
+        .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
+        .toArray(),
+      entries: [...state.storage.kv.list()],
+      alarm: await state.storage.getAlarm(),
+    }));
+    expect(trace).toEqual({ tables: [], entries: [], alarm: null });
+  });
+});
