@@ -2,6 +2,7 @@ import type { AccountRow } from "./db/accounts.ts";
 import type { AuthenticatedKey } from "./domain/api-keys.ts";
 import type { ProjectContext } from "./domain/context.ts";
 import type { MemberRole } from "./domain/projects.ts";
+import type { IdempotentRequest } from "./domain/session-address.ts";
 import type { Env } from "./env.ts";
 import type { BridgeNonce } from "./session-object/seen-nonces.ts";
 
@@ -26,6 +27,8 @@ export interface AppEnv {
     d1: D1DatabaseSession;
     /** The newest D1 bookmark this request saw or caused (API only), for `keyproof-bookmark`. */
     bookmark: string | null;
+    /** The request's Idempotency-Key as admitted: a create's session id is derived from it. */
+    idempotency?: IdempotentRequest;
     /** Sessions this request (or the bookmark it sent) changed whose push D1 has not taken. */
     pendingSessions: string[];
   };

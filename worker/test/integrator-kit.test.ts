@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import {
   calculateJwkThumbprint,
@@ -12,6 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { setPrimaryGate } from "../src/db/simulated-primary.ts";
 import { attestationKeysProblem, signAttestation } from "../src/domain/attestations.ts";
+import { ABANDONED_AFTER_MS } from "../src/idempotency/idempotency-object.ts";
 import { returnUrlProblem } from "../src/schemas/return-url.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
@@ -273,6 +275,34 @@ describe("Idempotency-Key", () => {
       setPrimaryGate(null);
     }
     expect((await post(apiKey, "slow", {})).headers.get("idempotent-replayed")).toBe("true");
+  });
+
+  it("finds the first run's session when a create died after its object held it (issue 35.6)", async () => {
+    const { apiKey, projectId } = await newProject();
+    const body = { external_id: "user-7", webhooks: [{ url: `${env.RECEIVER_URL}/crash` }] };
+    const first = await post(apiKey, "create-user-7", body);
+    expect(first.status).toBe(201);
+    const created = await first.json<{ id: string; webhooks: { id: string; secret: string }[] }>();
+    // The isolate died before the answer was kept: the key's record still says "running", and a
+    // minute later it counts as abandoned.
+    const records = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(projectId));
+    await runInDurableObject(records, (_instance, state) => {
+      state.storage.sql.exec(
+        "UPDATE records SET answer = NULL, created_at = created_at - ? WHERE key = ?",
+        ABANDONED_AFTER_MS + 1_000,
+        "create-user-7",
+      );
+    });
+    const again = await post(apiKey, "create-user-7", body);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    const rerun = await again.json<{ id: string; webhooks: { id: string; secret: string }[] }>();
+    expect(rerun.id).toBe(created.id);
+    expect(rerun.webhooks).toEqual(created.webhooks);
+    const list = await callJson<{ total: number }>("/api/v1/ssh/collect/sessions/", 200, {
+      key: apiKey,
+    });
+    expect(list.total).toBe(1);
   });
 
   it("refuses a key that is not 1 to 255 visible characters", async () => {

@@ -59,6 +59,8 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
       ? c.body(body, status as ContentfulStatusCode, replayed)
       : c.body(null, status as StatusCode, replayed);
   }
+  // A create derives its session's id from this, so a run again after a crash finds it (SPEC §16).
+  c.set("idempotency", { key, fingerprint, firstAt: admission.firstAt });
   try {
     await next();
   } finally {

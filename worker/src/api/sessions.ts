@@ -96,7 +96,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
           newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
         );
         const { session, keys, authorities, webhooks, skipped, skippedCount, bookmark } =
-          await createSession(ctx, kind, input, hooks);
+          await createSession(ctx, kind, input, hooks, c.var.idempotency);
         noteBookmark(c, bookmark, session.id);
         const withSecrets = webhooks.map((row) => ({ ...webhookView(row), secret: row.secret }));
         const detail = {

@@ -1,6 +1,11 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import type { Env } from "../env.ts";
-import { BASE32, encodeTime, newConnectionIdentifier } from "../lib/ids.ts";
+import {
+  BASE32,
+  CONNECTION_IDENTIFIER_LENGTH,
+  encodeTime,
+  newConnectionIdentifier,
+} from "../lib/ids.ts";
 import { objectStub } from "../lib/meter.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 
@@ -43,6 +48,35 @@ export const objectNameOf = (ref: SessionRef) =>
 export function sessionObject(env: Pick<Env, "SESSIONS" | "ENVIRONMENT">, ref: SessionRef) {
   const name = ref.legacy && "sessionId" in ref ? ref.sessionId : objectNameOf(ref);
   return objectStub(env, env.SESSIONS, name);
+}
+
+/** A POST with an Idempotency-Key, as admitted: the key, its request's fingerprint, its first time. */
+export interface IdempotentRequest {
+  key: string;
+  fingerprint: string;
+  firstAt: number;
+}
+
+/**
+ * The session a create with an Idempotency-Key makes: the same for every run of the same key and
+ * body in the project, so a run again after a crash finds the first run's session instead of
+ * making a second (SPEC §16). The identifier is 130 bits of an HMAC under BRIDGE_SECRET: as hard
+ * to guess as a random one for anyone without the secret.
+ */
+export function idempotentSessionIds(
+  kind: SessionKind,
+  secret: string,
+  projectId: string,
+  request: IdempotentRequest,
+) {
+  const digest = createHmac("sha256", secret)
+    .update(`keyproof idempotent session\0${projectId}\0${request.key}\0${request.fingerprint}`)
+    .digest();
+  let identifier = "";
+  for (let i = 0; i < CONNECTION_IDENTIFIER_LENGTH; i++)
+    identifier += BASE32[(digest[i] ?? 0) & 31];
+  const id = `${kind === "collect" ? "cs" : "vs"}_${encodeTime(request.firstAt)}${objectNameOfIdentifier(identifier)}`;
+  return { id, identifier };
 }
 
 /** A new session's id and identifier: the id's time, then the name its identifier gives. */

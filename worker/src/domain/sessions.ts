@@ -14,7 +14,12 @@ import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
 import type { ProjectContext } from "./context.ts";
 import { keysFromForges, MAX_SKIPPED_LISTED } from "./forges.ts";
-import { newSessionIds, sessionObject } from "./session-address.ts";
+import {
+  type IdempotentRequest,
+  idempotentSessionIds,
+  newSessionIds,
+  sessionObject,
+} from "./session-address.ts";
 import type { SessionPatch, SessionState, Written } from "./session-commands.ts";
 import type { Outcome, SessionScope } from "./session-rules.ts";
 
@@ -198,6 +203,7 @@ export async function createSession(
   kind: SessionKind,
   input: CreateSessionInput,
   webhooks: WebhookRow[] = [],
+  idempotency?: IdempotentRequest,
 ) {
   const now = ctx.now.toISOString();
   const expiredAt =
@@ -211,7 +217,11 @@ export async function createSession(
     ? await keysGivenInAdvance(ctx, input, now)
     : { rows: () => ({ keys: [], authorities: [] }), skipped: [], skippedCount: 0 };
   for (let attempt = 0; attempt < MAX_NAME_ATTEMPTS; attempt++) {
-    const { id, identifier } = newSessionIds(kind, ctx.now.getTime());
+    // With an Idempotency-Key, the first try's name is the key's: a run again finds its session.
+    const { id, identifier } =
+      idempotency && attempt === 0
+        ? idempotentSessionIds(kind, ctx.env.BRIDGE_SECRET ?? "", ctx.projectId, idempotency)
+        : newSessionIds(kind, ctx.now.getTime());
     const session: SessionRow = {
       id,
       projectId: ctx.projectId,
@@ -248,16 +258,28 @@ export async function createSession(
       authorities,
       webhooks: hooks,
     });
-    if (created !== "taken")
+    if (created === "taken") continue;
+    // The same request ran before and died after its object held the session: that session.
+    const held = created.value;
+    if (held)
       return {
-        session,
-        keys,
-        authorities,
-        webhooks: hooks,
+        session: held.session,
+        keys: held.keys,
+        authorities: held.authorities,
+        webhooks: held.webhooks ?? [],
         skipped,
         skippedCount,
         bookmark: created.bookmark,
       };
+    return {
+      session,
+      keys,
+      authorities,
+      webhooks: hooks,
+      skipped,
+      skippedCount,
+      bookmark: created.bookmark,
+    };
   }
   throw new ApiError(503, "No new session could be made just now; try again.");
 }

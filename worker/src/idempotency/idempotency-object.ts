@@ -10,8 +10,12 @@ import { meter, meteredStorage, metering } from "../lib/meter.ts";
 
 /** How long a key is remembered. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
-/** A request still "running" after this long died with its isolate: its key may be used again. */
-const ABANDONED_AFTER_MS = 5 * 60_000;
+/**
+ * A request still "running" after this long died with its isolate: its key may be used again.
+ * Safe to retry soon: a create run again with the same key and body makes the same session id
+ * (domain/session-address.ts), so it finds the first one's session rather than making a second.
+ */
+export const ABANDONED_AFTER_MS = 60_000;
 
 /** An answer worth replaying: status, the headers that describe it, and its body. */
 export interface StoredAnswer {
@@ -21,7 +25,8 @@ export interface StoredAnswer {
 }
 
 export type Admission =
-  | { kind: "run" }
+  /** `firstAt`: when the first request with this key and body was admitted (kept across a crash). */
+  | { kind: "run"; firstAt: number }
   | { kind: "replay"; answer: StoredAnswer }
   | { kind: "running" }
   | { kind: "mismatch" };
@@ -30,6 +35,7 @@ type KeyRecord = {
   fingerprint: string;
   answer: string | null;
   created_at: number;
+  first_at: number | null;
 };
 
 export class IdempotencyRecords extends DurableObject<Env> {
@@ -46,13 +52,22 @@ export class IdempotencyRecords extends DurableObject<Env> {
       created_at INTEGER NOT NULL
     )`);
     this.#storage.sql.exec("CREATE INDEX IF NOT EXISTS records_created ON records (created_at)");
+    // Added 2026-11: when the first run of a key began, kept when a crashed run is run again.
+    const columns = this.#storage.sql
+      .exec<{ name: string }>("SELECT name FROM pragma_table_info('records')")
+      .toArray();
+    if (!columns.some((column) => column.name === "first_at"))
+      this.#storage.sql.exec("ALTER TABLE records ADD COLUMN first_at INTEGER");
   }
 
   /** The first request with `key` runs; a repeat replays, waits its turn (409), or differs (422). */
   async admit(key: string, fingerprint: string): Promise<Admission> {
     const now = Date.now();
     const [found] = this.#storage.sql
-      .exec<KeyRecord>("SELECT fingerprint, answer, created_at FROM records WHERE key = ?", key)
+      .exec<KeyRecord>(
+        "SELECT fingerprint, answer, created_at, first_at FROM records WHERE key = ?",
+        key,
+      )
       .toArray();
     const expired = found && found.created_at <= now - IDEMPOTENCY_TTL_MS;
     const abandoned =
@@ -62,15 +77,19 @@ export class IdempotencyRecords extends DurableObject<Env> {
       if (found.answer === null) return { kind: "running" };
       return { kind: "replay", answer: JSON.parse(found.answer) as StoredAnswer };
     }
+    // The same request run again after a crash keeps its first time: it makes the same session.
+    const firstAt =
+      abandoned && found.fingerprint === fingerprint ? (found.first_at ?? found.created_at) : now;
     this.#storage.sql.exec(
-      "INSERT OR REPLACE INTO records (key, fingerprint, answer, created_at) VALUES (?, ?, NULL, ?)",
+      "INSERT OR REPLACE INTO records (key, fingerprint, answer, created_at, first_at) VALUES (?, ?, NULL, ?, ?)",
       key,
       fingerprint,
       now,
+      firstAt,
     );
     if ((await this.#storage.getAlarm()) === null)
       await this.#storage.setAlarm(now + IDEMPOTENCY_TTL_MS);
-    return { kind: "run" };
+    return { kind: "run", firstAt };
   }
 
   /** The first request's answer, kept for repeats; null lets the key be used again (a 5xx). */

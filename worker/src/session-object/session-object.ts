@@ -144,9 +144,15 @@ export class SessionObject extends DurableObject<Env> {
 
   // ---------------------------------------------------------------- the API's changes
 
-  /** Holds a new session; "taken" when its name is another session's (a new identifier, then). */
-  async create(created: NewSession): Promise<Written<null> | "taken"> {
-    if (this.#store.session() || this.#store.deleted()) return "taken";
+  /**
+   * Holds a new session; "taken" when its name is another session's (a new identifier, then).
+   * The same session again (an idempotent create run again after a crash) answers it as held.
+   */
+  async create(created: NewSession): Promise<Written<SessionState | null> | "taken"> {
+    const held = this.#store.session();
+    if (held?.id === created.session.id)
+      return { value: this.#state(held), bookmark: await this.#pushNow() };
+    if (held || this.#store.deleted()) return "taken";
     await this.#store.ensureTables();
     this.#store.transition((write) =>
       write.create(created.session, created.keys, created.authorities),
