@@ -1,16 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import type { ConnectionRow, SessionRow } from "../db/sessions.ts";
+import type { SessionRow } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import { signAttestation } from "../domain/attestations.ts";
-import {
-  connectionRefusal,
-  decideFinish,
-  finishEvents,
-  lapsedEvent,
-  newConnectionEvent,
-  type ProvenKey,
-} from "../domain/connection-rules.ts";
+import { connectionRefusal, newConnectionEvent } from "../domain/connection-rules.ts";
 import { statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
@@ -40,7 +33,6 @@ import {
 import { proofLinks } from "../domain/session-views.ts";
 import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
-import { newId, newSignatureChallenge } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
@@ -55,6 +47,12 @@ import {
 import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
 import { REFUSALS } from "../protocol/terminal.ts";
 import { continueUrl } from "../schemas/return-url.ts";
+import {
+  closeLapsed,
+  finishClosed,
+  newConnection,
+  recordFinish,
+} from "./connection-transitions.ts";
 import { projectCounters } from "./counters.ts";
 import { type PushResult, pushToIndex } from "./index-push.ts";
 import { legacyLeaseOf, readFromIndex } from "./legacy.ts";
@@ -67,12 +65,7 @@ import {
 } from "./proof-inputs.ts";
 import { ProofWatchers } from "./proof-watchers.ts";
 import { type BridgeNonce, SeenNonces } from "./seen-nonces.ts";
-import {
-  type HeldConnection,
-  indexRowOf,
-  SessionStore,
-  type SessionWriter,
-} from "./session-store.ts";
+import { SessionStore } from "./session-store.ts";
 
 /** The headers by which the proof page's route tells the object who asks to watch, and what. */
 export const WATCHER_ADDRESS_HEADER = "x-keyproof-watcher-address";
@@ -285,7 +278,7 @@ export class SessionObject extends DurableObject<Env> {
         const opened = this.#store.transition((write) => {
           const session = this.#store.session();
           if (!session) return { accepted: false as const, reason: "unknown" as const };
-          this.#closeLapsed(write, session, now);
+          closeLapsed(this.#store, write, session, now);
           const refusal = connectionRefusal(session, this.#store.inProgress(now.getTime()).length);
           if (refusal) return { accepted: false as const, reason: refusal };
           const connection = newConnection(session, "ssh", start, now);
@@ -349,7 +342,7 @@ export class SessionObject extends DurableObject<Env> {
           const lapsed = connection.leaseUntil === null || connection.leaseUntil <= at.getTime();
           if (connection.outcome !== "in_progress" || lapsed || !isOpen(now))
             return finishClosed(write, now, connection, at);
-          return this.#recordFinish(write, now, connection, {
+          return recordFinish(this.env, this.#store, write, now, connection, {
             proven,
             offered: report.keysOffered,
             refusals: report.refusals,
@@ -502,7 +495,7 @@ export class SessionObject extends DurableObject<Env> {
         const outcome = this.#store.transition((write): SignatureOutcome => {
           const now = this.#store.session();
           if (!now) return { recorded: false, status: 404, detail: REFUSALS.unknown };
-          this.#closeLapsed(write, now, at);
+          closeLapsed(this.#store, write, now, at);
           const refusal = connectionRefusal(now, this.#store.inProgress(at.getTime()).length);
           if (refusal) return { recorded: false, status: 409, detail: REFUSALS[refusal] };
           if (now.signatureChallenge !== session.signatureChallenge) {
@@ -523,7 +516,7 @@ export class SessionObject extends DurableObject<Env> {
           const held = { ...connection, leaseUntil: null, rules, confirming: null };
           write.addConnection(connection, held);
           write.events([newConnectionEvent(now, connection)], at);
-          const response = this.#recordFinish(write, now, held, {
+          const response = recordFinish(this.env, this.#store, write, now, held, {
             proven: offered.fate === "proven" ? signing : [],
             offered: 1,
             refusals: uncountedReasons([offered]),
@@ -609,7 +602,7 @@ export class SessionObject extends DurableObject<Env> {
     const current = this.#store.session();
     // Connections whose bridge went quiet end at their lease's end, with their event.
     if (current && this.#store.lapsed(now.getTime()).length > 0) {
-      this.#store.transition((write) => this.#closeLapsed(write, current, now));
+      this.#store.transition((write) => closeLapsed(this.#store, write, current, now));
       this.#announce();
     }
     const session = this.#store.session();
@@ -632,96 +625,6 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   // ---------------------------------------------------------------- inside
-
-  /**
-   * Decides and writes how a connection ended: its outcome, the keys it recorded, the configured
-   * keys it verified, and the events. A signature proof that counted uses up the challenge.
-   */
-  #recordFinish(
-    write: SessionWriter,
-    session: SessionRow,
-    connection: HeldConnection,
-    report: {
-      proven: ProvenKey[];
-      offered: number;
-      refusals: ConnectionReport["refusals"];
-      confirmed: boolean | null;
-      interrupted?: boolean;
-      counters: Map<string, number>;
-      at: Date;
-    },
-  ): FinishConnectionResponse {
-    const now = report.at.toISOString();
-    const given = this.#store.given();
-    const decision = decideFinish({
-      session,
-      rules: proofRulesOf(session, given, connection.rules),
-      mustConfirm: connection.rules.mustConfirm,
-      configured: given.keys,
-      collected: this.#store.recordedFingerprints(),
-      proven: report.proven,
-      lastCounters: report.counters,
-      offered: report.offered,
-      confirmed: report.confirmed,
-      interrupted: report.interrupted,
-      now: report.at,
-    });
-    const recorded = decision.record.map((key) => ({
-      id: newId("ck"),
-      connectionId: connection.id,
-      sessionId: session.id,
-      ...key,
-      createdAt: now,
-    }));
-    const finished = {
-      outcome: decision.outcome,
-      closedAt: now,
-      confirmed: connection.rules.mustConfirm ? report.confirmed === true : null,
-      refusals: report.refusals,
-      leaseUntil: null,
-    };
-    const changes = { ...decision.sessionChanges };
-    const counted = decision.outcome === "collected" || decision.outcome === "verified";
-    if (connection.method === "signature" && counted)
-      changes.signatureChallenge = newSignatureChallenge();
-    write.changeConnections([connection.id], finished);
-    write.addConnectionKeys(recorded);
-    write.verifyKeys(
-      decision.newlyVerified.map((key) => key.id),
-      now,
-    );
-    write.events(
-      finishEvents(session, { ...connection, ...finished }, decision, recorded, given.keys),
-      report.at,
-    );
-    write.session(changes);
-    return {
-      outcome: decision.outcome,
-      session_status: decision.sessionChanges.status ?? session.status,
-      keys: decision.keys,
-      failed_attempts: decision.sessionChanges.failedAttempts ?? session.failedAttempts,
-      max_attempts: session.maxAttempts,
-      remaining_keys: decision.remainingKeys,
-      expected_accounts: expectedAccounts(this.env, given.keys),
-    };
-  }
-
-  /**
-   * Connections whose bridge went quiet end as disconnected when their lease ended, each with its
-   * `connection_interrupted` event; the session goes on.
-   */
-  #closeLapsed(write: SessionWriter, session: SessionRow, now: Date) {
-    for (const held of this.#store.lapsed(now.getTime())) {
-      const endedAt = new Date(held.leaseUntil ?? now.getTime());
-      const closed = {
-        outcome: "disconnected" as const,
-        closedAt: endedAt.toISOString(),
-        leaseUntil: null,
-      };
-      write.changeConnections([held.id], closed);
-      write.events([lapsedEvent(session, { ...indexRowOf(held), ...closed })], endedAt);
-    }
-  }
 
   /**
    * The last counter recorded for each of these security keys in the session's project: this
@@ -952,51 +855,4 @@ export class SessionObject extends DurableObject<Env> {
 function legacyObject(env: Env, sessionId: string): Arrival {
   const ref = { sessionId, legacy: true };
   return { forward: sessionObject(env, ref), ref };
-}
-
-function newConnection(
-  session: SessionRow,
-  method: ConnectionRow["method"],
-  start: ConnectionStart,
-  at: Date,
-): ConnectionRow {
-  return {
-    id: newId("con", at.getTime()),
-    sessionId: session.id,
-    method,
-    ipAddress: start.ipAddress,
-    clientVersion: start.clientVersion,
-    createdAt: at.toISOString(),
-    closedAt: null,
-    confirmed: null,
-    outcome: "in_progress",
-    refusals: [],
-    version: 0,
-  };
-}
-
-/** A connection that ends after it lapsed or its session closed keeps nothing. */
-function finishClosed(
-  write: SessionWriter,
-  session: SessionRow,
-  connection: HeldConnection,
-  at: Date,
-): FinishConnectionResponse {
-  const expired = session.status === "expired" || connection.outcome === "expired";
-  const outcome = expired ? "expired" : "closed";
-  if (connection.outcome === "in_progress")
-    write.changeConnections([connection.id], {
-      outcome,
-      closedAt: at.toISOString(),
-      leaseUntil: null,
-    });
-  return {
-    outcome,
-    session_status: session.status,
-    keys: [],
-    failed_attempts: session.failedAttempts,
-    max_attempts: session.maxAttempts,
-    remaining_keys: 0,
-    expected_accounts: [],
-  };
 }
