@@ -256,7 +256,7 @@ ${table(
 
 A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 and **${storage.objectBytesPerSession} bytes** in its object (mean of ${storageSessions}, one collected key each).
 
-**A million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings ([docs/benchmarks.md](#cost-sources) has the pages).
+**A million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings (prices from [Workers](https://developers.cloudflare.com/workers/platform/pricing/), [Durable Objects](https://developers.cloudflare.com/durable-objects/platform/pricing/), [D1](https://developers.cloudflare.com/d1/platform/pricing/) and [Queues](https://developers.cloudflare.com/queues/platform/pricing/) pricing pages).
 Machine: ${machine()}.`;
     if (write) writeSection("cost", markdown);
     return { rows, storage, perMillion, markdown };
