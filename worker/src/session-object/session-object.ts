@@ -97,6 +97,17 @@ const LAST_BOOKMARK = "last_bookmark";
 const ENDING_ATTESTATION = "ending_attestation";
 const CONTINUED = "continued";
 
+/**
+ * A closed session's object keeps it this long after it closed, then deletes its own storage
+ * (`deleteAll`): the index, D1's primary, has all of it by then, and a later call about it reads
+ * it back from there. Longer than a read replica's lag (a GET never shows an older state than one
+ * answered), the bridge's connection lifetime (a late report gets its sentence) and the continue
+ * step's window (its single use is remembered while it can be used).
+ */
+export const RETIRE_AFTER_MS = 15 * 60_000;
+/** A retired session read back is kept this long, for the calls that come with it, then retires. */
+const READ_BACK_HELD_MS = 60_000;
+
 /** Where a call about a session is answered: here, nowhere, or by a legacy session's object. */
 type Arrival = "here" | "absent" | { forward: DurableObjectStub<SessionObject>; ref: SessionRef };
 
@@ -123,6 +134,8 @@ export class SessionObject extends DurableObject<Env> {
   #pushSoonAt: number | null = null;
   /** Pushes to D1 under way. */
   readonly #inFlight = new Set<Promise<PushResult>>();
+  /** When this instance read its session back from the index (0: it did not). */
+  #readBackAt = 0;
   /** Signature submissions to this session in the last minute (SPEC §13). */
   readonly #signatureHits: number[] = [];
 
@@ -621,7 +634,32 @@ export class SessionObject extends DurableObject<Env> {
       this.#announce();
     }
     await this.#push().catch(() => undefined);
+    if (await this.#retireIfDone(now.getTime())) return;
     await this.#scheduleAlarm();
+  }
+
+  /** When a closed session's object may delete its storage; null while the session is open. */
+  #retireAt(session: SessionRow): number | null {
+    if (isOpen(session) || !session.completedAt) return null;
+    const closedAt = Date.parse(session.completedAt);
+    return Math.max(closedAt + RETIRE_AFTER_MS, this.#readBackAt + READ_BACK_HELD_MS);
+  }
+
+  /**
+   * A closed session the index has all of, past its retirement time: the object deletes its own
+   * storage, its alarm with it (SPEC §15). True when it did.
+   */
+  async #retireIfDone(now: number): Promise<boolean> {
+    const session = this.#store.session();
+    const retireAt = session ? this.#retireAt(session) : null;
+    if (retireAt === null || retireAt > now) return false;
+    const pushed = this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0;
+    if (pushed < this.#store.version() || this.#inFlight.size > 0) return false;
+    this.#watchers.closeAll("The session is over");
+    await this.#storage.deleteAll();
+    this.#store.forget();
+    this.#readBackAt = 0;
+    return true;
   }
 
   // ---------------------------------------------------------------- inside
@@ -787,6 +825,7 @@ export class SessionObject extends DurableObject<Env> {
     const times = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.#store.nextLeaseEnd() : null,
+      session ? this.#retireAt(session) : null,
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
@@ -822,7 +861,10 @@ export class SessionObject extends DurableObject<Env> {
     return this.#arriving;
   }
 
-  /** An empty object: the session may be one D1 holds from before (legacy.ts), once. */
+  /**
+   * An empty object: the session may be one D1 holds from before (legacy.ts), or a closed one
+   * whose object retired; either is read from the primary and held here again.
+   */
   async #findInIndex(ref: SessionRef): Promise<Arrival> {
     const found = await readFromIndex(this.env, ref);
     if (!found) return "absent";
@@ -844,7 +886,15 @@ export class SessionObject extends DurableObject<Env> {
           write.addConnection(connection, legacyLeaseOf(kv, connection));
         write.addConnectionKeys(found.connectionKeys);
       });
-      this.#storage.kv.put(PUSHED_VERSION, 0);
+      this.#store.adoptVersion(Math.max(session.version, this.#store.version()));
+      if (isOpen(session)) {
+        // A session from before objects held sessions: pushed again whole, as the object has it.
+        this.#storage.kv.put(PUSHED_VERSION, 0);
+      } else {
+        // A retired session read back from the primary: the index has all of it already.
+        this.#storage.kv.put(PUSHED_VERSION, this.#store.version());
+        this.#readBackAt = Date.now();
+      }
       await this.#scheduleAlarm();
     }
     return "here";

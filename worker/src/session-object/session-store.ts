@@ -87,6 +87,19 @@ export class SessionStore {
     if (schema !== undefined || Number(tables) > 0) await this.ensureTables();
   }
 
+  /** The object deleted all its storage (it retired): it holds nothing, and has no tables. */
+  forget() {
+    this.#hasTables = false;
+  }
+
+  /**
+   * The session came from the index at `version`: the object's version continues from there, so
+   * the index takes its next change (a row only replaces an older version).
+   */
+  adoptVersion(version: number) {
+    this.#db.update(session).set({ version }).run();
+  }
+
   /** Makes (or brings up to date) the tables: before the object first holds a session. */
   async ensureTables(): Promise<void> {
     const newest = migrations.journal.entries.at(-1)?.tag ?? "";

@@ -1,0 +1,99 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions } from "../src/db/sessions.ts";
+import { RETIRE_AFTER_MS } from "../src/session-object/session-object.ts";
+import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
+import { call, callJson, createSession, db, newProject } from "./helpers.ts";
+import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
+
+/** Issue 33.3: a closed session's object retires; the session is still read, from the index. */
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+
+interface Detail {
+  id: string;
+  status: string;
+  connection_identifier: string;
+  webhooks: { id: string }[];
+}
+
+/** What the object's storage holds: its tables, key-value entries and alarm. */
+const storageOf = (sessionId: string) =>
+  runInDurableObject(objectOf(sessionId), async (_instance, state) => ({
+    tables: state.storage.sql
+      .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
+      .toArray().length,
+    entries: [...state.storage.kv.list()].length,
+    alarm: await state.storage.getAlarm(),
+  }));
+
+/** A collected session closed long enough ago to retire, as both its object and D1 have it. */
+async function closedLongAgo() {
+  const { apiKey } = await newProject();
+  const session = await createSession<Detail>(apiKey, "collect", {
+    webhooks: [{ url: `${env.RECEIVER_URL}/retired`, events: ["status_changed"] }],
+  });
+  const { outcome } = await connectAndFinish(session.connection_identifier, {
+    keys: [blobOf(ed25519?.openssh ?? "")],
+  });
+  expect(outcome).toBe("collected");
+  await indexed(session.id);
+  const completedAt = new Date(Date.now() - RETIRE_AFTER_MS - 1_000).toISOString();
+  await changeHeldSession(session.id, { completedAt });
+  await db().update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
+  const path = `/api/v1/ssh/collect/sessions/${session.id}`;
+  const before = await callJson<Detail>(path, 200, { key: apiKey });
+  return { apiKey, session, path, before };
+}
+
+describe("a closed session's object", () => {
+  it("deletes its own storage once the index has it all, and the session reads the same after", async () => {
+    const { apiKey, session, path, before } = await closedLongAgo();
+    expect((await storageOf(session.id)).tables).toBeGreaterThan(0);
+    expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
+    expect(await storageOf(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+
+    // Read back from the primary: the same session, its webhooks included.
+    expect(await callJson<Detail>(path, 200, { key: apiKey })).toEqual(before);
+    const status = await callJson<{ state: string; final: boolean; keys: string[] }>(
+      `/p/${session.connection_identifier}/status`,
+      200,
+    );
+    expect(status).toMatchObject({ state: "done", final: true });
+    expect(status.keys).toHaveLength(1);
+    // ssh to it gets the closed session's sentence, not "unknown".
+    const opened = await internal<{ accepted: boolean; reason: string }>(
+      "/internal/v1/connections",
+      {
+        connection_identifier: session.connection_identifier,
+        ip_address: "198.51.100.7",
+        client_version: "SSH-2.0-OpenSSH_9.6",
+      },
+    );
+    expect(opened.json).toMatchObject({ accepted: false, reason: "completed" });
+    // Held again for the calls that come with a read, then it retires again.
+    const held = await storageOf(session.id);
+    expect(held.alarm).not.toBeNull();
+    expect(held.alarm ?? 0).toBeLessThanOrEqual(Date.now() + 60_000);
+  });
+
+  it("is deleted through the index once retired, and is then unknown everywhere", async () => {
+    const { apiKey, session, path } = await closedLongAgo();
+    expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
+    expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
+    expect((await call(path, { key: apiKey })).status).toBe(404);
+    expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);
+    const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    expect(row).toBeUndefined();
+  });
+
+  it("stays while the session is open, however old", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<Detail>(apiKey, "collect", { multi_connection: true });
+    await indexed(session.id);
+    await runDurableObjectAlarm(objectOf(session.id));
+    expect((await storageOf(session.id)).tables).toBeGreaterThan(0);
+  });
+});
