@@ -829,8 +829,11 @@ export class SessionObject extends DurableObject<Env> {
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
-    if (times.length === 0) await this.#storage.deleteAlarm();
-    else await this.#storage.setAlarm(Math.min(...times));
+    const next = times.length === 0 ? null : Math.min(...times);
+    // Each set is a write: an alarm already at that time is left as it is.
+    if (next === (await this.#storage.getAlarm())) return;
+    if (next === null) await this.#storage.deleteAlarm();
+    else await this.#storage.setAlarm(next);
   }
 
   /**

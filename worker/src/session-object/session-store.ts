@@ -11,6 +11,7 @@ import type {
 } from "../db/sessions.ts";
 import type { PlannedEvent } from "../domain/events.ts";
 import { newId } from "../lib/ids.ts";
+import compactSchema from "./compact-schema.sql";
 import {
   type ConnectionRules,
   connectionKeys,
@@ -25,6 +26,10 @@ import {
 
 /** The key-value entry naming the newest migration the object's tables have. */
 const SCHEMA_KEY = "schema";
+/** What SCHEMA_KEY says of tables made at once from compact-schema.sql (objects since 2026-11). */
+const COMPACT_SCHEMA = "compact-0002";
+/** The newest drizzle migration, which older objects' tables were brought to. */
+const NEWEST_MIGRATION = migrations.journal.entries.at(-1)?.tag ?? "";
 
 /** A connection as the object keeps it: the index's row, and what only the object needs. */
 export type HeldConnection = StoredConnection;
@@ -73,18 +78,12 @@ export class SessionStore {
    * one stays empty, reading only.
    */
   async open(): Promise<void> {
-    const newest = migrations.journal.entries.at(-1)?.tag ?? "";
     const schema = this.#storage.kv.get<string>(SCHEMA_KEY);
-    if (schema === newest) {
+    if (schema === COMPACT_SCHEMA || schema === NEWEST_MIGRATION) {
       this.#hasTables = true;
       return;
     }
-    const tables = this.#storage.sql
-      .exec(
-        "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_'",
-      )
-      .one().n;
-    if (schema !== undefined || Number(tables) > 0) await this.ensureTables();
+    if (schema !== undefined || this.#tablesExist()) await this.ensureTables();
   }
 
   /** The object deleted all its storage (it retired): it holds nothing, and has no tables. */
@@ -100,13 +99,29 @@ export class SessionStore {
     this.#db.update(session).set({ version }).run();
   }
 
-  /** Makes (or brings up to date) the tables: before the object first holds a session. */
+  /**
+   * Makes the tables before the object first holds a session, all at once (compact-schema.sql);
+   * an object whose tables came from the drizzle migrations is brought to their newest.
+   */
   async ensureTables(): Promise<void> {
-    const newest = migrations.journal.entries.at(-1)?.tag ?? "";
-    if (this.#hasTables && this.#storage.kv.get<string>(SCHEMA_KEY) === newest) return;
-    await migrate(this.#db, migrations);
-    this.#storage.kv.put(SCHEMA_KEY, newest);
+    const schema = this.#storage.kv.get<string>(SCHEMA_KEY);
+    if (this.#hasTables && (schema === COMPACT_SCHEMA || schema === NEWEST_MIGRATION)) return;
+    if (schema === undefined && !this.#tablesExist()) {
+      this.#storage.sql.exec(compactSchema);
+      this.#storage.kv.put(SCHEMA_KEY, COMPACT_SCHEMA);
+    } else {
+      await migrate(this.#db, migrations);
+      this.#storage.kv.put(SCHEMA_KEY, NEWEST_MIGRATION);
+    }
     this.#hasTables = true;
+  }
+
+  /** Whether the object has its tables (a session's, made by either schema; not the runtime's). */
+  #tablesExist(): boolean {
+    const { n } = this.#storage.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'session'")
+      .one();
+    return n > 0;
   }
 
   /** The session, or undefined when this object holds none (a tombstone counts as none). */
