@@ -148,6 +148,10 @@ start(
     ...(process.env.SIMULATED_D1_PRIMARY_MS
       ? ["--var", `SIMULATED_D1_PRIMARY_MS:${process.env.SIMULATED_D1_PRIMARY_MS}`]
       : []),
+    // A shorter retention day, to see sessions erased: RETENTION_DAY_SECONDS=3 npm start.
+    ...(process.env.RETENTION_DAY_SECONDS
+      ? ["--var", `RETENTION_DAY_SECONDS:${process.env.RETENTION_DAY_SECONDS}`]
+      : []),
     // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
     "--test-scheduled",
     "--show-interactive-dev-session=false",
@@ -162,7 +166,8 @@ start(
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;
 await waitForWorker(workerUrl);
-// wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost.
+// wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost,
+// and erases the closed sessions past their project's retention.
 runScheduledEvery(workerUrl, CRON_EVERY_MS);
 
 // The bridge runs as deployed: the one-file bundle, built now from the source.

@@ -102,7 +102,7 @@ export interface paths {
         };
         /**
          * The project's event log, newest first
-         * @description Every event any webhook could receive, kept after its session is deleted: compare with what your receiver saw to reconcile.
+         * @description Every event any webhook could receive, for as long as its session is kept (SPEC §19: deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.
          */
         get: {
             parameters: {
@@ -201,6 +201,193 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/project/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API key's project */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The project */
+                200: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+                429: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change how long the project's closed sessions are kept
+         * @description Shortening `retention_days` erases the closed sessions now past it within a few minutes; lengthening keeps the ones not yet erased for longer.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ProjectPatch"];
+                };
+            };
+            responses: {
+                /** @description The project, changed */
+                200: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Project"];
+                    };
+                };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 64 KiB */
+                413: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A body that is not application/json */
+                415: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+                429: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/v1/signatures/{connection_identifier}/": {
@@ -649,7 +836,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a collection session with its connections and keys
-         * @description Its events stay in the event log, for reconciliation.
+         * @description Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.
          */
         delete: {
             parameters: {
@@ -2202,7 +2389,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a verification session with its connections and keys
-         * @description Its events stay in the event log, for reconciliation.
+         * @description Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.
          */
         delete: {
             parameters: {
@@ -5705,6 +5892,24 @@ export interface components {
             title: string;
             /** @description `/docs#problem-<kind>`: where this kind of problem is described */
             type: string;
+        };
+        /** @description The project the API key belongs to */
+        Project: {
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** @description `prj_...` */
+            id: string;
+            name: string;
+            /** @description Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it (SPEC §19). 1 … 3650, default 30. A change applies to sessions already closed. */
+            retention_days: number;
+        };
+        /** @description Only the fields given change */
+        ProjectPatch: {
+            /** @description Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it (SPEC §19). 1 … 3650, default 30. A change applies to sessions already closed. */
+            retention_days?: number;
         };
         SignatureResult: {
             /** @description Once the user is done and the session has a `return_url`: its proof page, where the browser that watched the proof continues (the return URL and the result are never given here); else null */

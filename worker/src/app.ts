@@ -14,6 +14,7 @@ import {
   registerWebhookEvents,
 } from "./api/openapi-document.ts";
 import { problemResponse, toApiError } from "./api/problem.ts";
+import { projectRoutes } from "./api/project.ts";
 import { logRequests } from "./api/request-log.ts";
 import { apiRouter } from "./api/router.ts";
 import { collectSessionRoutes, verifySessionRoutes } from "./api/sessions.ts";
@@ -130,6 +131,7 @@ export function buildApp() {
   api.route("/ssh/verify/sessions", sessionWebhookRoutes("verify"));
   api.route("/webhooks", projectWebhookRoutes);
   api.route("/events", eventRoutes);
+  api.route("/project", projectRoutes);
   registerApiKeyScheme(api);
   registerWebhookEvents(api);
   app.route("/api/v1", api);

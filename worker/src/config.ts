@@ -21,6 +21,16 @@ export function configurationProblems(env: Env): string[] {
       );
     }
   }
+  const day = env.RETENTION_DAY_SECONDS;
+  if (day !== undefined && day !== "") {
+    if (env.ENVIRONMENT === "production") {
+      problems.push(
+        "RETENTION_DAY_SECONDS is a development setting that shortens how long sessions are kept; a Worker with ENVIRONMENT=production refuses to start with it set",
+      );
+    } else if (!/^[1-9]\d*$/.test(day)) {
+      problems.push(`RETENTION_DAY_SECONDS must be a whole number of seconds, not "${day}"`);
+    }
+  }
   if (logLevelOf(env.LOG_LEVEL) === null)
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${env.LOG_LEVEL}"`);
   const forges = forgesProblem(env);

@@ -15,6 +15,8 @@ declare global {
       ATTESTATION_KEYS?: string;
       /** Development only: every call reaching the D1 primary waits this long (bench/geo.ts). */
       SIMULATED_D1_PRIMARY_MS?: string;
+      /** Development only: the seconds in a retention day (SPEC §19), to see erasure happen. */
+      RETENTION_DAY_SECONDS?: string;
     }
   }
 }

@@ -12,7 +12,7 @@ export const eventRoutes = apiRouter().openapi(
     tags: ["Events"],
     summary: "The project's event log, newest first",
     description:
-      "Every event any webhook could receive, kept after its session is deleted: compare with what your receiver saw to reconcile.",
+      "Every event any webhook could receive, for as long as its session is kept (SPEC §19: deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.",
     request: { query: eventListQuery },
     responses: { 200: jsonResponse(listEnvelope(event), "A page of events") },
   }),

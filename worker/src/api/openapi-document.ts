@@ -28,6 +28,10 @@ const TAGS = [
   { name: "Session webhooks", description: "Webhooks that hear one session's events only." },
   { name: "Webhooks", description: "Project webhooks, deliveries and retries." },
   { name: "Events", description: "The event log, for reconciliation." },
+  {
+    name: "Project",
+    description: "The API key's project: how long its closed sessions are kept (`retention_days`).",
+  },
 ];
 
 export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;

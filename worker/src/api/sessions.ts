@@ -235,7 +235,8 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         path: "/{session_id}",
         tags: [tag],
         summary: `Delete a ${noun} with its connections and keys`,
-        description: "Its events stay in the event log, for reconciliation.",
+        description:
+          "Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.",
         request: { params: sessionIdParam },
         responses: { 204: { description: "Deleted" } },
       }),

@@ -1,4 +1,4 @@
-import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const accounts = sqliteTable("accounts", {
   id: text().primaryKey(),
@@ -11,6 +11,8 @@ export const projects = sqliteTable("projects", {
   id: text().primaryKey(),
   name: text().notNull(),
   createdAt: text("created_at").notNull(),
+  /** Days a closed session is kept before it is erased (SPEC §19): 1 … 3650. */
+  retentionDays: integer("retention_days").notNull().default(30),
 });
 
 export const projectMembers = sqliteTable(

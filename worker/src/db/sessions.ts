@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
 import type { UncountedReason } from "../protocol/key-outcomes.ts";
@@ -140,6 +141,10 @@ export const sessions = sqliteTable(
     index("sessions_project_kind_external_idx").on(t.projectId, t.kind, t.externalId, t.id),
     // The dashboard's list of both kinds, newest first (ids of two kinds do not sort together).
     index("sessions_project_created_idx").on(t.projectId, t.createdAt, t.id),
+    // Retention's sweep: each project's closed sessions, oldest first (domain/retention.ts).
+    index("sessions_project_completed_idx")
+      .on(t.projectId, t.completedAt)
+      .where(sql`${t.completedAt} IS NOT NULL`),
   ],
 );
 

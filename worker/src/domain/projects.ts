@@ -4,6 +4,7 @@ import type { Database } from "../db/client.ts";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { freeTextProblem } from "../schemas/text.ts";
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "./retention.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRole = (typeof projectMembers.$inferSelect)["role"];
@@ -22,7 +23,12 @@ export function validProjectName(name: string): string {
 
 /** The rows of a new project and of its owner's membership, to insert together. */
 export function newProjectRows(accountId: string, name: string, now: string) {
-  const project: ProjectRow = { id: newId("prj"), name: validProjectName(name), createdAt: now };
+  const project: ProjectRow = {
+    id: newId("prj"),
+    name: validProjectName(name),
+    createdAt: now,
+    retentionDays: DEFAULT_RETENTION_DAYS,
+  };
   const owner: typeof projectMembers.$inferInsert = {
     projectId: project.id,
     accountId,
@@ -69,6 +75,18 @@ export async function renameProject(db: Database, projectId: string, name: strin
     .update(projects)
     .set({ name: validProjectName(name) })
     .where(eq(projects.id, projectId));
+}
+
+/** How long the project's closed sessions are kept (SPEC §19), from a form's text. */
+export async function setRetentionDays(db: Database, projectId: string, value: string) {
+  const days = Number(value.trim());
+  if (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)
+    throw badRequest(
+      "body.retention_days",
+      `Retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}`,
+      value,
+    );
+  await db.update(projects).set({ retentionDays: days }).where(eq(projects.id, projectId));
 }
 
 export function membersOf(db: Database, projectId: string) {

@@ -10,6 +10,7 @@ import {
   sessions,
 } from "../db/sessions.ts";
 import { events, type WebhookRow, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import { erasureStatements } from "../domain/retention.ts";
 import type { Env } from "../env.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
@@ -147,10 +148,9 @@ export async function pushToIndex(
   const fanOuts = [];
   for (let start = 0; start < changes.events.length; start += EVENTS_PER_FAN_OUT)
     fanOuts.push(fanOut(db, changes.events.slice(start, start + EVENTS_PER_FAN_OUT), target, at));
-  // Deleting last: the session's rows and own webhooks go with it; its events stay.
-  const deletion = deleted
-    ? [db.delete(sessions).where(sql`${sessions.id} = ${target.sessionId}`)]
-    : [];
+  // Deleting last: the session's events (with their deliveries), then its row, whose keys,
+  // connections and own webhooks go with it (SPEC §19).
+  const deletion = deleted ? erasureStatements(db, target.projectId, target.sessionId) : [];
   const all = [...statements, ...fanOuts, ...deletion];
   if (all.length === 0) return { version: changes.version, bookmark: d1.getBookmark() };
   const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

@@ -1,4 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
+import { database } from "../db/client.ts";
 import type { SessionRow } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
@@ -9,6 +10,7 @@ import { expectedAccounts } from "../domain/forges.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
 import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
+import { eraseAt, erasureStatements, projectRetentionDays } from "../domain/retention.ts";
 import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
 import type {
   ConnectionReport,
@@ -96,6 +98,8 @@ const LAST_BOOKMARK = "last_bookmark";
 /** The attestation of the session's end, signed once; and when the proof page continued. */
 const ENDING_ATTESTATION = "ending_attestation";
 const CONTINUED = "continued";
+/** When the closed session is erased (ms): its project's retention, counted from its close. */
+const ERASE_AT = "erase_at";
 
 /**
  * A closed session's object keeps it this long after it closed, then deletes its own storage
@@ -231,7 +235,7 @@ export class SessionObject extends DurableObject<Env> {
     );
   }
 
-  /** Deletes the session: its rows here at once, D1's with the push (its events stay). */
+  /** Deletes the session: its rows here at once, D1's (its events too) with the push. */
   async remove(ref: SessionRef, scope: SessionScope): Promise<ScopedOutcome<null>> {
     return this.#at<ScopedOutcome<null>>(
       ref,
@@ -634,8 +638,59 @@ export class SessionObject extends DurableObject<Env> {
       this.#announce();
     }
     await this.#push().catch(() => undefined);
+    if (await this.#eraseIfDue(now.getTime())) return;
     if (await this.#retireIfDone(now.getTime())) return;
     await this.#scheduleAlarm();
+  }
+
+  /**
+   * Erasure by retention, from the sweep (domain/retention.ts) that found the session past it in
+   * D1: erased here and in D1 if this object holds it, else in D1 only (a retired object holds
+   * nothing, and is not filled again to be emptied).
+   */
+  async erase(projectId: string, sessionId: string): Promise<void> {
+    const session = this.#store.session();
+    if (session?.id === sessionId) return this.#erase(session);
+    const db = database(this.env.DB);
+    await db.batch(erasureStatements(db, projectId, sessionId));
+  }
+
+  /**
+   * A closed session past its project's retention is erased (SPEC §19). The time is worked out
+   * once, when first due to be known, from the project's `retention_days`; and again just before
+   * erasing, so a retention lengthened since is honoured.
+   */
+  async #eraseIfDue(now: number): Promise<boolean> {
+    const session = this.#store.session();
+    if (!session || isOpen(session) || !session.completedAt) return false;
+    const kv = this.#storage.kv;
+    try {
+      let at = kv.get<number>(ERASE_AT);
+      if (at === undefined || at <= now) {
+        const days = await projectRetentionDays(this.env, session.projectId);
+        at = eraseAt(this.env, session.completedAt, days);
+        kv.put(ERASE_AT, at);
+      }
+      if (at > now) return false;
+      await this.#erase(session);
+      return true;
+    } catch (error) {
+      if (!isIndexUnavailable(error)) throw error;
+      return false; // D1 is away: the alarm tries again
+    }
+  }
+
+  /** Everything of the session goes: D1's rows (events and deliveries too), then this storage. */
+  async #erase(session: SessionRow) {
+    // A push landing after the erasure would put rows back.
+    await Promise.allSettled([...this.#inFlight]);
+    const db = database(this.env.DB);
+    await db.batch(erasureStatements(db, session.projectId, session.id));
+    this.#watchers.closeAll("The session was erased");
+    await this.#storage.deleteAll();
+    this.#store.forget();
+    this.#readBackAt = 0;
+    log(this.env, "info", "session erased after its retention", { session_id: session.id });
   }
 
   /** When a closed session's object may delete its storage; null while the session is open. */
@@ -826,6 +881,10 @@ export class SessionObject extends DurableObject<Env> {
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.#store.nextLeaseEnd() : null,
       session ? this.#retireAt(session) : null,
+      // Erasure: when known; a closed session whose time is not known yet works it out soon.
+      session && !isOpen(session)
+        ? (this.#storage.kv.get<number>(ERASE_AT) ?? Date.now() + PUSH_RETRY_MS)
+        : null,
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);

@@ -127,7 +127,10 @@ export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
     c.var.account.id,
     c.req.param("project_id") ?? "",
   );
-  c.set("member", { project: { id: project.id, name: project.name }, role });
+  c.set("member", {
+    project: { id: project.id, name: project.name, retentionDays: project.retentionDays },
+    role,
+  });
   c.set("project", { db, env: c.env, projectId: project.id, now: new Date() });
   await next();
 });

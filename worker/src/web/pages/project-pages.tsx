@@ -1,6 +1,7 @@
 import type { InvitationRow } from "../../db/accounts.ts";
 import type { ApiKeyRow } from "../../domain/api-keys.ts";
 import { OVERVIEW_DAYS, type ProjectOverview } from "../../domain/project-overview.ts";
+import { MAX_RETENTION_DAYS } from "../../domain/retention.ts";
 import type { Webhook } from "../../schemas/webhooks.ts";
 import { DailyBars, LabelledBars, ShareBar } from "../charts.tsx";
 import {
@@ -57,7 +58,7 @@ export function ProjectsPage(props: {
 
 interface SettingsProps {
   page: PageContext;
-  project: { id: string; name: string };
+  project: { id: string; name: string; retentionDays: number };
   /** The signed-in account's role: owners manage members and invitations. */
   role: string;
   members: { accountId: string; email: string; role: string }[];
@@ -67,6 +68,7 @@ interface SettingsProps {
   newKey?: { name: string; plaintext: string } | undefined;
   invitationLink?: string | undefined;
   renameForm?: FormState | undefined;
+  retentionForm?: FormState | undefined;
   apiKeyForm?: FormState | undefined;
 }
 
@@ -89,6 +91,32 @@ export function SettingsPage(props: SettingsProps) {
           />
         </Field>
         <button type="submit">Rename</button>
+      </form>
+
+      <h2 id="retention">Retention</h2>
+      <FormProblems form={props.retentionForm} />
+      <form class="stack" method="post" action={`${base}/retention`}>
+        <Csrf token={page.csrf} />
+        <Field
+          name="retention_days"
+          form={props.retentionForm}
+          label="Keep closed sessions for (days)"
+        >
+          <input
+            name="retention_days"
+            type="number"
+            min={1}
+            max={MAX_RETENTION_DAYS}
+            value={typedValue(props.retentionForm, "retention_days", String(project.retentionDays))}
+            required
+          />
+        </Field>
+        <p class="muted">
+          A session that accepts no more connections is erased this many days after it closed: its
+          keys, connections, events and deliveries, everywhere. Shortening it erases what is now
+          past it within minutes.
+        </p>
+        <button type="submit">Save retention</button>
       </form>
 
       <h2 id="api-keys">API keys</h2>

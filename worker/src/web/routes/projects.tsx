@@ -15,6 +15,7 @@ import {
   projectsOf,
   removeMember,
   renameProject,
+  setRetentionDays,
 } from "../../domain/projects.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
@@ -40,6 +41,7 @@ interface ShownOnce {
   newKey?: { name: string; plaintext: string };
   invitationLink?: string;
   renameForm?: FormState;
+  retentionForm?: FormState;
   apiKeyForm?: FormState;
 }
 
@@ -112,6 +114,16 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       return redirectWith(c, settingsPath(c), { notice: "Renamed." });
     } catch (error) {
       return settingsPage(c, { renameForm: formState(form, error) }, 400);
+    }
+  })
+  .post("/retention", async (c) => {
+    const ctx = c.var.project;
+    const form = await c.req.parseBody();
+    try {
+      await setRetentionDays(ctx.db, ctx.projectId, text(form, "retention_days"));
+      return redirectWith(c, `${settingsPath(c)}#retention`, { notice: "Retention saved." });
+    } catch (error) {
+      return settingsPage(c, { retentionForm: formState(form, error) }, 400);
     }
   })
   .post("/api-keys", async (c) => {

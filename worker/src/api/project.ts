@@ -1,0 +1,55 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { projects } from "../db/accounts.ts";
+import type { ProjectContext } from "../domain/context.ts";
+import { notFound } from "../lib/errors.ts";
+import { project, projectPatch } from "../schemas/project.ts";
+import { jsonBody, jsonResponse } from "./responses.ts";
+import { apiRouter } from "./router.ts";
+
+/** `/api/v1/project`: the key's own project, and its retention (SPEC §19). */
+
+async function projectView(ctx: ProjectContext) {
+  const [row] = await ctx.db.select().from(projects).where(eq(projects.id, ctx.projectId)).limit(1);
+  if (!row) throw notFound("Project", "header.x-api-key", ctx.projectId);
+  return {
+    id: row.id,
+    name: row.name,
+    retention_days: row.retentionDays,
+    created_at: row.createdAt,
+  };
+}
+
+export const projectRoutes = apiRouter()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/",
+      tags: ["Project"],
+      summary: "The API key's project",
+      responses: { 200: jsonResponse(project, "The project") },
+    }),
+    async (c) => c.json(await projectView(c.var.project), 200),
+  )
+  .openapi(
+    createRoute({
+      method: "patch",
+      path: "/",
+      tags: ["Project"],
+      summary: "Change how long the project's closed sessions are kept",
+      description:
+        "Shortening `retention_days` erases the closed sessions now past it within a few minutes; lengthening keeps the ones not yet erased for longer.",
+      request: jsonBody(projectPatch),
+      responses: { 200: jsonResponse(project, "The project, changed") },
+    }),
+    async (c) => {
+      const ctx = c.var.project;
+      const patch = c.req.valid("json");
+      if (patch.retention_days !== undefined)
+        await ctx.db
+          .update(projects)
+          .set({ retentionDays: patch.retention_days })
+          .where(eq(projects.id, ctx.projectId));
+      return c.json(await projectView(ctx), 200);
+    },
+  );

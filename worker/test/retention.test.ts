@@ -1,0 +1,176 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions } from "../src/db/sessions.ts";
+import { sweepRetention } from "../src/domain/retention.ts";
+import { RETIRE_AFTER_MS } from "../src/session-object/session-object.ts";
+import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
+import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
+
+/** Issue 29 (SPEC §19): retention per project; erasure by the object's alarm and by the sweep. */
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+const DAY_MS = 86_400_000;
+
+interface Detail {
+  id: string;
+  status: string;
+  connection_identifier: string;
+  connections: { ip_address: string; keys: { public_key_sha256: string }[] }[];
+}
+
+/** Every row of every table of D1, as text: what erasure must leave none of a session in. */
+async function everythingInD1(): Promise<string> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
+  const dumps = [];
+  for (const { name } of tables.results)
+    dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
+  return dumps.join("\n");
+}
+
+const objectStorage = (sessionId: string) =>
+  runInDurableObject(objectOf(sessionId), async (_instance, state) => ({
+    tables: state.storage.sql
+      .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
+      .toArray().length,
+    entries: [...state.storage.kv.list()].length,
+    alarm: await state.storage.getAlarm(),
+  }));
+
+/** A collected session (a key, an address, events, a webhook delivery) that closed `ago` ms ago. */
+async function closedSession(ago: number) {
+  const { apiKey } = await newProject();
+  await callJson("/api/v1/webhooks/", 201, {
+    method: "POST",
+    key: apiKey,
+    body: { url: `${env.RECEIVER_URL}/retention` },
+  });
+  const session = await createSession<Detail>(apiKey, "collect", { external_id: "user-erased" });
+  const { outcome } = await connectAndFinish(session.connection_identifier, {
+    keys: [blobOf(ed25519?.openssh ?? "")],
+  });
+  expect(outcome).toBe("collected");
+  await indexed(session.id);
+  const completedAt = new Date(Date.now() - ago).toISOString();
+  await changeHeldSession(session.id, { completedAt });
+  await db().update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
+  const detail = await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}`, 200, {
+    key: apiKey,
+  });
+  const fingerprint = detail.connections[0]?.keys[0]?.public_key_sha256 ?? "";
+  expect(fingerprint).not.toBe("");
+  // Before: D1 holds it, its events and its delivery.
+  const before = await everythingInD1();
+  for (const trace of [session.id, session.connection_identifier, fingerprint])
+    expect(before).toContain(trace);
+  return { apiKey, session, fingerprint };
+}
+
+/** After erasure: unknown on every surface, and nothing of it in D1 or in its object. */
+async function expectErased(apiKey: string, session: Detail, fingerprint: string) {
+  await expectProblem(
+    await call(`/api/v1/ssh/collect/sessions/${session.id}`, { key: apiKey }),
+    404,
+  );
+  expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);
+  const opened = await internal<{ accepted: boolean; reason: string }>("/internal/v1/connections", {
+    connection_identifier: session.connection_identifier,
+    ip_address: "198.51.100.7",
+    client_version: "SSH-2.0-OpenSSH_9.6",
+  });
+  expect(opened.json).toMatchObject({ accepted: false, reason: "unknown" });
+  const list = await callJson<{ total: number }>("/api/v1/ssh/collect/sessions/", 200, {
+    key: apiKey,
+  });
+  expect(list.total).toBe(0);
+  const events = await callJson<{ items: unknown[] }>("/api/v1/events/", 200, { key: apiKey });
+  expect(events.items).toEqual([]);
+  const after = await everythingInD1();
+  for (const trace of [session.id, session.connection_identifier, fingerprint, "198.51.100.7"])
+    expect(after).not.toContain(trace);
+  expect(await objectStorage(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+}
+
+describe("retention_days", () => {
+  it("is read and changed on /api/v1/project, 1 … 3650, a 400 naming the field otherwise", async () => {
+    const { apiKey, projectId } = await newProject();
+    expect(await callJson("/api/v1/project", 200, { key: apiKey })).toMatchObject({
+      id: projectId,
+      retention_days: 30,
+    });
+    for (const retention_days of [0, 3651, 2.5, "7"]) {
+      const problem = await expectProblem(
+        await call("/api/v1/project", { method: "PATCH", key: apiKey, body: { retention_days } }),
+        400,
+      );
+      expect(problem.errors?.map((error) => error.location)).toContain("body.retention_days");
+    }
+    const changed = await callJson("/api/v1/project", 200, {
+      method: "PATCH",
+      key: apiKey,
+      body: { retention_days: 7 },
+    });
+    expect(changed).toMatchObject({ retention_days: 7 });
+  });
+});
+
+describe("a closed session past its project's retention", () => {
+  it("is erased by its object's alarm: every surface, D1 and the object's storage", async () => {
+    const { apiKey, session, fingerprint } = await closedSession(2 * DAY_MS);
+    await callJson("/api/v1/project", 200, {
+      method: "PATCH",
+      key: apiKey,
+      body: { retention_days: 1 },
+    });
+    expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
+    await expectErased(apiKey, session, fingerprint);
+  });
+
+  it("is erased by the sweep once its object retired, and retention is counted per project", async () => {
+    const { apiKey, session, fingerprint } = await closedSession(RETIRE_AFTER_MS + 60_000);
+    // Kept for now (30 days): the object retires and the session stays readable.
+    expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
+    expect(await objectStorage(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+    await sweepRetention(env, db());
+    await callJson(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key: apiKey });
+    // A year ago by another project's measure does not count here: this one keeps 30 days.
+    await sweepRetention(env, db(), new Date(Date.now() + 29 * DAY_MS));
+    await callJson(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key: apiKey });
+    // Thirty days on, the sweep erases it (its object, read back meanwhile, with it).
+    await sweepRetention(env, db(), new Date(Date.now() + 31 * DAY_MS));
+    await expectErased(apiKey, session, fingerprint);
+  });
+
+  it("never touches an open session", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<Detail>(apiKey, "collect", { multi_connection: true });
+    await connectAndFinish(session.connection_identifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
+    });
+    await indexed(session.id);
+    await sweepRetention(env, db(), new Date(Date.now() + 4000 * DAY_MS));
+    const got = await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}`, 200, {
+      key: apiKey,
+    });
+    expect(got.status).toBe("pending");
+  });
+});
+
+describe("DELETE", () => {
+  it("erases the session's events and delivery records too", async () => {
+    const { apiKey, session } = await closedSession(0);
+    const path = `/api/v1/ssh/collect/sessions/${session.id}`;
+    expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
+    await indexed(session.id);
+    const events = await callJson<{ items: unknown[] }>("/api/v1/events/", 200, { key: apiKey });
+    expect(events.items).toEqual([]);
+    // (The key itself is in an open session of the test before: only this session's own ids.)
+    const after = await everythingInD1();
+    for (const trace of [session.id, session.connection_identifier])
+      expect(after).not.toContain(trace);
+  });
+});
