@@ -3,6 +3,7 @@ import { buildApp } from "./app.ts";
 import { configurationProblems } from "./config.ts";
 import { database } from "./db/client.ts";
 import { withD1 } from "./db/simulated-primary.ts";
+import { isHousekeepingMinute, sweepExpired } from "./domain/housekeeping.ts";
 import { sweepRetention } from "./domain/retention.ts";
 import type { Env } from "./env.ts";
 import { meter } from "./lib/meter.ts";
@@ -39,5 +40,6 @@ export default {
     const simulated = withD1(env);
     await sweepDueInvocations(simulated, database(simulated.DB));
     await sweepRetention(simulated, database(simulated.DB));
+    if (isHousekeepingMinute(new Date())) await sweepExpired(database(simulated.DB));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

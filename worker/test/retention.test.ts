@@ -2,8 +2,12 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { projectInvitations, projectMembers, webSessions } from "../src/db/accounts.ts";
 import { sessions } from "../src/db/sessions.ts";
+import { events } from "../src/db/webhooks.ts";
+import { INVITATION_KEPT_DAYS, PING_KEPT_DAYS, sweepExpired } from "../src/domain/housekeeping.ts";
 import { sweepRetention } from "../src/domain/retention.ts";
+import { encodeTime, newId, randomBase32 } from "../src/lib/ids.ts";
 import { RETIRE_AFTER_MS } from "../src/session-object/session-object.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
@@ -172,5 +176,70 @@ describe("DELETE", () => {
     const after = await everythingInD1();
     for (const trace of [session.id, session.connection_identifier])
       expect(after).not.toContain(trace);
+  });
+});
+
+describe("what is not a session's", () => {
+  it("expires and is swept: web sessions, invitations, test pings", async () => {
+    const { projectId } = await newProject();
+    const [member] = await db()
+      .select({ accountId: projectMembers.accountId })
+      .from(projectMembers)
+      .where(eq(projectMembers.projectId, projectId));
+    const accountId = member?.accountId ?? "";
+    const now = new Date();
+    const at = (days: number) => new Date(now.getTime() + days * DAY_MS).toISOString();
+    const rows = {
+      expiredWeb: randomBase32(40),
+      liveWeb: randomBase32(40),
+      oldInvitation: newId("inv"),
+      newInvitation: newId("inv"),
+      // (newId never goes back in time: an old id is made by hand.)
+      oldPing: `evt_${encodeTime(now.getTime() - (PING_KEPT_DAYS + 1) * DAY_MS)}${randomBase32(16)}`,
+      newPing: newId("evt"),
+    };
+    await db().batch([
+      db()
+        .insert(webSessions)
+        .values([
+          { id: rows.expiredWeb, accountId, createdAt: at(-31), expiresAt: at(-1) },
+          { id: rows.liveWeb, accountId, createdAt: at(0), expiresAt: at(30) },
+        ]),
+      db()
+        .insert(projectInvitations)
+        .values(
+          [
+            [rows.oldInvitation, at(-INVITATION_KEPT_DAYS - 8)],
+            [rows.newInvitation, at(7)],
+          ].map(([id, expiresAt]) => ({
+            id: id ?? "",
+            projectId,
+            tokenHash: randomBase32(40),
+            createdBy: accountId,
+            createdAt: at(-40),
+            expiresAt: expiresAt ?? "",
+          })),
+        ),
+      db()
+        .insert(events)
+        .values(
+          [rows.oldPing, rows.newPing].map((id) => ({
+            id,
+            projectId,
+            sessionId: null,
+            entity: "webhook" as const,
+            type: "ping" as const,
+            payload: {},
+            createdAt: at(0),
+          })),
+        ),
+    ]);
+    const swept = await sweepExpired(db(), now);
+    expect(swept).toMatchObject({ webSessions: 1, invitations: 1, pings: 1 });
+    const left = await everythingInD1();
+    for (const gone of [rows.expiredWeb, rows.oldInvitation, rows.oldPing])
+      expect(left).not.toContain(gone);
+    for (const kept of [rows.liveWeb, rows.newInvitation, rows.newPing])
+      expect(left).toContain(kept);
   });
 });
