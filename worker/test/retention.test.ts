@@ -6,9 +6,8 @@ import { projectInvitations, projectMembers, webSessions } from "../src/db/accou
 import { sessions } from "../src/db/sessions.ts";
 import { events } from "../src/db/webhooks.ts";
 import { INVITATION_KEPT_DAYS, PING_KEPT_DAYS, sweepExpired } from "../src/domain/housekeeping.ts";
-import { sweepRetention } from "../src/domain/retention.ts";
+import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { encodeTime, newId, randomBase32 } from "../src/lib/ids.ts";
-import { RETIRE_AFTER_MS } from "../src/session-object/session-object.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
 import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";

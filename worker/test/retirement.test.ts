@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/sessions.ts";
-import { RETIRE_AFTER_MS } from "../src/session-object/session-object.ts";
+import { RETIRE_AFTER_MS } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, newProject } from "./helpers.ts";
 import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";

@@ -1,8 +1,8 @@
 import { and, eq, gt } from "drizzle-orm";
-import { type AccountRow, accounts, webSessions } from "../db/accounts.ts";
+import { type AccountRow, accounts, projectMembers, webSessions } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/encoding.ts";
-import { badRequest } from "../lib/errors.ts";
+import { ApiError, badRequest } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
@@ -108,6 +108,24 @@ export async function accountForWebSession(
     )
     .limit(1);
   return found?.account ?? null;
+}
+
+/**
+ * An account deletes itself (SPEC §19) once it owns no project: its memberships, web sessions and
+ * the invitations it made or took go with it (cascades and `set null`).
+ */
+export async function deleteAccount(db: Database, accountId: string) {
+  const [owned] = await db
+    .select({ projectId: projectMembers.projectId })
+    .from(projectMembers)
+    .where(and(eq(projectMembers.accountId, accountId), eq(projectMembers.role, "owner")))
+    .limit(1);
+  if (owned)
+    throw new ApiError(
+      409,
+      "This account owns a project: delete the project, or make someone else its owner, first",
+    );
+  await db.delete(accounts).where(eq(accounts.id, accountId));
 }
 
 export async function endWebSession(db: Database, token: string) {

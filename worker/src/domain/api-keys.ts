@@ -137,6 +137,13 @@ export async function recordApiKeyUse(db: Database, key: ApiKeyRow, now: Date) {
   await db.update(apiKeys).set({ lastUsedAt: key.lastUsedAt }).where(eq(apiKeys.id, key.id));
 }
 
+/** Keys that stop now: this isolate forgets them at once (others within API_KEY_CACHE_MS). */
+export function forgetApiKeys(keyIds: string[]) {
+  const gone = new Set(keyIds);
+  for (const [hash, cached] of verifiedKeys)
+    if (gone.has(cached.found.key.id)) verifiedKeys.delete(hash);
+}
+
 export async function revokeApiKey(db: Database, projectId: string, keyId: string, now: Date) {
   for (const [hash, cached] of verifiedKeys)
     if (cached.found.key.id === keyId) verifiedKeys.delete(hash);

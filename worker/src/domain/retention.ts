@@ -15,6 +15,15 @@ export const DEFAULT_RETENTION_DAYS = 30;
 export const MAX_RETENTION_DAYS = 3650;
 const DAY_SECONDS = 86_400;
 
+/**
+ * A closed session's object keeps it this long after it closed, then deletes its own storage
+ * (`deleteAll`): the index, D1's primary, has all of it by then, and a later call about it reads
+ * it back from there. Longer than a read replica's lag (a GET never shows an older state than one
+ * answered), the bridge's connection lifetime (a late report gets its sentence) and the continue
+ * step's window (its single use is remembered while it can be used).
+ */
+export const RETIRE_AFTER_MS = 15 * 60_000;
+
 /** Seconds in a retention day: 86,400, or RETENTION_DAY_SECONDS in development. */
 export const retentionDaySeconds = (env: Pick<Env, "RETENTION_DAY_SECONDS">) =>
   Number(env.RETENTION_DAY_SECONDS) || DAY_SECONDS;

@@ -105,6 +105,11 @@ export class IdempotencyRecords extends DurableObject<Env> {
     );
   }
 
+  /** The project is deleted: every key and answer goes, now (SPEC §19). */
+  async forgetAll(): Promise<void> {
+    await this.#storage.deleteAll();
+  }
+
   /** Forgets keys older than a day, and wakes again while any are left. */
   override async alarm(): Promise<void> {
     meter("durableObjectRequests");

@@ -10,7 +10,12 @@ import { expectedAccounts } from "../domain/forges.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
 import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
-import { eraseAt, erasureStatements, projectRetentionDays } from "../domain/retention.ts";
+import {
+  eraseAt,
+  erasureStatements,
+  projectRetentionDays,
+  RETIRE_AFTER_MS,
+} from "../domain/retention.ts";
 import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
 import type {
   ConnectionReport,
@@ -101,14 +106,6 @@ const CONTINUED = "continued";
 /** When the closed session is erased (ms): its project's retention, counted from its close. */
 const ERASE_AT = "erase_at";
 
-/**
- * A closed session's object keeps it this long after it closed, then deletes its own storage
- * (`deleteAll`): the index, D1's primary, has all of it by then, and a later call about it reads
- * it back from there. Longer than a read replica's lag (a GET never shows an older state than one
- * answered), the bridge's connection lifetime (a late report gets its sentence) and the continue
- * step's window (its single use is remembered while it can be used).
- */
-export const RETIRE_AFTER_MS = 15 * 60_000;
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
 const READ_BACK_HELD_MS = 60_000;
 

@@ -52,6 +52,21 @@ export function ProjectsPage(props: {
         </Field>
         <button type="submit">Create project</button>
       </form>
+      {props.projects.some((project) => project.role === "owner") ? null : (
+        <>
+          <h2 id="account">Delete your account</h2>
+          <p class="muted">
+            You own no project, so your account can go: your sign-in, memberships and invitations
+            are erased, and you are signed out. This cannot be undone.
+          </p>
+          <form method="post" action="/projects/account/delete">
+            <Csrf token={props.page.csrf} />
+            <button type="submit" class="danger">
+              Delete my account
+            </button>
+          </form>
+        </>
+      )}
     </Layout>
   );
 }
@@ -69,6 +84,7 @@ interface SettingsProps {
   invitationLink?: string | undefined;
   renameForm?: FormState | undefined;
   retentionForm?: FormState | undefined;
+  deleteForm?: FormState | undefined;
   apiKeyForm?: FormState | undefined;
 }
 
@@ -226,7 +242,42 @@ export function SettingsPage(props: SettingsProps) {
         })}
       </ul>
       {props.role === "owner" ? <Invitations {...props} base={base} /> : null}
+      {props.role === "owner" ? <DeleteProject {...props} base={base} /> : null}
     </Layout>
+  );
+}
+
+/** Owners only: everything of the project goes, at once and for good (SPEC §19). */
+function DeleteProject(props: SettingsProps & { base: string }) {
+  const { page, base, project } = props;
+  return (
+    <>
+      <h2 id="delete">Delete this project</h2>
+      <p class="muted">
+        Its API keys stop at once; every session (open ones too, whose commands stop working), its
+        keys, connections, events, webhooks and deliveries, and its members and invitations are
+        erased. This cannot be undone.
+      </p>
+      <FormProblems form={props.deleteForm} />
+      <form class="stack" method="post" action={`${base}/delete`}>
+        <Csrf token={page.csrf} />
+        <Field
+          name="confirm"
+          form={props.deleteForm}
+          label={`Type the project's name, ${project.name}, to confirm`}
+        >
+          <input
+            name="confirm"
+            value={typedValue(props.deleteForm, "confirm", "")}
+            required
+            autocomplete="off"
+          />
+        </Field>
+        <button type="submit" class="danger">
+          Delete the project
+        </button>
+      </form>
+    </>
   );
 }
 

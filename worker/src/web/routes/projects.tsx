@@ -1,6 +1,7 @@
 import { Hono, type Context as HonoContext } from "hono";
 import type { AppEnv } from "../../app-env.ts";
 import { database } from "../../db/client.ts";
+import { deleteAccount } from "../../domain/accounts.ts";
 import { apiKeysOf, createApiKey, revokeApiKey } from "../../domain/api-keys.ts";
 import {
   createInvitation,
@@ -8,6 +9,7 @@ import {
   pendingInvitations,
   revokeInvitation,
 } from "../../domain/invitations.ts";
+import { deleteProject } from "../../domain/project-erasure.ts";
 import { projectOverview } from "../../domain/project-overview.ts";
 import {
   createProject,
@@ -19,6 +21,7 @@ import {
 } from "../../domain/projects.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
+import { clearSessionCookie } from "../auth.ts";
 import {
   errorMessage,
   type FormState,
@@ -42,6 +45,7 @@ interface ShownOnce {
   invitationLink?: string;
   renameForm?: FormState;
   retentionForm?: FormState;
+  deleteForm?: FormState;
   apiKeyForm?: FormState;
 }
 
@@ -93,6 +97,18 @@ export const projectListRoutes = new Hono<AppEnv>()
       );
     }
   });
+
+/** `/projects/account/delete`: an account that owns no project deletes itself (SPEC §19). */
+projectListRoutes.post("/account/delete", async (c) => {
+  const db = database(c.env.DB);
+  try {
+    await deleteAccount(db, c.var.account.id);
+  } catch (error) {
+    return redirectWith(c, "/projects", { error: errorMessage(error) });
+  }
+  clearSessionCookie(c);
+  return c.redirect("/", 303);
+});
 
 /** A project's settings, under the members-only mount. */
 export const projectSettingsRoutes = new Hono<AppEnv>()
@@ -165,6 +181,18 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       return redirectWith(c, settingsPath(c), { notice: "Member removed." });
     } catch (error) {
       return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
+    }
+  })
+  .post("/delete", async (c) => {
+    const ctx = c.var.project;
+    const form = await c.req.parseBody();
+    if (c.var.member.role !== "owner")
+      return redirectWith(c, settingsPath(c), { error: "Only an owner can delete the project." });
+    try {
+      await deleteProject(c.env, ctx.db, c.var.member.project, text(form, "confirm"), ctx.now);
+      return redirectWith(c, "/projects", { notice: "The project and all its data are deleted." });
+    } catch (error) {
+      return settingsPage(c, { deleteForm: formState(form, error) }, 400);
     }
   });
 

@@ -1,0 +1,103 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { accounts, apiKeys } from "../src/db/accounts.ts";
+import { newApiKeyRow } from "../src/domain/api-keys.ts";
+import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
+import { call, createSession, db } from "./helpers.ts";
+import { objectOf } from "./session-objects.ts";
+import { browserWithProject } from "./web-client.ts";
+
+/** Issue 29, item 3 (SPEC §19): deleting a project, and an account that owns none. */
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+
+/** Every row of D1's tables, as text. */
+async function everythingInD1(): Promise<string> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
+  const dumps = [];
+  for (const { name } of tables.results)
+    dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
+  return dumps.join("\n");
+}
+
+const openOver = (identifier: string) =>
+  internal<{ accepted: boolean; reason: string }>("/internal/v1/connections", {
+    connection_identifier: identifier,
+    ip_address: "198.51.100.9",
+    client_version: "SSH-2.0-OpenSSH_9.6",
+  });
+
+describe("deleting a project", () => {
+  it("takes its owner typing its name, then erases everything of it at once", async () => {
+    const { browser, projectId } = await browserWithProject("Doomed project");
+    const { row, plaintext } = await newApiKeyRow({
+      projectId,
+      name: "k",
+      now: new Date().toISOString(),
+    });
+    await db().insert(apiKeys).values(row);
+    const open = await createSession<{ id: string; connection_identifier: string }>(
+      plaintext,
+      "collect",
+      { multi_connection: true },
+    );
+    const closed = await createSession<{ id: string; connection_identifier: string }>(
+      plaintext,
+      "collect",
+    );
+    await connectAndFinish(closed.connection_identifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
+    });
+
+    const refused = await browser.post(`/projects/${projectId}/delete`, { confirm: "doomed" });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain("Type the project");
+    expect((await call("/api/v1/project", { key: plaintext })).status).toBe(200);
+
+    const deleted = await browser.post(`/projects/${projectId}/delete`, {
+      confirm: "Doomed project",
+    });
+    expect(deleted.status, deleted.html).toBe(303);
+    expect(deleted.location).toBe("/projects");
+    // Its key stops, its sessions' names are unknown over ssh, nothing of it is left anywhere.
+    expect((await call("/api/v1/project", { key: plaintext })).status).toBe(401);
+    for (const session of [open, closed])
+      expect((await openOver(session.connection_identifier)).json).toMatchObject({
+        accepted: false,
+        reason: "unknown",
+      });
+    const left = await everythingInD1();
+    for (const trace of [projectId, open.id, closed.id, open.connection_identifier])
+      expect(left).not.toContain(trace);
+    const storage = await runInDurableObject(objectOf(open.id), (_instance, state) => [
+      ...state.storage.kv.list(),
+    ]);
+    expect(storage).toEqual([]);
+    expect((await browser.get(`/projects/${projectId}`)).status).toBe(404);
+  });
+});
+
+describe("deleting an account", () => {
+  it("is refused while it owns a project, and done once it owns none", async () => {
+    const { browser, projectId, email } = await browserWithProject("Mine");
+    const refused = await browser.post("/projects/account/delete");
+    expect(refused.status).toBe(303);
+    const [still] = await db().select().from(accounts).where(eq(accounts.email, email));
+    expect(still).toBeDefined();
+
+    await browser.post(`/projects/${projectId}/delete`, { confirm: "Mine" });
+    const list = await browser.get("/projects");
+    expect(list.html).toContain("Delete my account");
+    const done = await browser.post("/projects/account/delete");
+    expect(done.status).toBe(303);
+    expect(done.location).toBe("/");
+    const [gone] = await db().select().from(accounts).where(eq(accounts.email, email));
+    expect(gone).toBeUndefined();
+    // Signed out: the projects page asks to sign in again.
+    expect((await browser.get("/projects")).status).toBe(303);
+  });
+});
