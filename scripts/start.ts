@@ -29,6 +29,14 @@ const SSH_HOST = process.env.SSH_HOST ?? "localhost";
 const HTTP_ADDRESS = process.env.HTTP_ADDRESS ?? "127.0.0.1:9464";
 const READY_TIMEOUT_MS = 60_000;
 const CRON_EVERY_MS = 60_000;
+// Read by readableLogLine: up here, as the Worker's first lines arrive while this file still waits.
+
+/** wrangler's own line for a request the Worker logs itself (API and bridge calls): shown once. */
+const WRANGLER_REQUEST = /^\[wrangler:info\] [A-Z]+ \/(api|internal)\//;
+/** What wrangler puts around a Worker's error and warning lines: a coloured box. */
+const WRANGLER_BOX = /^(?:✘ \[ERROR\]|▲ \[WARNING\]) (.*)$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what it strips
+const ANSI = /\x1b\[[0-9;]*m/g;
 
 nodeVersionCheck();
 const vars = ensureDevVars();
@@ -228,13 +236,6 @@ async function waitForWorker(url: string) {
   console.error(`The Worker did not answer at ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
   stop(1);
 }
-
-/** wrangler's own line for a request the Worker logs itself (API and bridge calls): shown once. */
-const WRANGLER_REQUEST = /^\[wrangler:info\] [A-Z]+ \/(api|internal)\//;
-/** What wrangler puts around a Worker's error and warning lines: a coloured box. */
-const WRANGLER_BOX = /^(?:✘ \[ERROR\]|▲ \[WARNING\]) (.*)$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what it strips
-const ANSI = /\x1b\[[0-9;]*m/g;
 
 /**
  * The JSON log lines of the Worker and the bridge, for a person at a terminal:
