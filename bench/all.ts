@@ -4,9 +4,11 @@
  */
 import { runApiBench } from "./api.ts";
 import { runBridgeMemoryBench } from "./bridge-memory.ts";
+import { runCostBench } from "./cost.ts";
 import { runGeoBench } from "./geo.ts";
 import { runListBench } from "./list-latency.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
+import { runStorageBench } from "./storage.ts";
 import { runWebhookRecoveryBench } from "./webhook-recovery.ts";
 import { runWebhookBench } from "./webhooks.ts";
 
@@ -18,6 +20,8 @@ for (const [name, run] of [
   ["list-latency", () => runListBench(100_000, 30)],
   ["webhook-recovery", () => runWebhookRecoveryBench(2, 60, 60)],
   ["geo", () => runGeoBench(10, [0, 90, 215])],
+  ["cost", () => runCostBench(20)],
+  ["storage", () => runStorageBench(50)],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

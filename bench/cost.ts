@@ -5,7 +5,7 @@
  *   node bench/cost.ts [sessions for the storage figures]
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -72,8 +72,12 @@ export const priceOf = (counts: Meters) =>
     0,
   );
 
-export async function runCostBench(storageSessions = 20, write = true) {
-  const worker = await startLocalWorker({ vars: { SIMULATED_D1_PRIMARY_MS: "0" } });
+/**
+ * What the cost and storage benches run against: \`wrangler dev\` metering itself, a real bridge,
+ * a webhook receiver, a seeded project, and the calls an integrator and a user make.
+ */
+export async function proofRig(vars: Record<string, string> = {}) {
+  const worker = await startLocalWorker({ vars: { SIMULATED_D1_PRIMARY_MS: "0", ...vars } });
   const receiver = await startWebhookReceiver();
   const { apiKey } = await seedProject(worker);
   const dir = mkdtempSync(join(tmpdir(), "keyproof-cost-"));
@@ -85,7 +89,6 @@ export async function runCostBench(storageSessions = 20, write = true) {
   await waitForGreeting(bridgePort);
   const keyPath = join(dir, "id_ed25519");
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "", "-f", keyPath]);
-  const _publicKey = readFileSync(`${keyPath}.pub`, "utf8").trim();
 
   const meters = async (reset = false): Promise<Meters> =>
     (await fetch(`${worker.url}/__dev/meters`, { method: reset ? "DELETE" : "GET" })).json();
@@ -156,6 +159,17 @@ export async function runCostBench(storageSessions = 20, write = true) {
     });
   };
 
+  const stop = async () => {
+    bridge.kill("SIGTERM");
+    await receiver.close();
+    await worker.stop();
+    removeState(worker);
+  };
+  return { worker, receiver, apiKey, api, ssh, sign, meters, settled, measure, stop };
+}
+
+export async function runCostBench(storageSessions = 20, write = true) {
+  const { worker, receiver, api, ssh, sign, settled, measure, stop } = await proofRig();
   const rows: { name: string; counts: Meters }[] = [];
   try {
     // Warm: the isolate, the cached API key and the rate limiter's grants are not per operation.
@@ -261,10 +275,7 @@ Machine: ${machine()}.`;
     if (write) writeSection("cost", markdown);
     return { rows, storage, perMillion, markdown };
   } finally {
-    bridge.kill("SIGTERM");
-    await receiver.close();
-    await worker.stop();
-    removeState(worker);
+    await stop();
   }
 }
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { runApiBench } from "../../bench/api.ts";
 import { runBridgeMemoryBench } from "../../bench/bridge-memory.ts";
+import { runCostBench } from "../../bench/cost.ts";
 import { runGeoBench } from "../../bench/geo.ts";
 import { runListBench } from "../../bench/list-latency.ts";
 import { runSshProofBench } from "../../bench/ssh-proofs.ts";
+import { runStorageBench } from "../../bench/storage.ts";
 import { runWebhookRecoveryBench } from "../../bench/webhook-recovery.ts";
 import { runWebhookBench } from "../../bench/webhooks.ts";
 
@@ -43,6 +45,20 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     const far = byDistance.get(20) ?? {};
     expect(Object.keys(far)).toContain("SSH proof (ssh start → result on the terminal)");
     expect(far.create?.[0]).toBeGreaterThan(20);
+  }, 180_000);
+
+  it("cost counts every operation's billed units", async () => {
+    const { rows, perMillion } = await runCostBench(1, false);
+    const proof = rows.at(-1)?.counts;
+    expect(proof?.durableObjectRowsWritten).toBeGreaterThan(0);
+    expect(perMillion).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("storage sees sessions kept, then erased by their retention", async () => {
+    const { result } = await runStorageBench(1, false);
+    expect(result.d1BytesPerSession).toBeGreaterThan(0);
+    expect(result.notErased).toBe(0);
+    expect(result.eventsLeft).toBe(0);
   }, 180_000);
 
   it("list-latency pages through inserted sessions", async () => {
