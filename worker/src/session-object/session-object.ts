@@ -61,7 +61,7 @@ import {
   recordFinish,
 } from "./connection-transitions.ts";
 import { projectCounters } from "./counters.ts";
-import { type PushResult, pushToIndex } from "./index-push.ts";
+import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
 import { legacyLeaseOf, readFromIndex } from "./legacy.ts";
 import {
   connectionRulesOf,
@@ -82,24 +82,11 @@ const LEGACY_SESSION_HEADER = "x-keyproof-legacy-session";
 
 /** How long a connection holds its place unless its bridge renews it (protocol/messages.ts). */
 export { CONNECTION_LEASE_MS };
-/** A push that failed is made again this long after (the alarm), until D1 takes it. */
-export const PUSH_RETRY_MS = 5_000;
-/**
- * A change from the bridge or a signer goes to D1 this long after: a proof's open and finish
- * usually share one push. (API writes push at once, and wait for it.)
- */
-export const PUSH_DELAY_MS = 300;
-/**
- * Key-value entries: the index's acknowledged version, where a legacy session lives, and the
- * session's own webhooks until the first push has written them to D1.
- */
-const PUSHED_VERSION = "pushed_version";
+
+/** Key-value entry: where a legacy session lives. */
 const FORWARD_TO = "forward_to";
-const NEW_WEBHOOKS = "new_webhooks";
 /** The session's own webhooks, a copy of D1's rows renewed on every change (SessionState). */
 const WEBHOOKS = "webhooks";
-/** D1's bookmark after the last push: what a read of this session's index needs at least. */
-const LAST_BOOKMARK = "last_bookmark";
 /** The attestation of the session's end, signed once; and when the proof page continued. */
 const ENDING_ATTESTATION = "ending_attestation";
 const CONTINUED = "continued";
@@ -133,8 +120,8 @@ export class SessionObject extends DurableObject<Env> {
    * timer keeps the object awake.
    */
   #pushSoonAt: number | null = null;
-  /** Pushes to D1 under way. */
-  readonly #inFlight = new Set<Promise<PushResult>>();
+  /** What feeds D1 (index-feed.ts). */
+  readonly #feed: IndexFeed;
   /** When this instance read its session back from the index (0: it did not). */
   #readBackAt = 0;
   /** Signature submissions to this session in the last minute (SPEC §13). */
@@ -144,6 +131,10 @@ export class SessionObject extends DurableObject<Env> {
     super(ctx, withD1(env));
     this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
     this.#store = new SessionStore(this.#storage);
+    this.#feed = new IndexFeed(this.env, this.#storage, this.#store, {
+      beforePush: () => this.#attestEndings(),
+      afterPush: () => this.#scheduleAlarm(),
+    });
     this.#nonces = new SeenNonces(this.#storage.kv);
     this.#watchers = new ProofWatchers(ctx);
     void ctx.blockConcurrencyWhile(() => this.#store.open());
@@ -158,16 +149,16 @@ export class SessionObject extends DurableObject<Env> {
   async create(created: NewSession): Promise<Written<SessionState | null> | "taken"> {
     const held = this.#store.session();
     if (held?.id === created.session.id)
-      return { value: this.#state(held), bookmark: await this.#pushNow() };
+      return { value: this.#state(held), bookmark: await this.#feed.pushNow() };
     if (held || this.#store.deleted()) return "taken";
     await this.#store.ensureTables();
     this.#store.transition((write) =>
       write.create(created.session, created.keys, created.authorities),
     );
-    if (created.webhooks.length > 0) this.#storage.kv.put(NEW_WEBHOOKS, created.webhooks);
+    this.#feed.queueWebhooks(created.webhooks);
     this.#storage.kv.put(WEBHOOKS, created.webhooks);
     await this.#scheduleAlarm();
-    return { value: null, bookmark: await this.#pushNow() };
+    return { value: null, bookmark: await this.#feed.pushNow() };
   }
 
   async detail(ref: SessionRef, scope: SessionScope): Promise<SessionState | null> {
@@ -241,7 +232,7 @@ export class SessionObject extends DurableObject<Env> {
         if (!inScope(session, scope)) return notFound();
         this.#store.transition((write) => write.delete());
         this.#watchers.closeAll("The session was deleted");
-        const bookmark = await this.#pushNow();
+        const bookmark = await this.#feed.pushNow();
         return { ok: true as const, value: { value: null, bookmark } };
       },
       (stub, legacy) => stub.remove(legacy, scope),
@@ -273,7 +264,7 @@ export class SessionObject extends DurableObject<Env> {
 
   /** Waits until D1 has every change so far; D1's bookmark after it (null if it could not). */
   async indexed(): Promise<string | null> {
-    return this.#pushNow();
+    return this.#feed.pushNow();
   }
 
   // ---------------------------------------------------------------- the bridge's calls
@@ -634,7 +625,7 @@ export class SessionObject extends DurableObject<Env> {
       });
       this.#announce();
     }
-    await this.#push().catch(() => undefined);
+    await this.#feed.push().catch(() => undefined);
     if (await this.#eraseIfDue(now.getTime())) return;
     if (await this.#retireIfDone(now.getTime())) return;
     await this.#scheduleAlarm();
@@ -680,7 +671,7 @@ export class SessionObject extends DurableObject<Env> {
   /** Everything of the session goes: D1's rows (events and deliveries too), then this storage. */
   async #erase(session: SessionRow) {
     // A push landing after the erasure would put rows back.
-    await Promise.allSettled([...this.#inFlight]);
+    await this.#feed.settled();
     const db = database(this.env.DB);
     await db.batch(erasureStatements(db, session.projectId, session.id));
     this.#watchers.closeAll("The session was erased");
@@ -705,8 +696,7 @@ export class SessionObject extends DurableObject<Env> {
     const session = this.#store.session();
     const retireAt = session ? this.#retireAt(session) : null;
     if (retireAt === null || retireAt > now) return false;
-    const pushed = this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0;
-    if (pushed < this.#store.version() || this.#inFlight.size > 0) return false;
+    if (this.#feed.behind() || this.#feed.busy()) return false;
     this.#watchers.closeAll("The session is over");
     await this.#storage.deleteAll();
     this.#store.forget();
@@ -784,7 +774,7 @@ export class SessionObject extends DurableObject<Env> {
   /** After a change the API waits on: pushed, so the caller's next list sees it. */
   async #written(session: SessionRow): Promise<{ ok: true; value: Written<SessionState> }> {
     this.#announce();
-    const bookmark = await this.#pushNow();
+    const bookmark = await this.#feed.pushNow();
     return { ok: true, value: { value: this.#state(session), bookmark } };
   }
 
@@ -793,70 +783,6 @@ export class SessionObject extends DurableObject<Env> {
     this.#announce();
     this.#pushSoonAt ??= Date.now() + PUSH_DELAY_MS;
     void this.#scheduleAlarm();
-  }
-
-  /** Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed. */
-  async #pushNow(): Promise<string | null> {
-    try {
-      return (await this.#push()).bookmark;
-    } catch (error) {
-      // D1 away is expected now and then: one line, no stack; anything else is a bug to find.
-      const away = isIndexUnavailable(error);
-      log(this.env, "warn", "push to D1 failed; the alarm retries", {
-        error: String(error),
-        ...(away ? {} : { stack: (error as Error).stack }),
-      });
-      await this.#scheduleAlarm();
-      return null;
-    }
-  }
-
-  /**
-   * Sends D1 what it has not acknowledged yet. Pushes may overlap (an API write does not wait
-   * behind a push the bridge started): each is idempotent, a row only replaces an older version,
-   * and the acknowledged version only moves forward. The alarm is set first, so a push lost with
-   * the process is made again.
-   */
-  #push(): Promise<PushResult> {
-    const push = this.#pushPending();
-    this.#inFlight.add(push);
-    void push.catch(() => undefined).finally(() => this.#inFlight.delete(push));
-    return push;
-  }
-
-  async #pushPending(): Promise<PushResult> {
-    const kv = this.#storage.kv;
-    // A deletion goes after every push before it: one that landed later would insert the row again.
-    if (this.#store.deleted()) await Promise.allSettled([...this.#inFlight]);
-    await this.#attestEndings();
-    const pushed = kv.get<number>(PUSHED_VERSION) ?? 0;
-    const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
-    if (pushed >= this.#store.version() && webhooks.length === 0)
-      return { version: pushed, bookmark: kv.get<string>(LAST_BOOKMARK) ?? null };
-    // Set first: a push lost with the process is made again by the alarm.
-    const alarm = await this.#storage.getAlarm();
-    if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
-      await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
-    const changes = this.#store.changesSince(pushed);
-    const target = this.#pushTarget(changes.session);
-    const result = target
-      ? await pushToIndex(this.env, target, changes, webhooks)
-      : { version: changes.version, bookmark: null };
-    this.#store.acknowledge(result.version);
-    kv.put(PUSHED_VERSION, Math.max(result.version, kv.get<number>(PUSHED_VERSION) ?? 0));
-    const last = kv.get<string>(LAST_BOOKMARK);
-    if (result.bookmark && (!last || result.bookmark > last))
-      kv.put(LAST_BOOKMARK, result.bookmark);
-    if (webhooks.length > 0) kv.delete(NEW_WEBHOOKS);
-    await this.#scheduleAlarm();
-    return result;
-  }
-
-  /** The session the pending changes are for (a tombstone's too); null when there is none. */
-  #pushTarget(changed: SessionRow | undefined) {
-    const session = changed ?? this.#store.session();
-    if (!session) return null;
-    return { projectId: session.projectId, sessionId: session.id, kind: session.kind };
   }
 
   /** Tells every open proof page what the session looks like now; once over, lets them go. */
@@ -872,8 +798,7 @@ export class SessionObject extends DurableObject<Env> {
   /** Wakes the object at its next duty: expiry, a push to retry, a watcher falling idle. */
   async #scheduleAlarm() {
     const session = this.#store.session();
-    const unpushed = (this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
-    const pending = unpushed ? (this.#pushSoonAt ?? Date.now() + PUSH_RETRY_MS) : null;
+    const pending = this.#feed.behind() ? (this.#pushSoonAt ?? Date.now() + PUSH_RETRY_MS) : null;
     const times = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.#store.nextLeaseEnd() : null,
@@ -948,10 +873,10 @@ export class SessionObject extends DurableObject<Env> {
       this.#store.adoptVersion(Math.max(session.version, this.#store.version()));
       if (isOpen(session)) {
         // A session from before objects held sessions: pushed again whole, as the object has it.
-        this.#storage.kv.put(PUSHED_VERSION, 0);
+        this.#feed.acknowledged(0);
       } else {
         // A retired session read back from the primary: the index has all of it already.
-        this.#storage.kv.put(PUSHED_VERSION, this.#store.version());
+        this.#feed.acknowledged(this.#store.version());
         this.#readBackAt = Date.now();
       }
       await this.#scheduleAlarm();

@@ -1,0 +1,135 @@
+import type { WebhookRow } from "../db/webhooks.ts";
+import type { Env } from "../env.ts";
+import { log } from "../lib/log.ts";
+import { isIndexUnavailable } from "../lib/unavailable.ts";
+import { type PushResult, pushToIndex } from "./index-push.ts";
+import type { SessionStore } from "./session-store.ts";
+
+/** A push that failed is made again this long after (the alarm), until D1 takes it. */
+export const PUSH_RETRY_MS = 5_000;
+/**
+ * A change from the bridge or a signer goes to D1 this long after: a proof's open and finish
+ * usually share one push. (API writes push at once, and wait for it.)
+ */
+export const PUSH_DELAY_MS = 300;
+
+/**
+ * Key-value entries: the index's acknowledged version, the session's own webhooks until the
+ * first push has written them to D1, and D1's bookmark after the last push (what a read of this
+ * session's index needs at least).
+ */
+const PUSHED_VERSION = "pushed_version";
+const NEW_WEBHOOKS = "new_webhooks";
+const LAST_BOOKMARK = "last_bookmark";
+
+/** What the object does around each push. */
+export interface FeedHooks {
+  /** Before each push: what must be in the outbox first (the ending's attestation). */
+  beforePush: () => Promise<void>;
+  /** After each push, or a failed one: the object sets its alarm for what is left. */
+  afterPush: () => Promise<void>;
+}
+
+/**
+ * How a session's object feeds D1, the project-wide index (SPEC §15): whatever D1 has not
+ * acknowledged, pushed by index-push.ts. Pushes may overlap (an API write does not wait behind a
+ * push the bridge started): each is idempotent, a row only replaces an older version, and the
+ * acknowledged version only moves forward. A push that fails is made again by the object's alarm.
+ */
+export class IndexFeed {
+  readonly #env: Env;
+  readonly #storage: DurableObjectStorage;
+  readonly #store: SessionStore;
+  readonly #hooks: FeedHooks;
+  /** Pushes to D1 under way. */
+  readonly #inFlight = new Set<Promise<PushResult>>();
+
+  constructor(env: Env, storage: DurableObjectStorage, store: SessionStore, hooks: FeedHooks) {
+    this.#env = env;
+    this.#storage = storage;
+    this.#store = store;
+    this.#hooks = hooks;
+  }
+
+  /** D1 has not acknowledged every change yet. */
+  behind(): boolean {
+    return (this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
+  }
+
+  /** A push is under way. */
+  busy(): boolean {
+    return this.#inFlight.size > 0;
+  }
+
+  /** Once every push under way has landed or failed. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /** D1 has the session up to `version` already (read back from it), or has nothing (0). */
+  acknowledged(version: number) {
+    this.#storage.kv.put(PUSHED_VERSION, version);
+  }
+
+  /** A new session's own webhooks, written to D1 by its first push. */
+  queueWebhooks(rows: WebhookRow[]) {
+    if (rows.length > 0) this.#storage.kv.put(NEW_WEBHOOKS, rows);
+  }
+
+  /** Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed. */
+  async pushNow(): Promise<string | null> {
+    try {
+      return (await this.push()).bookmark;
+    } catch (error) {
+      // D1 away is expected now and then: one line, no stack; anything else is a bug to find.
+      const away = isIndexUnavailable(error);
+      log(this.#env, "warn", "push to D1 failed; the alarm retries", {
+        error: String(error),
+        ...(away ? {} : { stack: (error as Error).stack }),
+      });
+      await this.#hooks.afterPush();
+      return null;
+    }
+  }
+
+  /** Sends D1 what it has not acknowledged yet; the alarm is set first, so a lost push is redone. */
+  push(): Promise<PushResult> {
+    const push = this.#pushPending();
+    this.#inFlight.add(push);
+    void push.catch(() => undefined).finally(() => this.#inFlight.delete(push));
+    return push;
+  }
+
+  async #pushPending(): Promise<PushResult> {
+    const kv = this.#storage.kv;
+    // A deletion goes after every push before it: one that landed later would insert the row again.
+    if (this.#store.deleted()) await this.settled();
+    await this.#hooks.beforePush();
+    const pushed = kv.get<number>(PUSHED_VERSION) ?? 0;
+    const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
+    if (pushed >= this.#store.version() && webhooks.length === 0)
+      return { version: pushed, bookmark: kv.get<string>(LAST_BOOKMARK) ?? null };
+    // Set first: a push lost with the process is made again by the alarm.
+    const alarm = await this.#storage.getAlarm();
+    if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
+      await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
+    const changes = this.#store.changesSince(pushed);
+    const session = changes.session ?? this.#store.session();
+    const result = session
+      ? await pushToIndex(
+          this.#env,
+          { projectId: session.projectId, sessionId: session.id, kind: session.kind },
+          changes,
+          webhooks,
+        )
+      : { version: changes.version, bookmark: null };
+    this.#store.acknowledge(result.version);
+    kv.put(PUSHED_VERSION, Math.max(result.version, kv.get<number>(PUSHED_VERSION) ?? 0));
+    const last = kv.get<string>(LAST_BOOKMARK);
+    if (result.bookmark && (!last || result.bookmark > last))
+      kv.put(LAST_BOOKMARK, result.bookmark);
+    if (webhooks.length > 0) kv.delete(NEW_WEBHOOKS);
+    await this.#hooks.afterPush();
+    return result;
+  }
+}
