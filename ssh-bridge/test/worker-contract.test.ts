@@ -1,8 +1,10 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-import type {
-  FinishConnectionRequest,
-  OpenConnectionRequest,
+import {
+  type ConnectionProgressRequest,
+  type FinishConnectionRequest,
+  LEASE_RENEWAL_MS,
+  type OpenConnectionRequest,
 } from "../../worker/src/protocol/messages.ts";
 import { type WorkerApi, WorkerClient } from "../src/worker-client.ts";
 import { startBridge } from "./helpers/bridge.ts";
@@ -16,8 +18,12 @@ afterAll(() => {
 });
 
 /** A Worker that answers by the contract from memory, and remembers what it was told. */
-function fakeWorker() {
-  const calls = { open: [] as OpenConnectionRequest[], finish: [] as FinishConnectionRequest[] };
+function fakeWorker(options: { mustConfirm?: boolean } = {}) {
+  const calls = {
+    open: [] as OpenConnectionRequest[],
+    finish: [] as FinishConnectionRequest[],
+    progress: [] as { at: number; request: ConnectionProgressRequest }[],
+  };
   const worker: WorkerApi = {
     async openConnection(request) {
       calls.open.push(request);
@@ -27,7 +33,7 @@ function fakeWorker() {
         connection_id: "con_fake",
         kind: "collect",
         multi_key: false,
-        must_confirm: false,
+        must_confirm: options.mustConfirm ?? false,
         ssh_banner: "From the fake Worker",
         ssh_message: null,
         expired_at: new Date(Date.now() + 60_000).toISOString(),
@@ -59,7 +65,8 @@ function fakeWorker() {
         expected_accounts: [],
       };
     },
-    async connectionProgress() {
+    async connectionProgress(_, request) {
+      calls.progress.push({ at: Date.now(), request });
       return { ok: true };
     },
     async sessionStatus() {
@@ -101,6 +108,36 @@ describe("the bridge against the Worker interface", () => {
       await bridge.close();
     }
   });
+
+  it("renews the connection's place while the user sits at the prompt (issue 35.2)", async () => {
+    const fake = fakeWorker({ mustConfirm: true });
+    const bridge = await startBridge(ctx.worker, { worker: fake.worker });
+    try {
+      const startedAt = Date.now();
+      const result = await runSsh({
+        port: bridge.port,
+        user: "0".repeat(26),
+        keys: [makeKey()],
+        input: "y\n",
+        inputDelayMs: LEASE_RENEWAL_MS + 2_000,
+        timeoutMs: LEASE_RENEWAL_MS + 15_000,
+      });
+      expect(result.code).toBe(0);
+      // First the prompt (the proof page says so), then "still here" with nothing to show.
+      const [asked, ...renewals] = fake.calls.progress;
+      expect(asked?.request.confirming).toHaveLength(1);
+      expect(renewals.length).toBeGreaterThanOrEqual(1);
+      expect(renewals[0]?.request).toEqual({ session_id: "cs_fake" });
+      expect((renewals[0]?.at ?? 0) - startedAt).toBeGreaterThanOrEqual(LEASE_RENEWAL_MS - 1_000);
+      // Once the connection has reported, it renews nothing more.
+      const reported = fake.calls.progress.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(fake.calls.progress).toHaveLength(reported);
+      expect(fake.calls.finish).toHaveLength(1);
+    } finally {
+      await bridge.close();
+    }
+  }, 40_000);
 
   it("treats a Worker answer outside the contract as the service being unavailable", async () => {
     const server = createServer((_, response) => {
