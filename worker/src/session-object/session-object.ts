@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { database } from "../db/client.ts";
 import type { SessionRow } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
@@ -10,12 +9,6 @@ import { expectedAccounts } from "../domain/forges.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
 import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
-import {
-  eraseAt,
-  erasureStatements,
-  projectRetentionDays,
-  RETIRE_AFTER_MS,
-} from "../domain/retention.ts";
 import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
 import type {
   ConnectionReport,
@@ -40,9 +33,7 @@ import {
 import { proofLinks } from "../domain/session-views.ts";
 import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
-import { log } from "../lib/log.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
-import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { fingerprints } from "../protocol/key-material.ts";
 import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
 import {
@@ -72,6 +63,7 @@ import {
 } from "./proof-inputs.ts";
 import { ProofWatchers } from "./proof-watchers.ts";
 import { type BridgeNonce, SeenNonces } from "./seen-nonces.ts";
+import { SessionEnding } from "./session-ending.ts";
 import { SessionStore } from "./session-store.ts";
 
 /** The headers by which the proof page's route tells the object who asks to watch, and what. */
@@ -90,11 +82,6 @@ const WEBHOOKS = "webhooks";
 /** The attestation of the session's end, signed once; and when the proof page continued. */
 const ENDING_ATTESTATION = "ending_attestation";
 const CONTINUED = "continued";
-/** When the closed session is erased (ms): its project's retention, counted from its close. */
-const ERASE_AT = "erase_at";
-
-/** A retired session read back is kept this long, for the calls that come with it, then retires. */
-const READ_BACK_HELD_MS = 60_000;
 
 /** Where a call about a session is answered: here, nowhere, or by a legacy session's object. */
 type Arrival = "here" | "absent" | { forward: DurableObjectStub<SessionObject>; ref: SessionRef };
@@ -122,8 +109,8 @@ export class SessionObject extends DurableObject<Env> {
   #pushSoonAt: number | null = null;
   /** What feeds D1 (index-feed.ts). */
   readonly #feed: IndexFeed;
-  /** When this instance read its session back from the index (0: it did not). */
-  #readBackAt = 0;
+  /** When the closed session retires and is erased (session-ending.ts). */
+  readonly #ending: SessionEnding;
   /** Signature submissions to this session in the last minute (SPEC §13). */
   readonly #signatureHits: number[] = [];
 
@@ -135,6 +122,9 @@ export class SessionObject extends DurableObject<Env> {
       beforePush: () => this.#attestEndings(),
       afterPush: () => this.#scheduleAlarm(),
     });
+    this.#ending = new SessionEnding(this.env, this.#storage, this.#store, this.#feed, (reason) =>
+      this.#watchers.closeAll(reason),
+    );
     this.#nonces = new SeenNonces(this.#storage.kv);
     this.#watchers = new ProofWatchers(ctx);
     void ctx.blockConcurrencyWhile(() => this.#store.open());
@@ -626,82 +616,17 @@ export class SessionObject extends DurableObject<Env> {
       this.#announce();
     }
     await this.#feed.push().catch(() => undefined);
-    if (await this.#eraseIfDue(now.getTime())) return;
-    if (await this.#retireIfDone(now.getTime())) return;
+    if (await this.#ending.eraseIfDue(now.getTime())) return;
+    if (await this.#ending.retireIfDone(now.getTime())) return;
     await this.#scheduleAlarm();
   }
 
   /**
    * Erasure by retention, from the sweep (domain/retention.ts) that found the session past it in
-   * D1: erased here and in D1 if this object holds it, else in D1 only (a retired object holds
-   * nothing, and is not filled again to be emptied).
+   * D1: erased here and in D1 if this object holds it, else in D1 only.
    */
   async erase(projectId: string, sessionId: string): Promise<void> {
-    const session = this.#store.session();
-    if (session?.id === sessionId) return this.#erase(session);
-    const db = database(this.env.DB);
-    await db.batch(erasureStatements(db, projectId, sessionId));
-  }
-
-  /**
-   * A closed session past its project's retention is erased (SPEC §19). The time is worked out
-   * once, when first due to be known, from the project's `retention_days`; and again just before
-   * erasing, so a retention lengthened since is honoured.
-   */
-  async #eraseIfDue(now: number): Promise<boolean> {
-    const session = this.#store.session();
-    if (!session || isOpen(session) || !session.completedAt) return false;
-    const kv = this.#storage.kv;
-    try {
-      let at = kv.get<number>(ERASE_AT);
-      if (at === undefined || at <= now) {
-        const days = await projectRetentionDays(this.env, session.projectId);
-        at = eraseAt(this.env, session.completedAt, days);
-        kv.put(ERASE_AT, at);
-      }
-      if (at > now) return false;
-      await this.#erase(session);
-      return true;
-    } catch (error) {
-      if (!isIndexUnavailable(error)) throw error;
-      return false; // D1 is away: the alarm tries again
-    }
-  }
-
-  /** Everything of the session goes: D1's rows (events and deliveries too), then this storage. */
-  async #erase(session: SessionRow) {
-    // A push landing after the erasure would put rows back.
-    await this.#feed.settled();
-    const db = database(this.env.DB);
-    await db.batch(erasureStatements(db, session.projectId, session.id));
-    this.#watchers.closeAll("The session was erased");
-    await this.#storage.deleteAll();
-    this.#store.forget();
-    this.#readBackAt = 0;
-    log(this.env, "info", "session erased after its retention", { session_id: session.id });
-  }
-
-  /** When a closed session's object may delete its storage; null while the session is open. */
-  #retireAt(session: SessionRow): number | null {
-    if (isOpen(session) || !session.completedAt) return null;
-    const closedAt = Date.parse(session.completedAt);
-    return Math.max(closedAt + RETIRE_AFTER_MS, this.#readBackAt + READ_BACK_HELD_MS);
-  }
-
-  /**
-   * A closed session the index has all of, past its retirement time: the object deletes its own
-   * storage, its alarm with it (SPEC §15). True when it did.
-   */
-  async #retireIfDone(now: number): Promise<boolean> {
-    const session = this.#store.session();
-    const retireAt = session ? this.#retireAt(session) : null;
-    if (retireAt === null || retireAt > now) return false;
-    if (this.#feed.behind() || this.#feed.busy()) return false;
-    this.#watchers.closeAll("The session is over");
-    await this.#storage.deleteAll();
-    this.#store.forget();
-    this.#readBackAt = 0;
-    return true;
+    return this.#ending.erase(projectId, sessionId);
   }
 
   // ---------------------------------------------------------------- inside
@@ -802,11 +727,7 @@ export class SessionObject extends DurableObject<Env> {
     const times = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.#store.nextLeaseEnd() : null,
-      session ? this.#retireAt(session) : null,
-      // Erasure: when known; a closed session whose time is not known yet works it out soon.
-      session && !isOpen(session)
-        ? (this.#storage.kv.get<number>(ERASE_AT) ?? Date.now() + PUSH_RETRY_MS)
-        : null,
+      ...(session ? this.#ending.deadlines(session) : []),
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
@@ -877,7 +798,7 @@ export class SessionObject extends DurableObject<Env> {
       } else {
         // A retired session read back from the primary: the index has all of it already.
         this.#feed.acknowledged(this.#store.version());
-        this.#readBackAt = Date.now();
+        this.#ending.readBack();
       }
       await this.#scheduleAlarm();
     }

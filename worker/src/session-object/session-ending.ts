@@ -1,0 +1,135 @@
+import { database } from "../db/client.ts";
+import type { SessionRow } from "../db/sessions.ts";
+import {
+  eraseAt,
+  erasureStatements,
+  projectRetentionDays,
+  RETIRE_AFTER_MS,
+} from "../domain/retention.ts";
+import { isOpen } from "../domain/session-rules.ts";
+import type { Env } from "../env.ts";
+import { log } from "../lib/log.ts";
+import { isIndexUnavailable } from "../lib/unavailable.ts";
+import { type IndexFeed, PUSH_RETRY_MS } from "./index-feed.ts";
+import type { SessionStore } from "./session-store.ts";
+
+/** When the closed session is erased (ms): its project's retention, counted from its close. */
+const ERASE_AT = "erase_at";
+/** A retired session read back is kept this long, for the calls that come with it, then retires. */
+const READ_BACK_HELD_MS = 60_000;
+
+/**
+ * How a closed session's object ends (SPEC §15, §19): it retires 15 minutes after the session
+ * closed, once D1 has all of it (its storage deleted, the session read back from D1 if asked for
+ * again), and the session is erased everywhere when its project's retention runs out.
+ */
+export class SessionEnding {
+  readonly #env: Env;
+  readonly #storage: DurableObjectStorage;
+  readonly #store: SessionStore;
+  readonly #feed: IndexFeed;
+  readonly #closeWatchers: (reason: string) => void;
+  /** When this instance read its session back from the index (0: it did not). */
+  #readBackAt = 0;
+
+  constructor(
+    env: Env,
+    storage: DurableObjectStorage,
+    store: SessionStore,
+    feed: IndexFeed,
+    closeWatchers: (reason: string) => void,
+  ) {
+    this.#env = env;
+    this.#storage = storage;
+    this.#store = store;
+    this.#feed = feed;
+    this.#closeWatchers = closeWatchers;
+  }
+
+  /** The object holds its session again, read back from D1: it is kept a minute, then retires. */
+  readBack() {
+    this.#readBackAt = Date.now();
+  }
+
+  /**
+   * When the alarm must come for the session's ending: its retirement and, once closed, its
+   * erasure (a time not worked out yet is worked out soon).
+   */
+  deadlines(session: SessionRow): number[] {
+    const retireAt = this.#retireAt(session);
+    if (retireAt === null) return [];
+    const erase = this.#storage.kv.get<number>(ERASE_AT) ?? Date.now() + PUSH_RETRY_MS;
+    return [retireAt, erase];
+  }
+
+  /** From the sweep: erased here and in D1 if this object holds it, else in D1 only. */
+  async erase(projectId: string, sessionId: string): Promise<void> {
+    const session = this.#store.session();
+    if (session?.id === sessionId) return this.#erase(session);
+    // A retired object holds nothing, and is not filled again to be emptied.
+    const db = database(this.#env.DB);
+    await db.batch(erasureStatements(db, projectId, sessionId));
+  }
+
+  /**
+   * A closed session past its project's retention is erased. The time is worked out once, when
+   * first due to be known, from the project's `retention_days`; and again just before erasing, so
+   * a retention lengthened since is honoured. True when it was erased.
+   */
+  async eraseIfDue(now: number): Promise<boolean> {
+    const session = this.#store.session();
+    if (!session || isOpen(session) || !session.completedAt) return false;
+    const kv = this.#storage.kv;
+    try {
+      let at = kv.get<number>(ERASE_AT);
+      if (at === undefined || at <= now) {
+        const days = await projectRetentionDays(this.#env, session.projectId);
+        at = eraseAt(this.#env, session.completedAt, days);
+        kv.put(ERASE_AT, at);
+      }
+      if (at > now) return false;
+      await this.#erase(session);
+      return true;
+    } catch (error) {
+      if (!isIndexUnavailable(error)) throw error;
+      return false; // D1 is away: the alarm tries again
+    }
+  }
+
+  /**
+   * A closed session the index has all of, past its retirement time: the object deletes its own
+   * storage, its alarm with it. True when it did.
+   */
+  async retireIfDone(now: number): Promise<boolean> {
+    const session = this.#store.session();
+    const retireAt = session ? this.#retireAt(session) : null;
+    if (retireAt === null || retireAt > now || this.#feed.behind() || this.#feed.busy())
+      return false;
+    await this.#forget("The session is over");
+    return true;
+  }
+
+  /** When a closed session's object may delete its storage; null while the session is open. */
+  #retireAt(session: SessionRow): number | null {
+    if (isOpen(session) || !session.completedAt) return null;
+    const closedAt = Date.parse(session.completedAt);
+    return Math.max(closedAt + RETIRE_AFTER_MS, this.#readBackAt + READ_BACK_HELD_MS);
+  }
+
+  /** Everything of the session goes: D1's rows (events and deliveries too), then this storage. */
+  async #erase(session: SessionRow) {
+    // A push landing after the erasure would put rows back.
+    await this.#feed.settled();
+    const db = database(this.#env.DB);
+    await db.batch(erasureStatements(db, session.projectId, session.id));
+    await this.#forget("The session was erased");
+    log(this.#env, "info", "session erased after its retention", { session_id: session.id });
+  }
+
+  async #forget(reason: string) {
+    this.#closeWatchers(reason);
+    await this.#storage.deleteAll();
+    this.#store.forget();
+    this.#readBackAt = 0;
+  }
+}
