@@ -2,7 +2,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { accounts, apiKeys } from "../src/db/accounts.ts";
+import { accounts, apiKeys, projects } from "../src/db/accounts.ts";
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, createSession, db } from "./helpers.ts";
@@ -99,5 +99,24 @@ describe("deleting an account", () => {
     expect(gone).toBeUndefined();
     // Signed out: the projects page asks to sign in again.
     expect((await browser.get("/projects")).status).toBe(303);
+  });
+});
+
+describe("the settings page's retention", () => {
+  it("shows the project's retention_days and changes it, refusing what is out of range", async () => {
+    const { browser, projectId } = await browserWithProject("Kept");
+    const settings = await browser.get(`/projects/${projectId}/settings`);
+    expect(settings.html).toContain('name="retention_days"');
+    expect(settings.html).toContain('value="30"');
+    const refused = await browser.post(`/projects/${projectId}/retention`, {
+      retention_days: "0",
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain("Retention is a whole number of days from 1 to 3650");
+    const saved = await browser.post(`/projects/${projectId}/retention`, { retention_days: "7" });
+    expect(saved.status).toBe(303);
+    const [row] = await db().select().from(projects).where(eq(projects.id, projectId));
+    expect(row?.retentionDays).toBe(7);
+    expect((await browser.get(`/projects/${projectId}/settings`)).html).toContain('value="7"');
   });
 });
