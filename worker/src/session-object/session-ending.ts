@@ -97,10 +97,16 @@ export class SessionEnding {
   }
 
   /**
-   * A closed session the index has all of, past its retirement time: the object deletes its own
-   * storage, its alarm with it. True when it did.
+   * A closed session the index has all of, past its retirement time, or a deleted one whose
+   * deletion the index has: the object deletes its own storage, its alarm with it. True when it did.
    */
   async retireIfDone(now: number): Promise<boolean> {
+    // A deleted session's tombstone goes once D1 has the deletion: nothing of it is left.
+    if (this.#store.deleted()) {
+      if (this.#feed.behind() || this.#feed.busy()) return false;
+      await this.#forget("The session was deleted");
+      return true;
+    }
     const session = this.#store.session();
     const retireAt = session ? this.#retireAt(session) : null;
     if (retireAt === null || retireAt > now || this.#feed.behind() || this.#feed.busy())

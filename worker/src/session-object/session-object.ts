@@ -223,6 +223,8 @@ export class SessionObject extends DurableObject<Env> {
         this.#store.transition((write) => write.delete());
         this.#watchers.closeAll("The session was deleted");
         const bookmark = await this.#feed.pushNow();
+        // D1 has the deletion: the object keeps nothing of it (else its alarm retries both).
+        if (bookmark !== null) await this.#ending.retireIfDone(Date.now());
         return { ok: true as const, value: { value: null, bookmark } };
       },
       (stub, legacy) => stub.remove(legacy, scope),
