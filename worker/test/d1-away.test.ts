@@ -96,6 +96,37 @@ describe("while D1 is away", () => {
     expect(listed.items.map((item) => [item.id, item.status])).toEqual([[session.id, "completed"]]);
   });
 
+  it("a DELETE made while D1 was away answers a bookmark that lists without it once D1 is back", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession<Detail>(apiKey, "collect", { external_id: "gone" });
+    await callJson(`${base("collect")}${session.id}`, 200, { key: apiKey });
+    setD1Outage(true);
+    const deleted = await call(`${base("collect")}${session.id}`, {
+      method: "DELETE",
+      key: apiKey,
+    });
+    expect(deleted.status).toBe(204);
+    const bookmark = deleted.headers.get("keyproof-bookmark") ?? "";
+    await expectProblem(
+      await call(base("collect"), { key: apiKey, headers: { "keyproof-bookmark": bookmark } }),
+      503,
+    );
+    setD1Outage(false);
+    // The object pushes the deletion, then keeps nothing; the bookmark still works after that.
+    const list = () =>
+      callJson<{ items: Detail[] }>(`${base("collect")}?external_id=gone`, 200, {
+        key: apiKey,
+        headers: { "keyproof-bookmark": bookmark },
+      });
+    expect((await list()).items).toEqual([]);
+    await runDurableObjectAlarm(objectOf(session.id));
+    const emptied = await runInDurableObject(objectOf(session.id), (_instance, state) => [
+      ...state.storage.kv.list(),
+    ]);
+    expect(emptied).toEqual([]);
+    expect((await list()).items).toEqual([]);
+  });
+
   it("refuses a key it has not seen with a 503, not a 401 or a 500", async () => {
     const { apiKey } = await newProject();
     setD1Outage(true);

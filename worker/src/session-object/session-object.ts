@@ -75,6 +75,8 @@ const LEGACY_SESSION_HEADER = "x-keyproof-legacy-session";
 /** How long a connection holds its place unless its bridge renews it (protocol/messages.ts). */
 export { CONNECTION_LEASE_MS };
 
+/** What `indexed` answers when D1 lacks nothing of this object: a bookmark that asks for nothing. */
+const NOTHING_PENDING = "first-unconstrained";
 /** Key-value entry: where a legacy session lives. */
 const FORWARD_TO = "forward_to";
 /** The session's own webhooks, a copy of D1's rows renewed on every change (SessionState). */
@@ -254,8 +256,12 @@ export class SessionObject extends DurableObject<Env> {
     return this.#storage.sql.databaseSize;
   }
 
-  /** Waits until D1 has every change so far; D1's bookmark after it (null if it could not). */
+  /**
+   * Waits until D1 has every change so far; D1's bookmark after it (null if it could not). An
+   * object that holds nothing (retired, erased, deleted, never made) has nothing D1 lacks.
+   */
   async indexed(): Promise<string | null> {
+    if (!this.#store.session() && !this.#store.deleted()) return NOTHING_PENDING;
     return this.#feed.pushNow();
   }
 
@@ -730,6 +736,8 @@ export class SessionObject extends DurableObject<Env> {
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.#store.nextLeaseEnd() : null,
       ...(session ? this.#ending.deadlines(session) : []),
+      // A tombstone goes as soon as D1 has the deletion (until then, the push's retry wakes it).
+      this.#store.deleted() && !this.#feed.behind() ? Date.now() : null,
       pending,
       this.#watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
