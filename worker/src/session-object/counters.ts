@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { database } from "../db/client.ts";
 import { connectionKeys, sessions } from "../db/sessions.ts";
 import type { Env } from "../env.ts";
@@ -23,7 +23,12 @@ export async function projectCounters(
     .from(connectionKeys)
     .innerJoin(sessions, eq(sessions.id, connectionKeys.sessionId))
     .where(
-      and(inArray(connectionKeys.publicKeySha256, fingerprints), eq(sessions.projectId, projectId)),
+      and(
+        inArray(connectionKeys.publicKeySha256, fingerprints),
+        // As the index has it: only security keys have counters.
+        isNotNull(connectionKeys.securityKey),
+        eq(sessions.projectId, projectId),
+      ),
     )
     .groupBy(connectionKeys.publicKeySha256);
   return new Map(
