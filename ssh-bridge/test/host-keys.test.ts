@@ -65,11 +65,11 @@ describe("host keys that cannot be used", () => {
   it("stop the bridge with a sentence naming the file and what to do", async () => {
     const dir = mkdtempSync(join(tmpdir(), "keyproof-host-keys-"));
     const path = join(dir, "ssh_host_ed25519_key");
-    writeFileSync(
-      path,
-      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
-      { mode: 0o600 },
-    );
+    // A damaged key file: the format's armour around its magic header and nothing else, no key
+    // material (built from parts, so it reads as what it is).
+    const armour = (edge: string) => `-----${edge} OPENSSH PRIVATE KEY-----`;
+    const magic = Buffer.from("openssh-key-v1\0\0\0\0").toString("base64");
+    writeFileSync(path, `${armour("BEGIN")}\n${magic}\n${armour("END")}\n`, { mode: 0o600 });
     const failure = await run(
       process.execPath,
       [join(import.meta.dirname, "..", "src", "main.ts")],

@@ -8,7 +8,13 @@ import { CONNECTION_LEASE_MS } from "../src/protocol/messages.ts";
 import { UNAVAILABLE_MESSAGE } from "../src/protocol/terminal.ts";
 import { blobOf, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
-import { indexed, lapseConnections, objectOf } from "./session-objects.ts";
+import {
+  indexed,
+  lapseConnections,
+  NOTHING_STORED,
+  objectOf,
+  storageOf,
+} from "./session-objects.ts";
 
 /** Issue 35: what a session's object can answer is answered while D1 is away; the rest is a 503. */
 
@@ -274,13 +280,6 @@ describe("a lookup that finds nothing (trust, third pass, item 2)", () => {
     const refused = await openOver(identifier);
     expect(refused).toMatchObject({ accepted: false, reason: "unknown" });
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(objectNameOfIdentifier(identifier)));
-    const trace = await runInDurableObject(stub, async (_instance, state) => ({
-      tables: state.storage.sql
-        .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
-        .toArray(),
-      entries: [...state.storage.kv.list()],
-      alarm: await state.storage.getAlarm(),
-    }));
-    expect(trace).toEqual({ tables: [], entries: [], alarm: null });
+    expect(await storageOf(stub)).toEqual(NOTHING_STORED);
   });
 });

@@ -6,23 +6,12 @@ import { accounts, apiKeys, projects } from "../src/db/accounts.ts";
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, createSession, db } from "./helpers.ts";
-import { objectOf } from "./session-objects.ts";
+import { everythingInD1, objectOf } from "./session-objects.ts";
 import { browserWithProject } from "./web-client.ts";
 
 /** Issue 29, item 3 (SPEC §19): deleting a project, and an account that owns none. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
-
-/** Every row of D1's tables, as text. */
-async function everythingInD1(): Promise<string> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
-  ).all<{ name: string }>();
-  const dumps = [];
-  for (const { name } of tables.results)
-    dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
-  return dumps.join("\n");
-}
 
 const openOver = (identifier: string) =>
   internal<{ accepted: boolean; reason: string }>("/internal/v1/connections", {

@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -10,7 +10,14 @@ import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { encodeTime, newId, randomBase32 } from "../src/lib/ids.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
-import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
+import {
+  changeHeldSession,
+  everythingInD1,
+  indexed,
+  NOTHING_STORED,
+  objectOf,
+  storageOf,
+} from "./session-objects.ts";
 
 /** Issue 29 (SPEC §19): retention per project; erasure by the object's alarm and by the sweep. */
 
@@ -23,26 +30,6 @@ interface Detail {
   connection_identifier: string;
   connections: { ip_address: string; keys: { public_key_sha256: string }[] }[];
 }
-
-/** Every row of every table of D1, as text: what erasure must leave none of a session in. */
-async function everythingInD1(): Promise<string> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
-  ).all<{ name: string }>();
-  const dumps = [];
-  for (const { name } of tables.results)
-    dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
-  return dumps.join("\n");
-}
-
-const objectStorage = (sessionId: string) =>
-  runInDurableObject(objectOf(sessionId), async (_instance, state) => ({
-    tables: state.storage.sql
-      .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
-      .toArray().length,
-    entries: [...state.storage.kv.list()].length,
-    alarm: await state.storage.getAlarm(),
-  }));
 
 /** A collected session (a key, an address, events, a webhook delivery) that closed `ago` ms ago. */
 async function closedSession(ago: number) {
@@ -95,7 +82,7 @@ async function expectErased(apiKey: string, session: Detail, fingerprint: string
   const after = await everythingInD1();
   for (const trace of [session.id, session.connection_identifier, fingerprint, "198.51.100.7"])
     expect(after).not.toContain(trace);
-  expect(await objectStorage(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+  expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
 }
 
 describe("retention_days", () => {
@@ -137,7 +124,7 @@ describe("a closed session past its project's retention", () => {
     const { apiKey, session, fingerprint } = await closedSession(RETIRE_AFTER_MS + 60_000);
     // Kept for now (30 days): the object retires and the session stays readable.
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
-    expect(await objectStorage(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+    expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
     await sweepRetention(env, db());
     await callJson(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key: apiKey });
     // A year ago by another project's measure does not count here: this one keeps 30 days.
@@ -169,7 +156,7 @@ describe("DELETE", () => {
     const path = `/api/v1/ssh/collect/sessions/${session.id}`;
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
     // Its object keeps no tombstone: D1 had the deletion before the answer.
-    expect(await objectStorage(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+    expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
     await expectProblem(await call(path, { key: apiKey }), 404);
     const events = await callJson<{ items: unknown[] }>("/api/v1/events/", 200, { key: apiKey });
     expect(events.items).toEqual([]);

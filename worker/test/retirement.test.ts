@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -6,7 +6,13 @@ import { sessions } from "../src/db/sessions.ts";
 import { RETIRE_AFTER_MS } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, newProject } from "./helpers.ts";
-import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
+import {
+  changeHeldSession,
+  indexed,
+  NOTHING_STORED,
+  objectOf,
+  storageOf,
+} from "./session-objects.ts";
 
 /** Issue 33.3: a closed session's object retires; the session is still read, from the index. */
 
@@ -18,16 +24,6 @@ interface Detail {
   connection_identifier: string;
   webhooks: { id: string }[];
 }
-
-/** What the object's storage holds: its tables, key-value entries and alarm. */
-const storageOf = (sessionId: string) =>
-  runInDurableObject(objectOf(sessionId), async (_instance, state) => ({
-    tables: state.storage.sql
-      .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
-      .toArray().length,
-    entries: [...state.storage.kv.list()].length,
-    alarm: await state.storage.getAlarm(),
-  }));
 
 /** A collected session closed long enough ago to retire, as both its object and D1 have it. */
 async function closedLongAgo() {
@@ -51,9 +47,9 @@ async function closedLongAgo() {
 describe("a closed session's object", () => {
   it("deletes its own storage once the index has it all, and the session reads the same after", async () => {
     const { apiKey, session, path, before } = await closedLongAgo();
-    expect((await storageOf(session.id)).tables).toBeGreaterThan(0);
+    expect((await storageOf(objectOf(session.id))).tables).toBeGreaterThan(0);
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
-    expect(await storageOf(session.id)).toEqual({ tables: 0, entries: 0, alarm: null });
+    expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
 
     // Read back from the primary: the same session, its webhooks included.
     expect(await callJson<Detail>(path, 200, { key: apiKey })).toEqual(before);
@@ -74,7 +70,7 @@ describe("a closed session's object", () => {
     );
     expect(opened.json).toMatchObject({ accepted: false, reason: "completed" });
     // Held again for the calls that come with a read, then it retires again.
-    const held = await storageOf(session.id);
+    const held = await storageOf(objectOf(session.id));
     expect(held.alarm).not.toBeNull();
     expect(held.alarm ?? 0).toBeLessThanOrEqual(Date.now() + 60_000);
   });
@@ -94,6 +90,6 @@ describe("a closed session's object", () => {
     const session = await createSession<Detail>(apiKey, "collect", { multi_connection: true });
     await indexed(session.id);
     await runDurableObjectAlarm(objectOf(session.id));
-    expect((await storageOf(session.id)).tables).toBeGreaterThan(0);
+    expect((await storageOf(objectOf(session.id))).tables).toBeGreaterThan(0);
   });
 });

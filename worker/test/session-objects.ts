@@ -36,3 +36,27 @@ export async function lapseConnections(sessionId: string) {
       .run();
   });
 }
+
+/** What an object's storage holds: its tables (not the runtime's own), key-value entries, alarm. */
+export const storageOf = (stub: DurableObjectStub) =>
+  runInDurableObject(stub, async (_instance, state) => ({
+    tables: state.storage.sql
+      .exec("SELECT name FROM sqlite_master WHERE substr(name, 1, 4) <> '_cf_'")
+      .toArray().length,
+    entries: [...state.storage.kv.list()].length,
+    alarm: await state.storage.getAlarm(),
+  }));
+
+/** An object that keeps nothing: no table, no entry, no alarm. */
+export const NOTHING_STORED = { tables: 0, entries: 0, alarm: null };
+
+/** Every row of every D1 table, as text: where erased data must not be found. */
+export async function everythingInD1(): Promise<string> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+  ).all<{ name: string }>();
+  const dumps = [];
+  for (const { name } of tables.results)
+    dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
+  return dumps.join("\n");
+}
