@@ -60,3 +60,16 @@ export async function everythingInD1(): Promise<string> {
     dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
   return dumps.join("\n");
 }
+
+/** Every row of every table an object holds, and its key-value entries, as text. */
+export const everythingInObject = (stub: DurableObjectStub) =>
+  runInDurableObject(stub, (_instance, state) => {
+    const sql = state.storage.sql;
+    const tables = sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_' AND name NOT LIKE 'sqlite_%'",
+      )
+      .toArray();
+    const rows = tables.map(({ name }) => sql.exec(`SELECT * FROM "${name}"`).toArray());
+    return JSON.stringify([rows, [...state.storage.kv.list()]]);
+  });

@@ -51,7 +51,8 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
     );
   }
   if (admission.kind === "replay") {
-    const { status, headers, body } = admission.answer;
+    const { status, headers, body, erased } = admission.answer;
+    if (erased !== undefined) throw new ApiError(410, erased);
     // Through the context, so the replay carries this request's own x-request-id.
     const replayed = { ...headers, "idempotent-replayed": "true" };
     // A 204's stored body is empty, and a 204 may carry none.

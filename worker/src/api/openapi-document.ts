@@ -141,7 +141,7 @@ function describeMiddleware(document: OpenApiDocument) {
       const added: ErrorStatus[] = isPublic ? [] : [400, 401, 429, 503];
       if (!isPublic && hasPathParameters) added.push(404);
       if (!isPublic && operation.requestBody) added.push(413, 415);
-      if (!isPublic && method === "post") added.push(409, 422);
+      if (!isPublic && method === "post") added.push(409, 410, 422);
       for (const status of added) addProblem(operation, status);
       for (const [status, response] of Object.entries(operation.responses)) {
         const headers: Record<string, unknown> = { "x-request-id": ref("headers", "RequestId") };

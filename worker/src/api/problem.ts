@@ -15,6 +15,7 @@ const PROBLEM_TYPES: Record<ErrorStatus, string> = {
   404: "not-found",
   405: "method-not-allowed",
   409: "conflict",
+  410: "gone",
   413: "body-too-large",
   415: "unsupported-media-type",
   422: "idempotency-key-reused",

@@ -25,6 +25,7 @@ export const WHEN: Partial<Record<ErrorStatus, string>> = {
   401: "Missing, unknown, revoked or expired API key (the same answer for each)",
   404: "No such resource in the key's project (a path id that cannot exist is a 404 too)",
   409: "A request with the same Idempotency-Key is still running; retry once it has answered",
+  410: "The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used",
   413: `Body over ${LIMITS.maxBodyBytes / 1024} KiB`,
   415: "A body that is not application/json",
   422: "The Idempotency-Key was used for a request with another body",

@@ -18,6 +18,7 @@ import {
   completeSession,
   createSession,
   deleteSession,
+  redactSession,
   sessionState,
   updateSession,
 } from "../domain/sessions.ts";
@@ -203,6 +204,31 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
     )
     .openapi(
       createRoute({
+        method: "post",
+        path: "/{session_id}/redact",
+        tags: [tag],
+        summary: `Erase a closed ${noun}'s personal data`,
+        description:
+          "Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).",
+        request: { params: sessionIdParam },
+        responses: {
+          200: jsonResponse(spec.detail, `The redacted ${noun}`),
+          ...problems({
+            409: "The session still accepts connections: complete it or let it expire first",
+          }),
+        },
+      }),
+      async (c) => {
+        const ctx = c.var.project;
+        const sessionId = c.req.valid("param").session_id;
+        const written = await redactSession(ctx, kind, sessionId);
+        noteBookmark(c, written.bookmark, sessionId);
+        const detail = await detailOf(ctx, written.value);
+        return c.json(spec.detailView(c.env, detail), 200);
+      },
+    )
+    .openapi(
+      createRoute({
         method: "get",
         path: "/{session_id}/attestation",
         tags: [tag],
@@ -213,12 +239,19 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         responses: {
           200: jsonResponse(attestation, "The signed result"),
           ...problems({
+            410: "The session was redacted: there is no result left to sign",
             503: "Attestations are not set up on this service (its operator sets ATTESTATION_KEYS)",
           }),
         },
       }),
       async (c) => {
         const state = await sessionState(c.var.project, kind, c.req.valid("param").session_id);
+        if (state.session.redactedAt !== null) {
+          throw new ApiError(
+            410,
+            `The session was redacted at ${state.session.redactedAt}: its keys are erased, so there is no result left to sign`,
+          );
+        }
         const signed = await signAttestation(c.env, state);
         if (!signed) {
           throw new ApiError(

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
 import type { UncountedReason } from "../protocol/key-outcomes.ts";
 import {
@@ -53,6 +53,11 @@ export const sessionColumns = () => ({
   updatedAt: text("updated_at").notNull(),
   completedAt: text("completed_at"),
   verifiedAt: text("verified_at"),
+  /**
+   * When its personal data was erased (SPEC §19): its keys, addresses, client software,
+   * `external_id` and `return_url` are gone from every row; the outline stays.
+   */
+  redactedAt: text("redacted_at"),
   version: integer().notNull().default(0),
 });
 
@@ -154,13 +159,15 @@ export const sessions = sqliteTable(
 export const sessionKeys = sqliteTable(
   "session_keys",
   { ...sessionKeyColumns(), sessionId: ofSession() },
-  (t) => [uniqueIndex("session_keys_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
+  // By session only: the object keeps a session's keys distinct, and a redacted key has no
+  // fingerprint left to be distinct by.
+  (t) => [index("session_keys_session_idx").on(t.sessionId)],
 );
 
 export const sessionAuthorities = sqliteTable(
   "session_authorities",
   { ...sessionAuthorityColumns(), sessionId: ofSession() },
-  (t) => [uniqueIndex("session_authorities_fingerprint_idx").on(t.sessionId, t.publicKeySha256)],
+  (t) => [index("session_authorities_session_idx").on(t.sessionId)],
 );
 
 export const connections = sqliteTable(
@@ -179,8 +186,7 @@ export const connectionKeys = sqliteTable(
     sessionId: ofSession(),
   },
   (t) => [
-    uniqueIndex("connection_keys_fingerprint_idx").on(t.connectionId, t.publicKeySha256),
-    index("connection_keys_session_idx").on(t.sessionId, t.publicKeySha256),
+    index("connection_keys_session_idx").on(t.sessionId),
     // A security key's last counter in the project: looked up by fingerprint, security keys only.
     index("connection_keys_fingerprint_lookup_idx")
       .on(t.publicKeySha256)

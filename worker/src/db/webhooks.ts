@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   "failed_attempt",
   "status_changed",
   "connection_interrupted",
+  "redacted",
   "ping",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

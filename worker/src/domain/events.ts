@@ -26,3 +26,9 @@ export const statusChanged = (session: SessionRow, status: SessionStatus): Plann
   type: "status_changed",
   payload: { ...sessionPayload(session), status, previous_status: session.status },
 });
+
+/** The session's personal data is gone (SPEC §19): the event names it, and says nothing else. */
+export const sessionRedacted = (session: SessionRow, at: string): PlannedEvent => ({
+  type: "redacted",
+  payload: { ...sessionPayload({ ...session, externalId: null }), redacted_at: at },
+});

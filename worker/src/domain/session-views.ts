@@ -107,6 +107,7 @@ function sessionFields(env: Env, session: SessionRow) {
     created_at: session.createdAt,
     updated_at: session.updatedAt,
     completed_at: session.completedAt,
+    redacted_at: session.redactedAt,
   };
 }
 

@@ -2,6 +2,7 @@ import type { SessionAuthorityRow, SessionKeyRow, SessionRow } from "../db/sessi
 import type { WebhookRow } from "../db/webhooks.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
+import { objectStub } from "../lib/meter.ts";
 import { allowsPrivateNetworks } from "../lib/url-safety.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
@@ -248,6 +249,7 @@ export async function createSession(
       updatedAt: now,
       completedAt: null,
       verifiedAt: null,
+      redactedAt: null,
       version: 0,
     };
     const { keys, authorities } = givenTo(id);
@@ -372,5 +374,34 @@ export async function deleteSession(
   sessionId: string,
 ): Promise<Written<null>> {
   const { scope, ref, object } = objectFor(ctx, kind, sessionId);
-  return unwrap(await object.remove(ref, scope), sessionId);
+  const written = unwrap(await object.remove(ref, scope), sessionId);
+  await forgetIdempotentAnswers(ctx, sessionId, "deleted");
+  return written;
+}
+
+/** `POST .../redact/`: a closed session's personal data erased, its outline kept (SPEC §19). */
+export async function redactSession(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+): Promise<Written<SessionState>> {
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  const written = unwrap(await object.redact(ref, scope, ctx.now.toISOString()), sessionId);
+  await forgetIdempotentAnswers(ctx, sessionId, "redacted");
+  return written;
+}
+
+/**
+ * A stored answer that holds the session (its create's, replayed for an `Idempotency-Key` for a
+ * day) no longer shows it: a repeat is told why (410).
+ */
+async function forgetIdempotentAnswers(
+  ctx: ProjectContext,
+  sessionId: string,
+  how: "redacted" | "deleted",
+) {
+  await objectStub(ctx.env, ctx.env.IDEMPOTENCY, ctx.projectId).forgetSession(
+    sessionId,
+    `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`,
+  );
 }

@@ -22,6 +22,8 @@ export interface StoredAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** Set when the answer held a session since redacted or deleted: why it is not replayed. */
+  erased?: string;
 }
 
 export type Admission =
@@ -102,6 +104,19 @@ export class IdempotencyRecords extends DurableObject<Env> {
       "UPDATE records SET answer = ? WHERE key = ?",
       JSON.stringify(answer),
       key,
+    );
+  }
+
+  /**
+   * A session was redacted or deleted: answers that hold it (its create's) are replaced by why,
+   * and the key stays used, so a repeat (410) neither shows its data nor makes another session.
+   */
+  async forgetSession(sessionId: string, erased: string): Promise<void> {
+    const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
+    this.#storage.sql.exec(
+      "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND instr(answer, ?) > 0",
+      JSON.stringify(gone),
+      sessionId,
     );
   }
 

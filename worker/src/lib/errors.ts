@@ -7,6 +7,7 @@ export const STATUS_TITLES = {
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
+  410: "Gone",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",

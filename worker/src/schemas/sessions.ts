@@ -309,6 +309,11 @@ const sessionFields = {
   created_at: timestamp,
   updated_at: timestamp.describe("Changed by every PATCH, connection and status change"),
   completed_at: timestamp.nullable().describe("When the session stopped accepting connections"),
+  redacted_at: timestamp
+    .nullable()
+    .describe(
+      "When its personal data was erased (`POST .../redact/`): keys, fingerprints, addresses and client software read `[redacted]`, and `external_id`, `return_url`, `principal`, key names, comments and certificates are null; null while not redacted",
+    ),
 };
 
 export const collectSession = z

@@ -64,6 +64,13 @@ const statusChanged = <K extends Kind>(kind: K) =>
       ),
   });
 
+/** The session's personal data was erased on request: what is left says only when. */
+const redacted = <K extends Kind>(kind: K) =>
+  z.object({
+    ...sessionFields(kind),
+    redacted_at: timestamp.describe("When it was redacted"),
+  });
+
 /** The envelope of one delivery of `event` about a session of `kind` (or the webhook's ping). */
 function envelope<E extends string, T extends string, P extends z.ZodType>(
   entity: E,
@@ -115,6 +122,12 @@ export const WEBHOOK_EVENTS = {
     statusChanged("collect"),
     "CollectStatusChangedEvent",
   ),
+  "collect_session.redacted": envelope(
+    "collect_session",
+    "redacted",
+    redacted("collect"),
+    "CollectRedactedEvent",
+  ),
   "verify_session.new_connection": envelope(
     "verify_session",
     "new_connection",
@@ -161,6 +174,12 @@ export const WEBHOOK_EVENTS = {
     "status_changed",
     statusChanged("verify"),
     "VerifyStatusChangedEvent",
+  ),
+  "verify_session.redacted": envelope(
+    "verify_session",
+    "redacted",
+    redacted("verify"),
+    "VerifyRedactedEvent",
   ),
   "webhook.ping": envelope(
     "webhook",

@@ -25,7 +25,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const eventType = z
   .enum(EVENT_TYPES)
   .describe(
-    "`new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed` or `ping`",
+    "`new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed`, `redacted` or `ping`",
   );
 
 const url = z

@@ -10,6 +10,7 @@ import {
   sessions,
 } from "../db/sessions.ts";
 import { events, type WebhookRow, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import { redactionStatements } from "../domain/redaction.ts";
 import { erasureStatements } from "../domain/retention.ts";
 import type { Env } from "../env.ts";
 import type { SessionKind } from "../protocol/messages.ts";
@@ -151,7 +152,13 @@ export async function pushToIndex(
   // Deleting last: the session's events (with their deliveries), then its row, whose keys,
   // connections and own webhooks go with it (SPEC §19).
   const deletion = deleted ? erasureStatements(db, target.projectId, target.sessionId) : [];
-  const all = [...statements, ...fanOuts, ...deletion];
+  // A redacted session's rows are rewritten in D1 as in the object, events and deliveries too:
+  // after the events, so one pushed with the redaction is redacted with the rest (SPEC §19).
+  const redaction =
+    changes.session?.redactedAt && !deleted
+      ? redactionStatements(db, target.projectId, target.sessionId)
+      : [];
+  const all = [...statements, ...fanOuts, ...deletion, ...redaction];
   if (all.length === 0) return { version: changes.version, bookmark: d1.getBookmark() };
   const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   const invocations = results

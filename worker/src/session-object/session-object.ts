@@ -4,11 +4,12 @@ import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import { signAttestation } from "../domain/attestations.ts";
 import { connectionRefusal, newConnectionEvent } from "../domain/connection-rules.ts";
-import { statusChanged } from "../domain/events.ts";
+import { sessionRedacted, statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
 import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
+import { redactionRefusal } from "../domain/redaction.ts";
 import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
 import type {
   ConnectionReport,
@@ -34,6 +35,7 @@ import { proofLinks } from "../domain/session-views.ts";
 import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
+import { IndexUnavailableError } from "../lib/unavailable.ts";
 import { fingerprints } from "../protocol/key-material.ts";
 import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
 import {
@@ -211,6 +213,37 @@ export class SessionObject extends DurableObject<Env> {
         return this.#written(outcome.value);
       },
       (stub, legacy) => stub.complete(legacy, scope, now),
+      notFound(),
+    );
+  }
+
+  /**
+   * Erases a closed session's personal data here and, with the push, in D1 (SPEC §19); a second
+   * call answers the same. Every event must be in D1 first, where they are rewritten.
+   */
+  async redact(
+    ref: SessionRef,
+    scope: SessionScope,
+    now: string,
+  ): Promise<ScopedOutcome<SessionState>> {
+    return this.#at<ScopedOutcome<SessionState>>(
+      ref,
+      async () => {
+        const session = this.#store.session();
+        if (!inScope(session, scope)) return notFound();
+        if (session.redactedAt !== null) return this.#written(session);
+        const refusal = redactionRefusal(session);
+        if (refusal) return refusal;
+        if (this.#feed.behind() && (await this.#feed.pushNow()) === null)
+          throw new IndexUnavailableError("the session's events could not reach D1 first");
+        const redacted = this.#store.transition((write) => {
+          write.events([sessionRedacted(session, now)], new Date(now));
+          return write.redact(now);
+        });
+        this.#storage.kv.delete(ENDING_ATTESTATION);
+        return this.#written(redacted);
+      },
+      (stub, legacy) => stub.redact(legacy, scope, now),
       notFound(),
     );
   }

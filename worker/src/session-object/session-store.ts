@@ -10,6 +10,12 @@ import type {
   SessionRow,
 } from "../db/sessions.ts";
 import type { PlannedEvent } from "../domain/events.ts";
+import {
+  REDACTED_CONFIGURED_KEY,
+  REDACTED_CONNECTION,
+  REDACTED_KEY,
+  REDACTED_SESSION,
+} from "../domain/redaction.ts";
 import { newId } from "../lib/ids.ts";
 import compactSchema from "./compact-schema.sql";
 import {
@@ -27,7 +33,14 @@ import {
 /** The key-value entry naming the newest migration the object's tables have. */
 const SCHEMA_KEY = "schema";
 /** What SCHEMA_KEY says of tables made at once from compact-schema.sql (objects since 2026-11). */
-const COMPACT_SCHEMA = "compact-0002";
+const COMPACT_SCHEMA = "compact-0003";
+/**
+ * Compact tables made before a column was added, and the statements that bring them to
+ * COMPACT_SCHEMA (the same columns as the drizzle migration of that number).
+ */
+const COMPACT_UPGRADES: Record<string, string> = {
+  "compact-0002": "ALTER TABLE `session` ADD `redacted_at` text",
+};
 /** The newest drizzle migration, which older objects' tables were brought to. */
 const NEWEST_MIGRATION = migrations.journal.entries.at(-1)?.tag ?? "";
 
@@ -80,6 +93,15 @@ export class SessionStore {
   async open(): Promise<void> {
     const schema = this.#storage.kv.get<string>(SCHEMA_KEY);
     if (schema === COMPACT_SCHEMA || schema === NEWEST_MIGRATION) {
+      this.#hasTables = true;
+      return;
+    }
+    const upgrade = schema === undefined ? undefined : COMPACT_UPGRADES[schema];
+    if (upgrade !== undefined) {
+      this.#storage.transactionSync(() => {
+        this.#storage.sql.exec(upgrade);
+        this.#storage.kv.put(SCHEMA_KEY, COMPACT_SCHEMA);
+      });
       this.#hasTables = true;
       return;
     }
@@ -395,6 +417,27 @@ export class SessionWriter {
       .get();
     const { deleted: _deleted, ...live } = row;
     return live;
+  }
+
+  /**
+   * The session's personal data is erased, its outline kept (domain/redaction.ts); the outbox is
+   * empty by then (redaction waits for D1 to have every event, and rewrites them there).
+   */
+  redact(at: string): SessionRow {
+    const version = this.version;
+    this.#db
+      .update(sessionKeys)
+      .set({ ...REDACTED_CONFIGURED_KEY, version })
+      .run();
+    this.#db
+      .update(connections)
+      .set({ ...REDACTED_CONNECTION, confirming: null, version })
+      .run();
+    this.#db
+      .update(connectionKeys)
+      .set({ ...REDACTED_KEY, version })
+      .run();
+    return this.session({ ...REDACTED_SESSION, redactedAt: at, updatedAt: at });
   }
 
   /** The session is gone: a tombstone until the index has heard, and nothing else. */

@@ -347,6 +347,31 @@ interface DetailProps {
   webhookSecret?: { url: string; secret: string } | undefined;
 }
 
+/**
+ * A closed session's personal data erased for good (SPEC §19): the box must be ticked, so one
+ * click cannot do it.
+ */
+function RedactForm(props: { base: string; csrf: string }) {
+  return (
+    <form class="stack" method="post" action={`${props.base}/redact`} id="redact-form">
+      <Csrf token={props.csrf} />
+      <h2>Redact personal data</h2>
+      <p class="muted">
+        Erases this session's public keys, fingerprints, key comments and names, certificates,
+        client addresses and software, external id and return URL — here, in its events and in its
+        webhook deliveries. Its outline stays: status, counts and times. This cannot be undone.
+      </p>
+      <label>
+        <input type="checkbox" name="confirm" value="redact" required /> I understand that this
+        cannot be undone
+      </label>
+      <button type="submit" class="danger">
+        Redact
+      </button>
+    </form>
+  );
+}
+
 export function SessionPage(props: DetailProps) {
   const { session, connections, given } = props.detail;
   const base = `/projects/${props.project.id}/sessions/${session.id}`;
@@ -411,6 +436,14 @@ export function SessionPage(props: DetailProps) {
         ) : null}
         <PostButton action={`${base}/delete`} csrf={props.page.csrf} label="Delete" kind="danger" />
       </p>
+      {session.redactedAt ? (
+        <p class="flash notice" id="redacted">
+          Redacted {shortTime(session.redactedAt)}: its keys, addresses, client software and your
+          references are erased; what is left is its outline.
+        </p>
+      ) : open ? null : (
+        <RedactForm base={base} csrf={props.page.csrf} />
+      )}
       {session.kind === "verify" ? (
         <>
           <h2>Keys to verify</h2>

@@ -49,6 +49,11 @@ export const PROBLEM_KINDS: [string, number, string][] = [
   ["not-found", 404, "Unknown path, or a resource outside the key's project."],
   ["method-not-allowed", 405, "Known path, wrong method; the Allow header lists the right ones."],
   ["conflict", 409, "The action conflicts with the session's state."],
+  [
+    "gone",
+    410,
+    "What was asked for existed and was erased on request: a redacted session's attestation.",
+  ],
   ["body-too-large", 413, "The body is over 64 KiB."],
   ["unsupported-media-type", 415, "The body is not application/json."],
   [

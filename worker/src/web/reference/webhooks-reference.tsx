@@ -32,6 +32,11 @@ const EVENTS: [string, string, string][] = [
     "The session's status changes (a connection, complete, expiry)",
     "`status`, `previous_status`",
   ],
+  [
+    "redacted",
+    "The session's personal data was erased (`POST .../redact/`); its `external_id` is null here",
+    "`redacted_at`",
+  ],
   ["ping", "`POST /api/v1/webhooks/{webhook_id}/test/`", "`webhook_id`, `message`"],
 ];
 

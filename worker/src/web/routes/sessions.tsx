@@ -3,7 +3,12 @@ import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
 import { listEvents } from "../../domain/event-log.ts";
 import { listSessionRows, loadSessionDetail } from "../../domain/session-views.ts";
-import { completeSession, createSession, deleteSession } from "../../domain/sessions.ts";
+import {
+  completeSession,
+  createSession,
+  deleteSession,
+  redactSession,
+} from "../../domain/sessions.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../../protocol/messages.ts";
 import { collectSessionCreate, verifySessionCreate } from "../../schemas/sessions.ts";
@@ -201,6 +206,21 @@ export const sessionRoutes = new Hono<AppEnv>()
     try {
       await completeSession(ctx, kindOfSession(sessionId), sessionId);
       return redirectWith(c, back, { notice: "Session completed." });
+    } catch (error) {
+      return redirectWith(c, back, { error: errorMessage(error) });
+    }
+  })
+  .post("/sessions/:session_id/redact", async (c) => {
+    const ctx = c.var.project;
+    const { project } = c.var.member;
+    const sessionId = c.req.param("session_id");
+    const back = `/projects/${project.id}/sessions/${sessionId}`;
+    const form = await c.req.parseBody();
+    if (form.confirm !== "redact")
+      return redirectWith(c, back, { error: "Tick the box to confirm the redaction." });
+    try {
+      await redactSession(ctx, kindOfSession(sessionId), sessionId);
+      return redirectWith(c, back, { notice: "Session redacted: its personal data is erased." });
     } catch (error) {
       return redirectWith(c, back, { error: errorMessage(error) });
     }

@@ -1,0 +1,1 @@
+ALTER TABLE `session` ADD `redacted_at` text;

@@ -1,0 +1,104 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import {
+  connectionKeys,
+  connections,
+  type SessionRow,
+  sessionKeys,
+  sessions,
+} from "../db/sessions.ts";
+import { events, webhookAttempts, webhookInvocations } from "../db/webhooks.ts";
+import { isOpen, refused } from "./session-rules.ts";
+
+/**
+ * Redaction (SPEC §19): a closed session's personal data erased on request, its outline kept —
+ * id, kind, status, counts of keys, connections and attempts, timestamps, `redacted_at`. What
+ * goes, everywhere it is stored (the object, D1's rows, the event log, delivery records), is
+ * named once here; a text the API must show is replaced by REDACTED, anything nullable by null.
+ */
+export const REDACTED = "[redacted]";
+
+/** A stored public key, collected or configured, with nothing left that identifies it. */
+export const REDACTED_KEY = {
+  publicKeySsh: REDACTED,
+  publicKeyPem: null,
+  publicKeyMd5: REDACTED,
+  publicKeySha256: REDACTED,
+  comment: null,
+  certificate: null,
+} as const;
+
+/** A configured key: also the integrator's name and reference for it, and its forge account. */
+export const REDACTED_CONFIGURED_KEY = {
+  ...REDACTED_KEY,
+  name: null,
+  externalId: null,
+  source: null,
+} as const;
+
+/** Where a connection came from and with what software. */
+export const REDACTED_CONNECTION = { ipAddress: REDACTED, clientVersion: REDACTED } as const;
+
+/** The session's own text that may name its user. */
+export const REDACTED_SESSION = {
+  externalId: null,
+  returnUrl: null,
+  principal: null,
+  sshBanner: null,
+  sshMessage: null,
+} satisfies Partial<SessionRow>;
+
+/** Only a closed session is redacted: an open one would record new personal data after. */
+export function redactionRefusal(session: SessionRow) {
+  if (!isOpen(session)) return null;
+  return refused(
+    409,
+    `The session still accepts connections (status ${session.status}): complete it (POST .../complete/, multi-connection sessions) or wait until it expires, then redact it; or delete it (DELETE) to erase it whole`,
+  );
+}
+
+/** A key in an event payload (`key`, or each of `keys`) as `expression`, redacted. */
+const redactedKeyJson = (expression: string) =>
+  `json_replace(${expression}, '$.public_key_ssh', '${REDACTED}', '$.public_key_pem', NULL, '$.public_key_md5', '${REDACTED}', '$.public_key_sha256', '${REDACTED}', '$.comment', NULL, '$.certificate', NULL, '$.source', NULL)`;
+
+/**
+ * Rewrites a payload's personal fields where they are (json_replace adds nothing): the session's
+ * `external_id`, a connection's address and software, the keys of `key_collected` and
+ * `verified`, and the attestation of `status_changed`.
+ */
+const REDACTED_PAYLOAD = sql.raw(`json_replace(payload,
+  '$.collect_session_external_id', NULL,
+  '$.verify_session_external_id', NULL,
+  '$.ip_address', '${REDACTED}',
+  '$.client_version', '${REDACTED}',
+  '$.attestation', NULL,
+  '$.key', json(${redactedKeyJson("json_extract(payload, '$.key')")}),
+  '$.keys', json((SELECT json_group_array(json(${redactedKeyJson("value")})) FROM json_each(payload, '$.keys'))))`);
+
+/**
+ * The statements that redact one session in D1, in the push that carries its redaction (index-
+ * push.ts): its keys and connections, its events as the log and every delivery show them, and
+ * what receivers answered to those deliveries (a receiver may echo what it was sent).
+ */
+export function redactionStatements(db: Database, projectId: string, sessionId: string) {
+  const ofSession = and(eq(events.projectId, projectId), eq(events.sessionId, sessionId));
+  const deliveries = db
+    .select({ id: webhookInvocations.id })
+    .from(webhookInvocations)
+    .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+    .where(ofSession);
+  return [
+    db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),
+    db.update(sessionKeys).set(REDACTED_CONFIGURED_KEY).where(eq(sessionKeys.sessionId, sessionId)),
+    db.update(connections).set(REDACTED_CONNECTION).where(eq(connections.sessionId, sessionId)),
+    db.update(connectionKeys).set(REDACTED_KEY).where(eq(connectionKeys.sessionId, sessionId)),
+    db
+      .update(events)
+      .set({ payload: REDACTED_PAYLOAD as never })
+      .where(ofSession),
+    db
+      .update(webhookAttempts)
+      .set({ responseBody: null })
+      .where(inArray(webhookAttempts.invocationId, deliveries)),
+  ] as const;
+}
