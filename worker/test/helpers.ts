@@ -125,3 +125,29 @@ export function postRawJson(path: string, rawBody: BodyInit, key: string | null 
     headers: { "content-type": "application/json" },
   });
 }
+
+/** Polls the test's webhook receiver until a delivery of `event` (`collect_session.redacted`) arrived at `path`. */
+export async function deliveryAt(path: string, event: string) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const all = (await (await fetch(`${env.RECEIVER_URL}/_requests`)).json()) as {
+      path: string;
+      body: string;
+    }[];
+    const found = all
+      .filter((request) => request.path === path)
+      .map(
+        (request) =>
+          JSON.parse(request.body) as {
+            entity: string;
+            event: string;
+            request_time: string;
+            payload: Record<string, unknown>;
+          },
+      )
+      .find((body) => `${body.entity}.${body.event}` === event);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no ${event} delivery at ${path}`);
+}

@@ -16,7 +16,7 @@ import { attestationKeysProblem, signAttestation } from "../src/domain/attestati
 import { ABANDONED_AFTER_MS } from "../src/idempotency/idempotency-object.ts";
 import { returnUrlProblem } from "../src/schemas/return-url.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
+import { call, callJson, createSession, deliveryAt, expectProblem, newProject } from "./helpers.ts";
 import { objectOf } from "./session-objects.ts";
 
 /** Issue 20 inside workerd: return_url, attestations, Idempotency-Key, request ids. */
@@ -196,18 +196,28 @@ describe("attestations", () => {
     await expect(verify(byRemovedKey)).rejects.toThrow();
   });
 
-  it("rides in the status_changed event that ends a session", async () => {
-    const { apiKey, session } = await verifiedSession();
+  it("rides in the status_changed webhook that ends a session, signed as it is sent, and not in the event log", async () => {
+    const path = `/ok/attested-${crypto.randomUUID()}`;
+    const { apiKey, session } = await verifiedSession({
+      webhooks: [{ url: `${env.RECEIVER_URL}${path}`, events: ["status_changed"] }],
+    });
+    const delivered = await deliveryAt(path, "verify_session.status_changed");
+    const { payload } = await jwtVerify(
+      String(delivered.payload.attestation ?? ""),
+      createLocalJWKSet(await jwks()),
+      { typ: ATTESTATION },
+    );
+    expect(payload).toMatchObject({ sub: session.id, status: "verified" });
+    // Issued as the attempt was made: its 10 minutes run from the delivery.
+    const sentAt = Math.floor(Date.parse(delivered.request_time) / 1000);
+    expect(Math.abs((payload.iat ?? 0) - sentAt)).toBeLessThanOrEqual(2);
     const events = await callJson<{ items: { type: string; payload: Record<string, unknown> }[] }>(
       `/api/v1/events/?session_id=${session.id}&type=status_changed`,
       200,
       { key: apiKey },
     );
-    const token = String(events.items[0]?.payload.attestation ?? "");
-    const { payload } = await jwtVerify(token, createLocalJWKSet(await jwks()), {
-      typ: ATTESTATION,
-    });
-    expect(payload).toMatchObject({ sub: session.id, status: "verified" });
+    expect(events.items).toHaveLength(1);
+    expect(events.items[0]?.payload).not.toHaveProperty("attestation");
   });
 
   it("names the secret that is wrong, at start", () => {

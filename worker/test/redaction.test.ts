@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import { connections, sessions } from "../src/db/sessions.ts";
 import { RETIRE_AFTER_MS } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish, finishConnection, openConnection } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import {
+  call,
+  callJson,
+  createSession,
+  db,
+  deliveryAt,
+  expectProblem,
+  newProject,
+} from "./helpers.ts";
 import {
   changeHeldSession,
   everythingInD1,
@@ -47,29 +55,6 @@ interface Detail {
 const COLLECT = "/api/v1/ssh/collect/sessions";
 const VERIFY = "/api/v1/ssh/verify/sessions";
 
-async function receivedAt(path: string) {
-  const all = (await (await fetch(`${env.RECEIVER_URL}/_requests`)).json()) as {
-    path: string;
-    body: string;
-  }[];
-  return all.filter((request) => request.path === path);
-}
-
-/** Polls the receiver until a delivery of `event` arrived at `path`. */
-async function deliveryOf(path: string, event: string) {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const found = (await receivedAt(path))
-      .map(
-        (request) => JSON.parse(request.body) as { entity: string; event: string; payload: object },
-      )
-      .find((body) => `${body.entity}.${body.event}` === event);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no ${event} delivery at ${path}`);
-}
-
 /** A collected session, closed, with a webhook that heard everything: what redaction must erase. */
 async function collectedSession() {
   const { apiKey } = await newProject();
@@ -110,7 +95,7 @@ async function collectedSession() {
 describe("redacting a session", () => {
   it("erases its personal data from the API, D1, its object, the event log and deliveries, and keeps its outline", async () => {
     const { apiKey, session, hookPath, traces } = await collectedSession();
-    await deliveryOf(hookPath, "collect_session.status_changed");
+    await deliveryAt(hookPath, "collect_session.status_changed");
 
     const redacted = await callJson<Detail>(`${COLLECT}/${session.id}/redact/`, 200, {
       method: "POST",
@@ -173,7 +158,7 @@ describe("redacting a session", () => {
     const ending = log.items.find((event) => event.type === "status_changed")?.payload;
     expect(ending?.attestation ?? null).toBeNull();
 
-    const delivered = await deliveryOf(hookPath, "collect_session.redacted");
+    const delivered = await deliveryAt(hookPath, "collect_session.redacted");
     expect(delivered.payload).toMatchObject({ redacted_at: redacted.redacted_at });
 
     // Nowhere stored: not in any D1 row (events, deliveries and attempts included), not in the object.

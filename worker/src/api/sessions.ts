@@ -234,7 +234,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         tags: [tag],
         summary: `Get the ${noun}'s result, signed`,
         description:
-          "A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same token comes back in a `return_url` redirect and in the `status_changed` webhook that ends the session.",
+          "A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same claims come back in a `return_url` redirect and in each attempt of the `status_changed` webhook that ends the session. 410 once the session is redacted.",
         request: { params: sessionIdParam },
         responses: {
           200: jsonResponse(attestation, "The signed result"),

@@ -3,6 +3,7 @@ import { paginate } from "../db/paginate.ts";
 import { type EventType, events } from "../db/webhooks.ts";
 import type { EventView } from "../schemas/webhooks.ts";
 import type { ProjectContext } from "./context.ts";
+import { withKeys } from "./stored-events.ts";
 
 /** `GET /events/`: the project's events, newest first, for reconciliation. */
 export async function listEvents(
@@ -24,7 +25,8 @@ export async function listEvents(
     { table: events, where, id: events.id },
     query,
   );
-  const items: EventView[] = page.items.map((row) => ({
+  const rows = await withKeys(ctx.db, page.items);
+  const items: EventView[] = rows.map((row) => ({
     id: row.id,
     type: row.type,
     entity: row.entity,

@@ -60,7 +60,7 @@ const statusChanged = <K extends Kind>(kind: K) =>
       .nullable()
       .optional()
       .describe(
-        "When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), valid for 10 minutes from the event; null when the service signs none",
+        "When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not",
       ),
   });
 

@@ -24,8 +24,6 @@ const LAST_BOOKMARK = "last_bookmark";
 
 /** What the object does around each push. */
 export interface FeedHooks {
-  /** Before each push: what must be in the outbox first (the ending's attestation). */
-  beforePush: () => Promise<void>;
   /** After each push, or a failed one: the object sets its alarm for what is left. */
   afterPush: () => Promise<void>;
 }
@@ -104,7 +102,6 @@ export class IndexFeed {
     const kv = this.#storage.kv;
     // A deletion goes after every push before it: one that landed later would insert the row again.
     if (this.#store.deleted()) await this.settled();
-    await this.#hooks.beforePush();
     const pushed = kv.get<number>(PUSHED_VERSION) ?? 0;
     const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
     if (pushed >= this.#store.version() && webhooks.length === 0)

@@ -12,6 +12,7 @@ import {
 import { events, type WebhookRow, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import { redactionStatements } from "../domain/redaction.ts";
 import { erasureStatements } from "../domain/retention.ts";
+import { storedPayload } from "../domain/stored-events.ts";
 import type { Env } from "../env.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
@@ -141,7 +142,7 @@ export async function pushToIndex(
         sessionId: target.sessionId,
         entity: `${target.kind}_session` as const,
         type: event.type,
-        payload: event.payload,
+        payload: storedPayload(event.type, event.payload),
         createdAt: event.createdAt,
       })),
     ),

@@ -6,6 +6,7 @@ import { signAttestation } from "../domain/attestations.ts";
 import { connectionRefusal, newConnectionEvent } from "../domain/connection-rules.ts";
 import { sessionRedacted, statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
+import { readFromIndex } from "../domain/indexed-session.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
 import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
@@ -55,7 +56,7 @@ import {
 } from "./connection-transitions.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
-import { legacyLeaseOf, readFromIndex } from "./legacy.ts";
+import { legacyLeaseOf } from "./legacy.ts";
 import {
   connectionRulesOf,
   parseOffered,
@@ -123,7 +124,6 @@ export class SessionObject extends DurableObject<Env> {
     this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
     this.#store = new SessionStore(this.#storage);
     this.#feed = new IndexFeed(this.env, this.#storage, this.#store, {
-      beforePush: () => this.#attestEndings(),
       afterPush: () => this.#scheduleAlarm(),
     });
     this.#ending = new SessionEnding(this.env, this.#storage, this.#store, this.#feed, (reason) =>
@@ -712,7 +712,7 @@ export class SessionObject extends DurableObject<Env> {
     return status;
   }
 
-  /** The attestation of the session's end, signed once and kept: the event and the redirect. */
+  /** The attestation of the session's end for the redirect, signed once and kept. */
   async #endingAttestation(session: SessionRow): Promise<string | null> {
     const kv = this.#storage.kv;
     const kept = kv.get<string>(ENDING_ATTESTATION);
@@ -720,21 +720,6 @@ export class SessionObject extends DurableObject<Env> {
     const token = (await signAttestation(this.env, this.#state(session)))?.token ?? null;
     if (token) kv.put(ENDING_ATTESTATION, token);
     return token;
-  }
-
-  /**
-   * A `status_changed` event that ends the session carries the result, signed, for receivers to
-   * check offline: added to the outbox before it is pushed.
-   */
-  async #attestEndings() {
-    const session = this.#store.session();
-    if (!session || isOpen(session)) return;
-    const endings = this.#store
-      .endingsWithoutAttestation()
-      .filter((event) => event.payload.status === session.status);
-    if (endings.length === 0) return;
-    const attestation = await this.#endingAttestation(session);
-    for (const event of endings) this.#store.attest(event.id, attestation);
   }
 
   /** After a change the API waits on: pushed, so the caller's next list sees it. */

@@ -343,27 +343,6 @@ export class SessionStore {
     };
   }
 
-  /** `status_changed` events in the outbox that close the session and carry no attestation yet. */
-  endingsWithoutAttestation(): OutboxRow[] {
-    return this.#db
-      .select()
-      .from(outbox)
-      .where(eq(outbox.type, "status_changed"))
-      .all()
-      .filter((event) => !("attestation" in event.payload));
-  }
-
-  /** Adds the signed result to an event not yet pushed. */
-  attest(eventId: string, token: string | null) {
-    const event = this.#db.select().from(outbox).where(eq(outbox.id, eventId)).get();
-    if (!event) return;
-    this.#db
-      .update(outbox)
-      .set({ payload: { ...event.payload, attestation: token } })
-      .where(eq(outbox.id, eventId))
-      .run();
-  }
-
   /** The index has everything up to `version`: its events leave the outbox. */
   acknowledge(version: number) {
     this.#db.delete(outbox).where(lte(outbox.version, version)).run();

@@ -12,6 +12,7 @@ import { renewWebhookCopy } from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
 import { newId } from "../lib/ids.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "../lib/url-safety.ts";
+import { deliveredEvent } from "./attested.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_SECONDS, envelope, sendAttempt } from "./deliver.ts";
 import { enqueue, enqueueQuietly, queueDelay, type WebhookMessage } from "./queue.ts";
 import { leaseSeconds, nextDelaySeconds, retryAfterSeconds } from "./schedule.ts";
@@ -264,7 +265,7 @@ async function deliverClaimed(
   let gone = false;
   for (const loaded of claimed) {
     if (gone) break;
-    const attempt = await attemptOnce(env, loaded, timeout);
+    const attempt = await attemptOnce(env, db, loaded, timeout);
     writes.push(...attempt.writes(db));
     decisions.push([loaded, attempt.decision]);
     gone = attempt.gone;
@@ -291,13 +292,14 @@ async function deliverClaimed(
 }
 
 /** One attempt: sent now, and the rows that record it, for the run's batch. */
-async function attemptOnce(env: Env, found: LoadedInvocation, timeout: number) {
+async function attemptOnce(env: Env, db: Database, found: LoadedInvocation, timeout: number) {
   const { invocation, webhook, event } = found;
   const attempt = invocation.attempts + 1;
   const now = new Date();
   const at = now.toISOString();
   const unsafe = unsafeUrlReason(webhook.url, allowsPrivateNetworks(env.ENVIRONMENT));
-  const body = JSON.stringify(envelope(webhook, invocation, event, attempt, now));
+  const delivered = await deliveredEvent(env, db, event);
+  const body = JSON.stringify(envelope(webhook, invocation, delivered, attempt, now));
   const result = unsafe
     ? {
         requestTime: at,

@@ -1,0 +1,51 @@
+import { asc, eq } from "drizzle-orm";
+import { database } from "../db/client.ts";
+import {
+  connectionKeys,
+  connections,
+  sessionAuthorities,
+  sessionKeys,
+  sessions,
+} from "../db/sessions.ts";
+import type { Env } from "../env.ts";
+import type { SessionRef } from "./session-address.ts";
+import type { SessionState } from "./session-commands.ts";
+
+/**
+ * A session as D1's index holds it: how an object reads back a session it retired or one from
+ * before objects held sessions (session-object/legacy.ts), and what a webhook attempt signs.
+ */
+
+/** The session `ref` names, everything of it, read from the primary: null if D1 has none. */
+export async function readFromIndex(env: Env, ref: SessionRef): Promise<SessionState | null> {
+  const db = database(env.DB);
+  const where =
+    "identifier" in ref
+      ? eq(sessions.connectionIdentifier, ref.identifier)
+      : eq(sessions.id, ref.sessionId);
+  const [session] = await db.select().from(sessions).where(where).limit(1);
+  if (!session) return null;
+  const [keys, authorities, connectionRows, keyRows] = await db.batch([
+    db
+      .select()
+      .from(sessionKeys)
+      .where(eq(sessionKeys.sessionId, session.id))
+      .orderBy(asc(sessionKeys.position)),
+    db
+      .select()
+      .from(sessionAuthorities)
+      .where(eq(sessionAuthorities.sessionId, session.id))
+      .orderBy(asc(sessionAuthorities.position)),
+    db.select().from(connections).where(eq(connections.sessionId, session.id)),
+    db.select().from(connectionKeys).where(eq(connectionKeys.sessionId, session.id)),
+  ]);
+  // The webhooks are read when first asked for (session-views.ts webhooksOf).
+  return {
+    session,
+    keys,
+    authorities,
+    connections: connectionRows,
+    connectionKeys: keyRows,
+    webhooks: null,
+  };
+}
