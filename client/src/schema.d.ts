@@ -114,7 +114,7 @@ export interface paths {
                     /** @description Only this session's events */
                     session_id?: string;
                     /** @description Only events of this type */
-                    type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping";
+                    type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
                 };
                 header?: {
                     /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
@@ -674,6 +674,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
@@ -1060,7 +1071,7 @@ export interface paths {
         };
         /**
          * Get the collection session's result, signed
-         * @description A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same token comes back in a `return_url` redirect and in the `status_changed` webhook that ends the session.
+         * @description A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same claims come back in a `return_url` redirect and in each attempt of the `status_changed` webhook that ends the session. 410 once the session is redacted.
          */
         get: {
             parameters: {
@@ -1112,6 +1123,17 @@ export interface paths {
                 };
                 /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The session was redacted: there is no result left to sign */
+                410: {
                     headers: {
                         "keyproof-bookmark": components["headers"]["Bookmark"];
                         "x-request-id": components["headers"]["RequestId"];
@@ -1232,6 +1254,157 @@ export interface paths {
                 };
                 /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
                 409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+                429: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ssh/collect/sessions/{session_id}/redact/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a closed collection session's personal data
+         * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
+                path: {
+                    /** @description The session's `id` */
+                    session_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The redacted collection session */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CollectSessionDetail"];
+                    };
+                };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+                404: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The session still accepts connections: complete it or let it expire first; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
                     headers: {
                         "keyproof-bookmark": components["headers"]["Bookmark"];
                         "x-request-id": components["headers"]["RequestId"];
@@ -1466,6 +1639,17 @@ export interface paths {
                 };
                 /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
                 409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
                     headers: {
                         "keyproof-bookmark": components["headers"]["Bookmark"];
                         "x-request-id": components["headers"]["RequestId"];
@@ -2227,6 +2411,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
@@ -2613,7 +2808,7 @@ export interface paths {
         };
         /**
          * Get the verification session's result, signed
-         * @description A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same token comes back in a `return_url` redirect and in the `status_changed` webhook that ends the session.
+         * @description A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same claims come back in a `return_url` redirect and in each attempt of the `status_changed` webhook that ends the session. 410 once the session is redacted.
          */
         get: {
             parameters: {
@@ -2665,6 +2860,17 @@ export interface paths {
                 };
                 /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
                 404: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The session was redacted: there is no result left to sign */
+                410: {
                     headers: {
                         "keyproof-bookmark": components["headers"]["Bookmark"];
                         "x-request-id": components["headers"]["RequestId"];
@@ -2785,6 +2991,157 @@ export interface paths {
                 };
                 /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
                 409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+                429: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/ssh/verify/sessions/{session_id}/redact/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a closed verification session's personal data
+         * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
+                path: {
+                    /** @description The session's `id` */
+                    session_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The redacted verification session */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VerifySessionDetail"];
+                    };
+                };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+                404: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The session still accepts connections: complete it or let it expire first; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
                     headers: {
                         "keyproof-bookmark": components["headers"]["Bookmark"];
                         "x-request-id": components["headers"]["RequestId"];
@@ -3019,6 +3376,17 @@ export interface paths {
                 };
                 /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
                 409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
                     headers: {
                         "keyproof-bookmark": components["headers"]["Bookmark"];
                         "x-request-id": components["headers"]["RequestId"];
@@ -3776,6 +4144,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Body over 64 KiB */
                 413: {
                     headers: {
@@ -4343,6 +4722,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The Idempotency-Key was used for a request with another body */
                 422: {
                     headers: {
@@ -4570,6 +4960,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The Idempotency-Key was used for a request with another body */
                 422: {
                     headers: {
@@ -4738,6 +5139,47 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "collect_session.redacted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `redacted` about a collect session
+         * @description Signed per Standard Webhooks: `webhook-id` (the invocation id), `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the webhook's secret).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CollectRedactedEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 410 disables the webhook */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "collect_session.status_changed": {
         parameters: {
             query?: never;
@@ -4884,6 +5326,47 @@ export interface webhooks {
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["VerifyNewConnectionEvent"];
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; 410 disables the webhook */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verify_session.redacted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `redacted` about a verify session
+         * @description Signed per Standard Webhooks: `webhook-id` (the invocation id), `webhook-timestamp`, `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` with the webhook's secret).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["VerifyRedactedEvent"];
                 };
             };
             responses: {
@@ -5373,6 +5856,42 @@ export interface components {
             /** @description Also the `webhook-id` header; the same on every retry */
             webhook_invocation_id: string;
         };
+        CollectRedactedEvent: {
+            /** @description 1 for the first attempt */
+            attempt: number;
+            /** @enum {string} */
+            entity: "collect_session";
+            /** @enum {string} */
+            event: "redacted";
+            event_id: string;
+            /** @description The session's id (the webhook's, for `ping`) */
+            id: string;
+            payload: {
+                collect_session_connection_identifier: string;
+                /** @description Your `external_id` */
+                collect_session_external_id: string | null;
+                /** @description The session's id */
+                collect_session_id: string;
+                /**
+                 * Format: date-time
+                 * @description When it was redacted
+                 */
+                redacted_at: string;
+            };
+            /**
+             * Format: date-time
+             * @description When this attempt was sent
+             */
+            request_time: string;
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            trigger_time: string;
+            webhook_id: string;
+            /** @description Also the `webhook-id` header; the same on every retry */
+            webhook_invocation_id: string;
+        };
         /** @description A collection session */
         CollectSession: {
             /**
@@ -5404,6 +5923,11 @@ export interface components {
             must_confirm: boolean;
             /** @description A page to send the user to instead of building one: the command, the bridge's host key fingerprints, the signature alternative, and the status, live. Public: it shows no `external_id`, key names or other sessions */
             proof_url: string;
+            /**
+             * Format: date-time
+             * @description When its personal data was erased (`POST .../redact/`): keys, fingerprints, addresses and client software read `[redacted]`, and `external_id`, `return_url`, `principal`, key names, comments and certificates are null; null while not redacted
+             */
+            redacted_at: string | null;
             /** @description Only FIDO security keys count */
             require_security_key: boolean;
             /** @description A security key's proof counts only with a PIN or biometric check */
@@ -5505,6 +6029,11 @@ export interface components {
             must_confirm: boolean;
             /** @description A page to send the user to instead of building one: the command, the bridge's host key fingerprints, the signature alternative, and the status, live. Public: it shows no `external_id`, key names or other sessions */
             proof_url: string;
+            /**
+             * Format: date-time
+             * @description When its personal data was erased (`POST .../redact/`): keys, fingerprints, addresses and client software read `[redacted]`, and `external_id`, `return_url`, `principal`, key names, comments and certificates are null; null while not redacted
+             */
+            redacted_at: string | null;
             /** @description Only FIDO security keys count */
             require_security_key: boolean;
             /** @description A security key's proof counts only with a PIN or biometric check */
@@ -5545,7 +6074,7 @@ export interface components {
                 /** @description Deliveries are made only while enabled; 410 Gone disables it */
                 enabled: boolean;
                 /** @description Event types it receives; empty means all */
-                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
+                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping")[];
                 /** @description Extra headers sent with each delivery */
                 headers: {
                     [key: string]: string;
@@ -5621,7 +6150,7 @@ export interface components {
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
             payload: {
-                /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), valid for 10 minutes from the event; null when the service signs none */
+                /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not */
                 attestation?: string | null;
                 collect_session_connection_identifier: string;
                 /** @description Your `external_id` */
@@ -5770,10 +6299,10 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed` or `ping`
+             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed`, `redacted` or `ping`
              * @enum {string}
              */
-            event: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping";
+            event: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
             /** @description The event delivered (`evt_...`) */
             event_id: string;
             /** @description Why a failed or cancelled delivery stopped, in a sentence */
@@ -5836,10 +6365,10 @@ export interface components {
             /** @description The session it is about; null for a ping */
             session_id: string | null;
             /**
-             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed` or `ping`
+             * @description `new_connection`, `key_collected`, `verified`, `failed_attempt`, `connection_interrupted`, `status_changed`, `redacted` or `ping`
              * @enum {string}
              */
-            type: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping";
+            type: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
         };
         PingEvent: {
             /** @description 1 for the first attempt */
@@ -6060,6 +6589,42 @@ export interface components {
             /** @description Also the `webhook-id` header; the same on every retry */
             webhook_invocation_id: string;
         };
+        VerifyRedactedEvent: {
+            /** @description 1 for the first attempt */
+            attempt: number;
+            /** @enum {string} */
+            entity: "verify_session";
+            /** @enum {string} */
+            event: "redacted";
+            event_id: string;
+            /** @description The session's id (the webhook's, for `ping`) */
+            id: string;
+            payload: {
+                /**
+                 * Format: date-time
+                 * @description When it was redacted
+                 */
+                redacted_at: string;
+                verify_session_connection_identifier: string;
+                /** @description Your `external_id` */
+                verify_session_external_id: string | null;
+                /** @description The session's id */
+                verify_session_id: string;
+            };
+            /**
+             * Format: date-time
+             * @description When this attempt was sent
+             */
+            request_time: string;
+            /**
+             * Format: date-time
+             * @description When the event happened
+             */
+            trigger_time: string;
+            webhook_id: string;
+            /** @description Also the `webhook-id` header; the same on every retry */
+            webhook_invocation_id: string;
+        };
         /** @description A verification session */
         VerifySession: {
             /** @description The CAs whose certificates prove a key, in the order given */
@@ -6108,6 +6673,11 @@ export interface components {
             principal: string | null;
             /** @description A page to send the user to instead of building one: the command, the bridge's host key fingerprints, the signature alternative, and the status, live. Public: it shows no `external_id`, key names or other sessions */
             proof_url: string;
+            /**
+             * Format: date-time
+             * @description When its personal data was erased (`POST .../redact/`): keys, fingerprints, addresses and client software read `[redacted]`, and `external_id`, `return_url`, `principal`, key names, comments and certificates are null; null while not redacted
+             */
+            redacted_at: string | null;
             /** @description Only FIDO security keys count */
             require_security_key: boolean;
             /** @description A security key's proof counts only with a PIN or biometric check */
@@ -6266,6 +6836,11 @@ export interface components {
             principal: string | null;
             /** @description A page to send the user to instead of building one: the command, the bridge's host key fingerprints, the signature alternative, and the status, live. Public: it shows no `external_id`, key names or other sessions */
             proof_url: string;
+            /**
+             * Format: date-time
+             * @description When its personal data was erased (`POST .../redact/`): keys, fingerprints, addresses and client software read `[redacted]`, and `external_id`, `return_url`, `principal`, key names, comments and certificates are null; null while not redacted
+             */
+            redacted_at: string | null;
             /** @description Only FIDO security keys count */
             require_security_key: boolean;
             /** @description A security key's proof counts only with a PIN or biometric check */
@@ -6322,7 +6897,7 @@ export interface components {
                 /** @description Deliveries are made only while enabled; 410 Gone disables it */
                 enabled: boolean;
                 /** @description Event types it receives; empty means all */
-                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
+                events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping")[];
                 /** @description Extra headers sent with each delivery */
                 headers: {
                     [key: string]: string;
@@ -6401,7 +6976,7 @@ export interface components {
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
             payload: {
-                /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), valid for 10 minutes from the event; null when the service signs none */
+                /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not */
                 attestation?: string | null;
                 /** @enum {string} */
                 previous_status: "pending" | "completed" | "verified" | "failed" | "expired";
@@ -6547,7 +7122,7 @@ export interface components {
             /** @description Deliveries are made only while enabled; 410 Gone disables it */
             enabled: boolean;
             /** @description Event types it receives; empty means all */
-            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
+            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping")[];
             /** @description Extra headers sent with each delivery */
             headers: {
                 [key: string]: string;
@@ -6597,7 +7172,7 @@ export interface components {
              * @description Event types to receive; empty means all
              * @default []
              */
-            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
+            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping")[];
             /**
              * @description Extra request headers
              * @default {}
@@ -6628,7 +7203,7 @@ export interface components {
             url: string;
         };
         /** @description One delivery: the envelope and its payload */
-        WebhookEvent: components["schemas"]["CollectNewConnectionEvent"] | components["schemas"]["CollectKeyCollectedEvent"] | components["schemas"]["CollectConnectionInterruptedEvent"] | components["schemas"]["CollectStatusChangedEvent"] | components["schemas"]["VerifyNewConnectionEvent"] | components["schemas"]["VerifyVerifiedEvent"] | components["schemas"]["VerifyFailedAttemptEvent"] | components["schemas"]["VerifyConnectionInterruptedEvent"] | components["schemas"]["VerifyStatusChangedEvent"] | components["schemas"]["PingEvent"];
+        WebhookEvent: components["schemas"]["CollectNewConnectionEvent"] | components["schemas"]["CollectKeyCollectedEvent"] | components["schemas"]["CollectConnectionInterruptedEvent"] | components["schemas"]["CollectStatusChangedEvent"] | components["schemas"]["CollectRedactedEvent"] | components["schemas"]["VerifyNewConnectionEvent"] | components["schemas"]["VerifyVerifiedEvent"] | components["schemas"]["VerifyFailedAttemptEvent"] | components["schemas"]["VerifyConnectionInterruptedEvent"] | components["schemas"]["VerifyStatusChangedEvent"] | components["schemas"]["VerifyRedactedEvent"] | components["schemas"]["PingEvent"];
         /**
          * @example {
          *       "enabled": false
@@ -6640,7 +7215,7 @@ export interface components {
             /** @description Deliveries are made only while enabled (default true) */
             enabled?: boolean;
             /** @description Event types to receive; empty means all */
-            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
+            events?: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping")[];
             /** @description Extra request headers */
             headers?: {
                 [key: string]: string;
@@ -6677,7 +7252,7 @@ export interface components {
             /** @description Deliveries are made only while enabled; 410 Gone disables it */
             enabled: boolean;
             /** @description Event types it receives; empty means all */
-            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "ping")[];
+            events: ("new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping")[];
             /** @description Extra headers sent with each delivery */
             headers: {
                 [key: string]: string;

@@ -382,4 +382,33 @@ describe("the dashboard as a new user meets it", () => {
     expect(await icon.text()).toContain("<svg");
     await context.close();
   });
+  // Last: it adds a connection to the project the overview counts.
+  it("redacts a closed session only once the box is ticked, and then shows none of its keys", async () => {
+    const { context, page } = await laptopPage();
+    const api = apiClient(ctx.worker.url, site.apiKey);
+    const carol = makeKey("ed25519");
+    const session = await api.createSession("collect", { external_id: "carol-at-acme" });
+    await runSsh({ port: ctx.bridge.port, user: session.connection_identifier, keys: [carol] });
+    await page.goto(`${site.project}/sessions/${session.id}`);
+    expect(await page.textContent("main")).toContain(carol.sha256);
+    // Unticked, the browser refuses to send the form: nothing is redacted.
+    await page.click('#redact-form button[type="submit"]');
+    expect(
+      await page.$eval("#redact-form input[name=confirm]", (box) => box.matches(":invalid")),
+    ).toBe(true);
+    expect((await api.getSession("collect", session.id)).redacted_at).toBeNull();
+
+    await page.check("#redact-form input[name=confirm]");
+    await Promise.all([page.waitForURL(/\/sessions\/cs_/), page.click("#redact-form button")]);
+    const text = (await page.textContent("main")) ?? "";
+    expect(text).toContain("Session redacted");
+    expect(text).toContain("[redacted]");
+    expect(text).not.toContain(carol.sha256);
+    expect(text).not.toContain("carol-at-acme");
+    expect(await page.$("#redact-form")).toBeNull();
+    const redacted = await api.getSession("collect", session.id);
+    expect(redacted.redacted_at).toEqual(expect.any(String));
+    expect(redacted.external_id).toBeNull();
+    await context.close();
+  });
 });

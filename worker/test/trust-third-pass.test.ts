@@ -5,7 +5,15 @@ import { fakeForgeClient } from "../../test-support/fake-forge.ts";
 import { MAX_SKIPPED_LISTED } from "../src/domain/forges.ts";
 import { PROOF_PAGE_REQUESTS_PER_ADDRESS } from "../src/web/routes/proof.tsx";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call, callJson, createSession, expectProblem, locations, newProject } from "./helpers.ts";
+import {
+  call,
+  callJson,
+  createSession,
+  deliveryAt,
+  expectProblem,
+  locations,
+  newProject,
+} from "./helpers.ts";
 import { objectOf } from "./session-objects.ts";
 
 /** Issue 32 inside workerd: what the public proof page and anonymous requests can get. */
@@ -84,26 +92,28 @@ describe("the public proof page hands out nothing of the integrator's", () => {
     expect((await call(`${page}/continue`, { headers: { cookie: watcher } })).status).toBe(409);
   });
 
-  it("signs the attestation once, when the session ends: the event and the redirect carry the same", async () => {
+  it("signs the attestation once, when the session ends: the webhook and the redirect carry the same", async () => {
     const { apiKey } = await newProject();
+    const path = `/ok/ending-${crypto.randomUUID()}`;
+    await callJson("/api/v1/webhooks/", 201, {
+      method: "POST",
+      key: apiKey,
+      body: { url: `${env.RECEIVER_URL}${path}`, events: ["status_changed"] },
+    });
     const session = await returningSession(apiKey);
     const page = `/p/${session.connection_identifier}`;
     const watcher = (await call(page)).headers.get("set-cookie")?.split(";")[0] ?? "";
     await connectAndFinish(session.connection_identifier, {
       keys: [blobOf(ed25519?.openssh ?? "")],
     });
+    const delivered = await deliveryAt(path, "verify_session.status_changed");
     const redirect = new URL(
       (await call(`${page}/continue`, { headers: { cookie: watcher } })).headers.get("location") ??
         "",
     );
-    const events = await callJson<{ items: { type: string; payload: { attestation?: string } }[] }>(
-      `/api/v1/events/?session_id=${session.id}&type=status_changed`,
-      200,
-      { key: apiKey },
-    );
-    expect(events.items[0]?.payload.attestation).toBe(
-      redirect.searchParams.get("keyproof_attestation"),
-    );
+    const token = redirect.searchParams.get("keyproof_attestation");
+    expect(token?.split(".")).toHaveLength(3);
+    expect(delivered.payload.attestation).toBe(token);
   });
 });
 

@@ -46,6 +46,8 @@ export interface Session {
   ssh_command: string;
   failed_attempts?: number;
   verified_at?: string | null;
+  external_id?: string | null;
+  redacted_at?: string | null;
   keys?: { public_key_sha256: string; verified_at: string | null }[];
   connections: SessionConnection[];
 }

@@ -284,6 +284,17 @@ export class SessionObject extends DurableObject<Env> {
     );
   }
 
+  /**
+   * The attestation of the session's end, signed once when it ended, for a webhook delivery to
+   * carry the same token as the redirect; null when this object no longer holds the session (it
+   * retired: the delivery signs one), it is open, or it was redacted. Reads back nothing.
+   */
+  async keptAttestation(sessionId: string): Promise<string | null> {
+    const session = this.#store.session();
+    if (session?.id !== sessionId || isOpen(session) || session.redactedAt !== null) return null;
+    return this.#endingAttestation(session);
+  }
+
   /** Bytes this object's storage takes (bench/cost.ts, in development). */
   async storageBytes(): Promise<number> {
     return this.#storage.sql.databaseSize;

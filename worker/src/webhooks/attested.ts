@@ -1,7 +1,9 @@
+import { decodeJwt } from "jose";
 import type { Database } from "../db/client.ts";
 import type { EventRow } from "../db/webhooks.ts";
 import { signAttestation } from "../domain/attestations.ts";
 import { readFromIndex } from "../domain/indexed-session.ts";
+import { sessionObject } from "../domain/session-address.ts";
 import { isOpen } from "../domain/session-rules.ts";
 import { withKeys } from "../domain/stored-events.ts";
 import type { Env } from "../env.ts";
@@ -12,11 +14,16 @@ export async function deliveredEvent(env: Env, db: Database, event: EventRow): P
   return withAttestation(env, expanded);
 }
 
+/** A kept token is sent while it has this long left; after that, a fresh one is signed. */
+const KEPT_TOKEN_MARGIN_SECONDS = 60;
+
 /**
- * The `status_changed` event that ends a session carries its result, signed (SPEC §16) — signed
- * as each attempt is sent, from the session as D1 has it: a retry an hour later still carries a
- * token valid for 10 minutes, a redacted session carries none, and the stored event keeps no
- * copy (it is the largest part of a session's footprint in D1, docs/benchmarks.md §9).
+ * The `status_changed` event that ends a session carries its result, signed (SPEC §16): the
+ * token signed once when the session ended, which the return redirect carries too, kept by the
+ * session's object; once that has expired or the object has retired, one signed as the attempt
+ * is sent, from the session as D1 has it — so a retry an hour later still carries a valid token.
+ * A redacted session carries none. The stored event keeps no copy: it was the largest part of a
+ * session's footprint in D1 (docs/benchmarks.md §9).
  */
 async function withAttestation(env: Env, event: EventRow): Promise<EventRow> {
   if (event.type !== "status_changed" || event.sessionId === null) return event;
@@ -24,6 +31,22 @@ async function withAttestation(env: Env, event: EventRow): Promise<EventRow> {
   const session = state?.session;
   if (!state || !session || isOpen(session) || event.payload.status !== session.status)
     return event;
-  const signed = session.redactedAt === null ? await signAttestation(env, state) : null;
-  return { ...event, payload: { ...event.payload, attestation: signed?.token ?? null } };
+  if (session.redactedAt !== null)
+    return { ...event, payload: { ...event.payload, attestation: null } };
+  const ref = { sessionId: session.id };
+  const kept = await sessionObject(env, ref)
+    .keptAttestation(session.id)
+    .catch(() => null);
+  const fresh = kept !== null && validFor(kept) > KEPT_TOKEN_MARGIN_SECONDS;
+  const token = fresh ? kept : ((await signAttestation(env, state))?.token ?? null);
+  return { ...event, payload: { ...event.payload, attestation: token } };
+}
+
+/** Seconds until a token expires (negative once it has). */
+function validFor(token: string): number {
+  try {
+    return (decodeJwt(token).exp ?? 0) - Date.now() / 1000;
+  } catch {
+    return -1;
+  }
 }
