@@ -80,7 +80,9 @@ function remoteKeySet(url: URL) {
  * An attestation, checked offline: signed by one of keyproof's keys (`jwks`, the JSON of
  * `/.well-known/jwks.json`, or `jwksUrl` to fetch it, once per URL), for your project
  * (`audience`), from keyproof (`issuer`: by default the origin of `jwksUrl`), of keyproof's type
- * and not expired. Returns its claims; throws on anything else.
+ * and not expired. Returns its claims; throws on anything else — a test session's attestation
+ * (`livemode: false`, signed by keyproof's test key) included, unless `acceptTestMode` is true:
+ * a test proof must never pass for a live one.
  */
 export async function verifyAttestation(
   token: string,
@@ -88,6 +90,8 @@ export async function verifyAttestation(
     audience: string;
     /** keyproof's public URL; with `jwksUrl` it defaults to that URL's origin. */
     issuer?: string;
+    /** Accept a test-mode attestation (from a `kp_test_` session): for CI and staging only. */
+    acceptTestMode?: boolean;
   },
 ): Promise<AttestationClaims> {
   const remote = "jwksUrl" in options ? new URL(options.jwksUrl) : null;
@@ -101,5 +105,10 @@ export async function verifyAttestation(
     audience: options.audience,
     ...(issuer ? { issuer } : {}),
   });
+  if (payload.livemode === false && options.acceptTestMode !== true) {
+    throw new Error(
+      "This attestation is of a test-mode session (livemode: false); pass acceptTestMode: true to accept it",
+    );
+  }
   return payload as unknown as AttestationClaims;
 }

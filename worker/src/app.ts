@@ -19,6 +19,7 @@ import { logRequests } from "./api/request-log.ts";
 import { apiRouter } from "./api/router.ts";
 import { collectSessionRoutes, verifySessionRoutes } from "./api/sessions.ts";
 import { signatureRoutes } from "./api/signatures.ts";
+import { collectTestHelperRoutes, verifyTestHelperRoutes } from "./api/test-helpers.ts";
 import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
 import { JWKS_MAX_AGE_SECONDS, publishedKeys } from "./domain/attestations.ts";
@@ -132,6 +133,8 @@ export function buildApp() {
   api.route("/webhooks", projectWebhookRoutes);
   api.route("/events", eventRoutes);
   api.route("/project", projectRoutes);
+  api.route("/test_helpers/ssh/collect/sessions", collectTestHelperRoutes);
+  api.route("/test_helpers/ssh/verify/sessions", verifyTestHelperRoutes);
   registerApiKeyScheme(api);
   registerWebhookEvents(api);
   app.route("/api/v1", api);

@@ -197,7 +197,7 @@ describe("a proof never waits on the D1 primary", () => {
     const older = { ...newer, version: newer.version - 1, failedAttempts: 99, updatedAt: "2000" };
     await pushToIndex(
       env,
-      { projectId, sessionId: session.id, kind: "collect" },
+      { projectId, sessionId: session.id, kind: "collect", livemode: true },
       {
         version: older.version,
         session: { ...older, deleted: false },

@@ -14,6 +14,8 @@ export interface TestProject {
   projectId: string;
   apiKey: string;
   keyId: string;
+  /** The same project's `kp_test_` key (SPEC §20). */
+  testKey: string;
 }
 
 /** A fresh account, project and API key, so tests never share state. */
@@ -32,9 +34,15 @@ export async function newProject(options: { keyExpiredAt?: string } = {}): Promi
     expiredAt: options.keyExpiredAt ?? null,
     now: now.toISOString(),
   });
+  const test = await newApiKeyRow({
+    projectId: project.id,
+    name: "test mode key",
+    mode: "test",
+    now: now.toISOString(),
+  });
   // Written directly: an already-expired key is a case the API refuses to create.
-  await db().insert(apiKeys).values(row);
-  return { projectId: project.id, apiKey: plaintext, keyId: row.id };
+  await db().insert(apiKeys).values([row, test.row]);
+  return { projectId: project.id, apiKey: plaintext, keyId: row.id, testKey: test.plaintext };
 }
 
 export interface CallOptions {

@@ -183,7 +183,7 @@ describe("attestations", () => {
     await expect(verify(attestation.token, "prj_someoneelse")).rejects.toThrow();
     const state = await objectOf(altered.sub).detail(
       { sessionId: altered.sub },
-      { sessionId: altered.sub, projectId, kind: "verify" },
+      { sessionId: altered.sub, projectId, kind: "verify", livemode: true },
     );
     if (!state) throw new Error("no session");
     const old = await signAttestation(env, state, new Date(Date.now() - 11 * 60_000));

@@ -26,8 +26,19 @@ export async function world(project: TestProject) {
     method: "POST",
     key: project.apiKey,
   });
+  // Test sessions, for the test helpers (only a test key reaches them).
+  const testCollect = await createSession(project.testKey, "collect", { multi_connection: true });
+  const testVerify = await createSession(project.testKey, "verify", {
+    keys: [{ public_key: ed?.openssh }],
+    multi_connection: true,
+  });
   return (path: string) =>
     path
+      .replace(
+        /\/test_helpers\/ssh\/(collect|verify)\/sessions\/\{session_id\}/,
+        (_, kind: string) =>
+          `/test_helpers/ssh/${kind}/sessions/${kind === "collect" ? testCollect.id : testVerify.id}`,
+      )
       .replace(
         /\/ssh\/(collect|verify)\/sessions\/\{session_id\}/,
         (_, kind: string) => `/ssh/${kind}/sessions/${kind === "collect" ? collect.id : verify.id}`,

@@ -26,7 +26,7 @@ async function projectWithEverything() {
     .select({ id: accounts.id })
     .from(accounts)
     .where(eq(accounts.email, owner.email));
-  const ctx = { db: db(), env, projectId: owner.projectId, now: new Date() };
+  const ctx = { db: db(), env, projectId: owner.projectId, livemode: true, now: new Date() };
   const { session } = await createSession(ctx, "collect", { multi_connection: true });
   const hook = await createWebhook(
     ctx,

@@ -16,7 +16,7 @@ async function invocationFor(
   options: { retries?: number; initial_backoff?: number; backoff_multiplier?: number } = {},
 ) {
   const { projectId } = await newProject();
-  const ctx = { db: db(), env, projectId, now: new Date() };
+  const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
   const webhook = await createWebhook(
     ctx,
     { kind: "project" },
@@ -32,7 +32,7 @@ async function invocationFor(
     },
   );
   const rows = outboxRows(
-    { projectId, sessionId: null, entity: "webhook" },
+    { projectId, sessionId: null, entity: "webhook", livemode: true },
     [{ type: "ping", payload: { hello: "world" } }],
     [webhook],
     new Date(),

@@ -30,7 +30,9 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const records = objectStub(c.env, c.env.IDEMPOTENCY, c.var.project.projectId);
   // The body is read once here; Hono keeps it for the route's own validation.
   const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-  const admission = await records.admit(key, fingerprint);
+  // Each mode has its own keys (SPEC §20): a test request never replays a live answer.
+  const recorded = c.var.project.livemode ? key : `test:${key}`;
+  const admission = await records.admit(recorded, fingerprint);
   if (admission.kind === "mismatch") {
     throw new ApiError(
       422,
@@ -61,7 +63,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
       : c.body(null, status as StatusCode, replayed);
   }
   // A create derives its session's id from this, so a run again after a crash finds it (SPEC §16).
-  c.set("idempotency", { key, fingerprint, firstAt: admission.firstAt });
+  c.set("idempotency", { key: recorded, fingerprint, firstAt: admission.firstAt });
   try {
     await next();
   } finally {
@@ -79,6 +81,6 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
             ),
             body: await response.clone().text(),
           };
-    await records.settle(key, kept);
+    await records.settle(recorded, kept);
   }
 });

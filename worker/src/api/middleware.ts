@@ -27,7 +27,13 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   if (shouldRecordUse(auth.key, now))
     c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key, now).catch(() => undefined));
   c.set("apiKey", auth);
-  c.set("project", { db, env: c.env, projectId: auth.key.projectId, now });
+  c.set("project", {
+    db,
+    env: c.env,
+    projectId: auth.key.projectId,
+    livemode: auth.key.livemode,
+    now,
+  });
   await next();
 });
 

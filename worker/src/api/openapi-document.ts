@@ -32,6 +32,11 @@ const TAGS = [
     name: "Project",
     description: "The API key's project: how long its closed sessions are kept (`retention_days`).",
   },
+  {
+    name: "Test helpers",
+    description:
+      "Test mode (SPEC §20): with a `kp_test_` key, drive a test session to each outcome without an SSH key in sight. A live key gets 404, as for an unknown path.",
+  },
 ];
 
 export type OpenApiDocument = ReturnType<OpenAPIHono<AppEnv>["getOpenAPI31Document"]>;
@@ -206,6 +211,7 @@ export function registerApiKeyScheme(app: OpenAPIHono<AppEnv>) {
     type: "apiKey",
     in: "header",
     name: API_KEY_HEADER,
-    description: "An API key from the project's settings in the web app (`kp_live_...`).",
+    description:
+      "An API key from the project's settings in the web app: `kp_live_...` reads and writes live data, `kp_test_...` the project's test data (SPEC §20).",
   });
 }

@@ -41,6 +41,8 @@ export const apiKeys = sqliteTable(
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
     name: text().notNull(),
+    /** Whose data the key reads and writes (SPEC §20): `kp_live_…` keys live, `kp_test_…` test. */
+    livemode: integer({ mode: "boolean" }).notNull().default(true),
     prefix: text().notNull(),
     /** SHA-256 (hex) of the full key; the plaintext is never stored. */
     hash: text().notNull().unique(),

@@ -58,6 +58,8 @@ export const sessionColumns = () => ({
    * `external_id` and `return_url` are gone from every row; the outline stays.
    */
   redactedAt: text("redacted_at"),
+  /** Live data, or test data (SPEC §20): only keys of its mode see it. */
+  livemode: integer({ mode: "boolean" }).notNull().default(true),
   version: integer().notNull().default(0),
 });
 

@@ -30,6 +30,8 @@ export const events = sqliteTable(
     sessionId: text("session_id"),
     entity: text({ enum: EVENT_ENTITIES }).notNull(),
     type: text({ enum: EVENT_TYPES }).notNull(),
+    /** Its session's mode, or its webhook's for a ping (SPEC §20). */
+    livemode: integer({ mode: "boolean" }).notNull().default(true),
     /** The event's payload, as webhooks deliver it and the event log shows it. */
     payload: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: text("created_at").notNull(),
@@ -66,6 +68,8 @@ export const webhooks = sqliteTable(
     backoffMultiplier: real("backoff_multiplier").notNull(),
     enabled: integer({ mode: "boolean" }).notNull(),
     secret: text().notNull(),
+    /** Made with a test key, it hears only test events; a live one only live events (SPEC §20). */
+    livemode: integer({ mode: "boolean" }).notNull().default(true),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -7,11 +7,13 @@ import { newId, randomBase32 } from "../lib/ids.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { freeTextProblem } from "../schemas/text.ts";
 
-export const API_KEY_PREFIX = "kp_live_";
+/** Each key's mode is in its name (SPEC §20): live data, or test data. */
+export const API_KEY_PREFIXES = { live: "kp_live_", test: "kp_test_" } as const;
+export type KeyMode = keyof typeof API_KEY_PREFIXES;
 /** 32 base32 characters: 160 bits of randomness after the recognisable prefix. */
 const API_KEY_RANDOM_LENGTH = 32;
-/** Characters kept for display, e.g. `kp_live_ab12`. */
-const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 4;
+/** Characters kept for display, e.g. `kp_live_ab12` (both prefixes are 8 characters). */
+const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIXES.live.length + 4;
 /** `last_used_at` is written at most this often per key, to keep writes off the hot path. */
 export const LAST_USED_PRECISION_MS = 60_000;
 
@@ -22,22 +24,33 @@ export interface AuthenticatedKey {
   projectName: string;
 }
 
-export function generateApiKey(): string {
-  return API_KEY_PREFIX + randomBase32(API_KEY_RANDOM_LENGTH);
+export function generateApiKey(mode: KeyMode = "live"): string {
+  return API_KEY_PREFIXES[mode] + randomBase32(API_KEY_RANDOM_LENGTH);
 }
+
+/** The mode a key's text names, or null for text that is no key of ours. */
+const modeOfKeyText = (text: string): KeyMode | null =>
+  text.startsWith(API_KEY_PREFIXES.live)
+    ? "live"
+    : text.startsWith(API_KEY_PREFIXES.test)
+      ? "test"
+      : null;
 
 /** Builds the row for a new key; the plaintext is returned once and never stored. */
 export async function newApiKeyRow(input: {
   projectId: string;
   name: string;
+  mode?: KeyMode;
   expiredAt?: string | null;
   now: string;
 }): Promise<{ row: ApiKeyRow; plaintext: string }> {
-  const plaintext = generateApiKey();
+  const mode = input.mode ?? "live";
+  const plaintext = generateApiKey(mode);
   const row: ApiKeyRow = {
     id: newId("key"),
     projectId: input.projectId,
     name: input.name,
+    livemode: mode === "live",
     prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
     hash: await sha256Hex(plaintext),
     createdAt: input.now,
@@ -53,7 +66,7 @@ const API_KEY_NAME_MAX = 100;
 /** A new key for the project, named and optionally expiring; the plaintext is returned once. */
 export async function createApiKey(
   ctx: { db: Database; projectId: string; now: Date },
-  input: { name: string; expiredAt?: Date | null },
+  input: { name: string; mode?: KeyMode; expiredAt?: Date | null },
 ) {
   const name = input.name.trim();
   if (!name || name.length > API_KEY_NAME_MAX)
@@ -65,6 +78,7 @@ export async function createApiKey(
   const created = await newApiKeyRow({
     projectId: ctx.projectId,
     name,
+    mode: input.mode ?? "live",
     expiredAt: input.expiredAt?.toISOString() ?? null,
     now: ctx.now.toISOString(),
   });
@@ -118,9 +132,11 @@ export async function authenticateApiKey(
   plaintext: string,
   now: Date,
 ): Promise<AuthenticatedKey | null> {
-  if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
+  const mode = modeOfKeyText(plaintext);
+  if (mode === null || plaintext.length > 128) return null;
   const found = await lookUpApiKey(db, await sha256Hex(plaintext), now);
-  if (!found) return null;
+  // The prefix is part of the key: its hash matched, so it names the row's own mode.
+  if (!found || found.key.livemode !== (mode === "live")) return null;
   if (found.key.expiredAt !== null && Date.parse(found.key.expiredAt) <= now.getTime()) return null;
   return found;
 }

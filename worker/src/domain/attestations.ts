@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { calculateJwkThumbprint, importJWK, type JWK, SignJWT } from "jose";
 import type { Env } from "../env.ts";
 import { randomBase32 } from "../lib/ids.ts";
@@ -40,9 +41,49 @@ export function attestationKeysProblem(text: string | undefined): string | null 
   return null;
 }
 
+interface SigningKey {
+  key: CryptoKey;
+  kid: string;
+}
+
 interface KeySet {
-  signing: { key: CryptoKey; kid: string };
+  signing: SigningKey;
+  /** Signs test sessions' attestations (SPEC §20): its own key and `kid`, never the live one. */
+  testSigning: SigningKey;
   published: JWK[];
+}
+
+/** PKCS#8's wrapping of a 32-byte Ed25519 seed (RFC 8410), the one form WebCrypto imports a seed in. */
+const ED25519_PKCS8_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
+
+/**
+ * The test-mode signing key, derived from the live one (HKDF-SHA256 over its private part): no
+ * second secret to configure, a different key and `kid`, and it rotates with ATTESTATION_KEYS.
+ */
+async function testKeyOf(liveJwk: JWK): Promise<{ key: CryptoKey; publicJwk: JWK }> {
+  const secret = await crypto.subtle.importKey(
+    "raw",
+    Buffer.from(liveJwk.d ?? "", "base64url"),
+    "HKDF",
+    false,
+    ["deriveBits"],
+  );
+  const seed = await crypto.subtle.deriveBits(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: new TextEncoder().encode("keyproof"),
+      info: new TextEncoder().encode("test-mode attestations"),
+    },
+    secret,
+    256,
+  );
+  const pkcs8 = new Uint8Array([...ED25519_PKCS8_PREFIX, ...new Uint8Array(seed)]);
+  const key = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, true, ["sign"]);
+  const { kty, crv, x } = (await crypto.subtle.exportKey("jwk", key)) as JWK;
+  return { key, publicJwk: { kty, crv, x } };
 }
 
 /** Imported once per isolate and secret: importing and hashing keys is not free. */
@@ -64,7 +105,13 @@ async function importKeys(text: string): Promise<KeySet> {
   const [first] = jwks;
   const kid = published[0]?.kid ?? "";
   const key = (await importJWK({ ...first, alg: "EdDSA" }, "EdDSA")) as CryptoKey;
-  return { signing: { key, kid }, published };
+  const test = await testKeyOf(first ?? {});
+  const testKid = await calculateJwkThumbprint(test.publicJwk);
+  return {
+    signing: { key, kid },
+    testSigning: { key: test.key, kid: testKid },
+    published: [...published, { ...test.publicJwk, kid: testKid, alg: "EdDSA", use: "sig" }],
+  };
 }
 
 /** The key set, or null when ATTESTATION_KEYS is not set. */
@@ -96,6 +143,7 @@ export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionSt
     iat: issuedAt,
     exp: issuedAt + ATTESTATION_TTL_SECONDS,
     jti: randomBase32(26),
+    livemode: session.livemode,
     kind: session.kind,
     status: session.status,
     external_id: session.externalId,
@@ -121,7 +169,8 @@ export async function signAttestation(
 ): Promise<{ token: string; expires_at: string } | null> {
   const keys = keySet(env);
   if (!keys) return null;
-  const { signing } = await keys;
+  const set = await keys;
+  const signing = state.session.livemode ? set.signing : set.testSigning;
   const claims = attestationClaims(env, state, now);
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: "EdDSA", kid: signing.kid, typ: ATTESTATION_TYPE })

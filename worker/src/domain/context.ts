@@ -6,5 +6,7 @@ export interface ProjectContext {
   db: Database;
   env: Env;
   projectId: string;
+  /** Live data, or the project's test data (SPEC §20): never both. */
+  livemode: boolean;
   now: Date;
 }

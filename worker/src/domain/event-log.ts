@@ -15,7 +15,10 @@ export async function listEvents(
     type?: EventType | undefined;
   },
 ) {
-  const conditions: SQL[] = [eq(events.projectId, ctx.projectId)];
+  const conditions: SQL[] = [
+    eq(events.projectId, ctx.projectId),
+    eq(events.livemode, ctx.livemode),
+  ];
   if (query.session_id) conditions.push(eq(events.sessionId, query.session_id));
   if (query.type) conditions.push(eq(events.type, query.type));
   const where = and(...conditions);
@@ -32,6 +35,7 @@ export async function listEvents(
     entity: row.entity,
     session_id: row.sessionId,
     payload: row.payload,
+    livemode: row.livemode,
     created_at: row.createdAt,
   }));
   return { ...page, items };

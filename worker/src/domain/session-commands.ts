@@ -85,6 +85,22 @@ export interface ConnectionReport {
   interrupted?: boolean;
 }
 
+/**
+ * What a test helper does to a test session (SPEC §20, domain/test-helpers.ts): a connection as
+ * the bridge would report it — `keys` proven (or the session's `configured` keys), and the
+ * user's answer, `false` declining — or its expiry, now.
+ */
+export type SimulatedStep =
+  | { kind: "expire" }
+  | {
+      kind: "connect";
+      start: ConnectionStart;
+      keys: ConnectionReport["keys"] | "configured";
+      keysOffered: number;
+      refusals: UncountedReason[];
+      confirmed: boolean;
+    };
+
 /** A detached signature sent to the signature URL, as the route received it. */
 export interface SignatureSubmission {
   armored: string;

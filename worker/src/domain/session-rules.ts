@@ -14,6 +14,8 @@ export interface SessionScope {
   sessionId: string;
   projectId: string;
   kind: SessionKind;
+  /** A key of the other mode finds nothing (SPEC §20): 404, never 403. */
+  livemode: boolean;
 }
 
 export function inScope(
@@ -25,7 +27,8 @@ export function inScope(
     session !== undefined &&
     session.id === scope.sessionId &&
     session.projectId === scope.projectId &&
-    session.kind === scope.kind
+    session.kind === scope.kind &&
+    session.livemode === scope.livemode
   );
 }
 

@@ -108,6 +108,7 @@ function sessionFields(env: Env, session: SessionRow) {
     updated_at: session.updatedAt,
     completed_at: session.completedAt,
     redacted_at: session.redactedAt,
+    livemode: session.livemode,
   };
 }
 
@@ -155,7 +156,10 @@ export async function listSessionRows(
   kind: SessionKind | undefined,
   filter: SessionListFilter,
 ) {
-  const conditions: SQL[] = [eq(sessions.projectId, ctx.projectId)];
+  const conditions: SQL[] = [
+    eq(sessions.projectId, ctx.projectId),
+    eq(sessions.livemode, ctx.livemode),
+  ];
   if (kind) conditions.push(eq(sessions.kind, kind));
   if (filter.status) conditions.push(eq(sessions.status, filter.status));
   if (filter.external_id !== undefined)

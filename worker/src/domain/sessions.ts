@@ -250,6 +250,7 @@ export async function createSession(
       completedAt: null,
       verifiedAt: null,
       redactedAt: null,
+      livemode: ctx.livemode,
       version: 0,
     };
     const { keys, authorities } = givenTo(id);
@@ -326,7 +327,7 @@ const SESSION_ID_PATTERN = {
 function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): SessionScope {
   if (!SESSION_ID_PATTERN[kind].test(sessionId))
     throw notFound("Session", "path.session_id", sessionId);
-  return { sessionId, projectId: ctx.projectId, kind };
+  return { sessionId, projectId: ctx.projectId, kind, livemode: ctx.livemode };
 }
 
 /** The session's object, for a caller allowed to name it. */
@@ -404,4 +405,19 @@ async function forgetIdempotentAnswers(
     sessionId,
     `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`,
   );
+}
+
+/** Runs `call` on the caller's session's object: 404 for a session not the caller's. */
+export async function runOnSession<T>(
+  ctx: ProjectContext,
+  kind: SessionKind,
+  sessionId: string,
+  call: (
+    object: ReturnType<typeof sessionObject>,
+    ref: { sessionId: string },
+    scope: SessionScope,
+  ) => Promise<Outcome<Written<T>>>,
+): Promise<Written<T>> {
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  return unwrap(await call(object, ref, scope), sessionId);
 }

@@ -14,6 +14,7 @@ export function webhookView(row: WebhookRow): Webhook {
     initial_backoff: row.initialBackoff,
     backoff_multiplier: row.backoffMultiplier,
     enabled: row.enabled,
+    livemode: row.livemode,
     created_at: row.createdAt,
     updated_at: row.updatedAt,
   };

@@ -37,6 +37,11 @@ export const attestationClaims = z
     iat: z.int(),
     exp: z.int(),
     jti: z.string(),
+    livemode: z
+      .boolean()
+      .describe(
+        "`false` for a test session's attestation, signed by the test key (its own `kid`): `verifyAttestation` refuses it unless told to accept test mode",
+      ),
     kind: z.enum(["collect", "verify"]),
     status: z.enum(["pending", "completed", "verified", "failed", "expired"]),
     external_id: z.string().nullable(),

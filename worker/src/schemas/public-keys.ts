@@ -118,7 +118,7 @@ export const configuredKey = z
   })
   .meta({ id: "ConfiguredKey", description: "A key a verification session expects" });
 
-const publicKeyText = z
+export const publicKeyText = z
   .string()
   .max(16_384)
   .refine((text) => !isPrivateKeyText(text), { message: PRIVATE_KEY_MESSAGE, abort: true })

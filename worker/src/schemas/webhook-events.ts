@@ -84,6 +84,9 @@ function envelope<E extends string, T extends string, P extends z.ZodType>(
       id: z.string().describe("The session's id (the webhook's, for `ping`)"),
       event: z.literal(event),
       event_id: z.string(),
+      livemode: z
+        .boolean()
+        .describe("`false` for an event about test data, sent only to test webhooks (SPEC §20)"),
       webhook_id: z.string(),
       webhook_invocation_id: z
         .string()

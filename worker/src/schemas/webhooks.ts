@@ -128,6 +128,11 @@ export const webhook = z
     initial_backoff: z.int().describe("Seconds before the first retry"),
     backoff_multiplier: z.number().describe("Each retry waits this many times longer"),
     enabled: z.boolean().describe("Deliveries are made only while enabled; 410 Gone disables it"),
+    livemode: z
+      .boolean()
+      .describe(
+        "`false` for a test webhook (made with a `kp_test_` key): it hears only test events, a live one only live events",
+      ),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -185,6 +190,7 @@ export const event = z
     payload: z
       .record(z.string(), z.unknown())
       .describe("The event's payload, as webhooks deliver it (docs/webhooks.md)"),
+    livemode: z.boolean().describe("`false` for test data (made with a `kp_test_` key, SPEC §20)"),
     created_at: timestamp,
   })
   .meta({ id: "Event", description: "An entry of the project's event log" });

@@ -1,5 +1,5 @@
 -- A new session object's tables, made at once: the columns the drizzle migrations in
--- migrations/session-object reach (0000 … 0003), as WITHOUT ROWID tables with no
+-- migrations/session-object reach (0000 … 0004), as WITHOUT ROWID tables with no
 -- secondary index. An object holds one session, so an index buys no speed, and a rowid table
 -- writes its text key twice: each insert here is one row written, where the migrated schema
 -- writes two or three (issue #33). Objects made before keep their migrated tables, with the
@@ -71,7 +71,8 @@ CREATE TABLE `session` (
 	`version` integer DEFAULT 0 NOT NULL,
 	`deleted` integer DEFAULT false NOT NULL,
 	`return_url` text,
-	`redacted_at` text
+	`redacted_at` text,
+	`livemode` integer DEFAULT true NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE `session_authorities` (
 	`id` text PRIMARY KEY NOT NULL,

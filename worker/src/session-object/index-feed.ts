@@ -115,7 +115,12 @@ export class IndexFeed {
     const result = session
       ? await pushToIndex(
           this.#env,
-          { projectId: session.projectId, sessionId: session.id, kind: session.kind },
+          {
+            projectId: session.projectId,
+            sessionId: session.id,
+            kind: session.kind,
+            livemode: session.livemode,
+          },
           changes,
           webhooks,
         )

@@ -80,7 +80,7 @@ const EVENTS_PER_FAN_OUT = 40;
 function fanOut(
   db: Database,
   pushed: { id: string; type: string }[],
-  target: { projectId: string; sessionId: string },
+  target: { projectId: string; sessionId: string; livemode: boolean },
   at: string,
 ) {
   const values = sql.join(
@@ -95,6 +95,7 @@ function fanOut(
           ${at}, NULL, NULL, ${at}, ${at}
         FROM pushed JOIN webhooks w
         ON w.project_id = ${target.projectId} AND w.enabled = 1
+          AND w.livemode = ${target.livemode ? 1 : 0}
           AND (w.session_id IS NULL OR w.session_id = ${target.sessionId})
           AND (json_array_length(w.events) = 0
             OR EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = pushed.type))
@@ -113,7 +114,7 @@ export interface PushResult {
 /** Writes `changes` for the session `target` to D1 and queues the deliveries they made. */
 export async function pushToIndex(
   env: Env,
-  target: { projectId: string; sessionId: string; kind: SessionKind },
+  target: { projectId: string; sessionId: string; kind: SessionKind; livemode: boolean },
   changes: PendingChanges,
   /** The session's own webhooks, on its first push: after the session, before its events. */
   newWebhooks: WebhookRow[] = [],
@@ -141,6 +142,7 @@ export async function pushToIndex(
         projectId: target.projectId,
         sessionId: target.sessionId,
         entity: `${target.kind}_session` as const,
+        livemode: target.livemode,
         type: event.type,
         payload: storedPayload(event.type, event.payload),
         createdAt: event.createdAt,

@@ -22,6 +22,7 @@ import type {
   SessionState,
   SignatureOutcome,
   SignatureSubmission,
+  SimulatedStep,
   Written,
 } from "../domain/session-commands.ts";
 import {
@@ -34,6 +35,7 @@ import {
 } from "../domain/session-rules.ts";
 import { proofLinks } from "../domain/session-views.ts";
 import { readSignature, SIGNATURE_LIMITS } from "../domain/signature-proofs.ts";
+import { simulatedTouch } from "../domain/simulated-keys.ts";
 import type { Env } from "../env.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
 import { IndexUnavailableError } from "../lib/unavailable.ts";
@@ -309,6 +311,59 @@ export class SessionObject extends DurableObject<Env> {
     return this.#feed.pushNow();
   }
 
+  // ---------------------------------------------------------------- test helpers (SPEC §20)
+
+  /**
+   * A test session driven as a user would drive it: a connection opened and finished through the
+   * same steps as the bridge's (`#open`, `#finish`), or its expiry brought forward and run as the
+   * alarm runs it. A live session is not found; the session's own rules answer the rest.
+   */
+  async simulate(
+    ref: SessionRef,
+    scope: SessionScope,
+    step: SimulatedStep,
+  ): Promise<ScopedOutcome<SessionState>> {
+    return this.#at<ScopedOutcome<SessionState>>(
+      ref,
+      async () => {
+        const session = this.#store.session();
+        if (!inScope(session, scope) || session.livemode) return notFound();
+        if (step.kind === "expire") {
+          if (!isOpen(session))
+            return refused(409, `The session is already closed (status ${session.status})`);
+          const now = new Date();
+          this.#store.transition((write) => write.session({ expiredAt: now.toISOString() }));
+          this.#expireIfDue(now);
+          await this.#scheduleAlarm();
+          return this.#written(this.#store.session() ?? session);
+        }
+        if (step.confirmed === false && !session.mustConfirm)
+          return refused(
+            409,
+            "Only a session with must_confirm asks its user to confirm, so there is nothing to decline",
+          );
+        const opened = this.#open(step.start);
+        if (!opened.accepted) return refused(409, REFUSALS[opened.reason]);
+        const keys =
+          step.keys === "configured"
+            ? this.#store.given().keys.map((key) => ({
+                key: key.publicKeySsh.split(" ")[1] ?? "",
+                security_key: key.securityKey ? simulatedTouch() : null,
+              }))
+            : step.keys;
+        await this.#finish(opened.connection_id, {
+          keys,
+          keysOffered: Math.max(keys.length, step.keysOffered),
+          refusals: step.refusals,
+          confirmed: session.mustConfirm ? step.confirmed !== false : null,
+        });
+        return this.#written(this.#store.session() ?? session);
+      },
+      (stub, legacy) => stub.simulate(legacy, scope, step),
+      notFound(),
+    );
+  }
+
   // ---------------------------------------------------------------- the bridge's calls
 
   async openConnection(
@@ -321,47 +376,52 @@ export class SessionObject extends DurableObject<Env> {
       () => {
         // Where the call is answered, its nonce is remembered: a replay is refused.
         if (!this.#nonces.admit(call, Date.now())) return "replayed";
-        const now = new Date();
-        const opened = this.#store.transition((write) => {
-          const session = this.#store.session();
-          if (!session) return { accepted: false as const, reason: "unknown" as const };
-          closeLapsed(this.#store, write, session, now);
-          const refusal = connectionRefusal(session, this.#store.inProgress(now.getTime()).length);
-          if (refusal) return { accepted: false as const, reason: refusal };
-          const connection = newConnection(session, "ssh", start, now);
-          write.addConnection(connection, {
-            leaseUntil: now.getTime() + CONNECTION_LEASE_MS,
-            rules: connectionRulesOf(session),
-          });
-          write.events([newConnectionEvent(session, connection)], now);
-          write.session({ updatedAt: now.toISOString() });
-          return { accepted: true as const, session, connection };
-        });
-        if (!opened.accepted) return opened;
-        this.#afterChange();
-        const { session, connection } = opened;
-        const given = this.#store.given();
-        return {
-          accepted: true,
-          session_id: session.id,
-          connection_id: connection.id,
-          kind: session.kind,
-          multi_key: session.multiKey,
-          must_confirm: session.mustConfirm,
-          ssh_banner: session.sshBanner,
-          ssh_message: session.sshMessage,
-          expired_at: session.expiredAt,
-          expected_fingerprints: given.keys.map((key) => key.publicKeySha256),
-          expected_accounts: expectedAccounts(this.env, given.keys),
-          authority_fingerprints: given.authorities.map((key) => key.publicKeySha256),
-          principal: session.principal,
-          require_security_key: session.requireSecurityKey,
-          require_user_verification: session.requireUserVerification,
-        };
+        return this.#open(start);
       },
       (stub, legacy) => stub.openConnection(legacy, start, call),
       { accepted: false, reason: "unknown" },
     );
+  }
+
+  /** A connection opens, as the bridge or a test helper reports it. */
+  #open(start: ConnectionStart): OpenConnectionResponse {
+    const now = new Date();
+    const opened = this.#store.transition((write) => {
+      const session = this.#store.session();
+      if (!session) return { accepted: false as const, reason: "unknown" as const };
+      closeLapsed(this.#store, write, session, now);
+      const refusal = connectionRefusal(session, this.#store.inProgress(now.getTime()).length);
+      if (refusal) return { accepted: false as const, reason: refusal };
+      const connection = newConnection(session, "ssh", start, now);
+      write.addConnection(connection, {
+        leaseUntil: now.getTime() + CONNECTION_LEASE_MS,
+        rules: connectionRulesOf(session),
+      });
+      write.events([newConnectionEvent(session, connection)], now);
+      write.session({ updatedAt: now.toISOString() });
+      return { accepted: true as const, session, connection };
+    });
+    if (!opened.accepted) return opened;
+    this.#afterChange();
+    const { session, connection } = opened;
+    const given = this.#store.given();
+    return {
+      accepted: true,
+      session_id: session.id,
+      connection_id: connection.id,
+      kind: session.kind,
+      multi_key: session.multiKey,
+      must_confirm: session.mustConfirm,
+      ssh_banner: session.sshBanner,
+      ssh_message: session.sshMessage,
+      expired_at: session.expiredAt,
+      expected_fingerprints: given.keys.map((key) => key.publicKeySha256),
+      expected_accounts: expectedAccounts(this.env, given.keys),
+      authority_fingerprints: given.authorities.map((key) => key.publicKeySha256),
+      principal: session.principal,
+      require_security_key: session.requireSecurityKey,
+      require_user_verification: session.requireUserVerification,
+    };
   }
 
   async finishConnection(
@@ -374,37 +434,45 @@ export class SessionObject extends DurableObject<Env> {
       ref,
       async () => {
         if (!this.#nonces.admit(call, Date.now())) return "replayed";
-        const held = this.#store.connection(connectionId);
-        const session = this.#store.session();
-        if (!session || !held) return null;
-        const at = new Date();
-        const proven =
-          held.outcome === "in_progress" ? parseProvenKeys(report.keys, at, held.ipAddress) : [];
-        const counters = await this.#counters(session, securityKeysOf(proven));
-        const response = this.#store.transition((write) => {
-          const now = this.#store.session();
-          const connection = this.#store.connection(connectionId);
-          if (!now || !connection) return null;
-          // A connection that lapsed, or whose session closed, keeps nothing of a late report.
-          const lapsed = connection.leaseUntil === null || connection.leaseUntil <= at.getTime();
-          if (connection.outcome !== "in_progress" || lapsed || !isOpen(now))
-            return finishClosed(write, now, connection, at);
-          return recordFinish(this.env, this.#store, write, now, connection, {
-            proven,
-            offered: report.keysOffered,
-            refusals: report.refusals,
-            confirmed: report.confirmed,
-            interrupted: report.interrupted === true,
-            counters,
-            at,
-          });
-        });
-        this.#afterChange();
-        return response;
+        return this.#finish(connectionId, report);
       },
       (stub, legacy) => stub.finishConnection(legacy, connectionId, report, call),
       null,
     );
+  }
+
+  /** A connection finishes, as the bridge or a test helper reports it; null if unknown here. */
+  async #finish(
+    connectionId: string,
+    report: ConnectionReport,
+  ): Promise<FinishConnectionResponse | null> {
+    const held = this.#store.connection(connectionId);
+    const session = this.#store.session();
+    if (!session || !held) return null;
+    const at = new Date();
+    const proven =
+      held.outcome === "in_progress" ? parseProvenKeys(report.keys, at, held.ipAddress) : [];
+    const counters = await this.#counters(session, securityKeysOf(proven));
+    const response = this.#store.transition((write) => {
+      const now = this.#store.session();
+      const connection = this.#store.connection(connectionId);
+      if (!now || !connection) return null;
+      // A connection that lapsed, or whose session closed, keeps nothing of a late report.
+      const lapsed = connection.leaseUntil === null || connection.leaseUntil <= at.getTime();
+      if (connection.outcome !== "in_progress" || lapsed || !isOpen(now))
+        return finishClosed(write, now, connection, at);
+      return recordFinish(this.env, this.#store, write, now, connection, {
+        proven,
+        offered: report.keysOffered,
+        refusals: report.refusals,
+        confirmed: report.confirmed,
+        interrupted: report.interrupted === true,
+        counters,
+        at,
+      });
+    });
+    this.#afterChange();
+    return response;
   }
 
   /**
@@ -652,6 +720,15 @@ export class SessionObject extends DurableObject<Env> {
       this.#store.transition((write) => closeLapsed(this.#store, write, current, now));
       this.#announce();
     }
+    this.#expireIfDue(now);
+    await this.#feed.push().catch(() => undefined);
+    if (await this.#ending.eraseIfDue(now.getTime())) return;
+    if (await this.#ending.retireIfDone(now.getTime())) return;
+    await this.#scheduleAlarm();
+  }
+
+  /** An open session whose time is up closes: expired, or verified if it was (the alarm's duty). */
+  #expireIfDue(now: Date) {
     const session = this.#store.session();
     if (session && isOpen(session) && Date.parse(session.expiredAt) <= now.getTime()) {
       this.#store.transition((write) => {
@@ -667,10 +744,6 @@ export class SessionObject extends DurableObject<Env> {
       });
       this.#announce();
     }
-    await this.#feed.push().catch(() => undefined);
-    if (await this.#ending.eraseIfDue(now.getTime())) return;
-    if (await this.#ending.retireIfDone(now.getTime())) return;
-    await this.#scheduleAlarm();
   }
 
   /**

@@ -33,13 +33,15 @@ import {
 /** The key-value entry naming the newest migration the object's tables have. */
 const SCHEMA_KEY = "schema";
 /** What SCHEMA_KEY says of tables made at once from compact-schema.sql (objects since 2026-11). */
-const COMPACT_SCHEMA = "compact-0003";
+const COMPACT_SCHEMA = "compact-0004";
 /**
  * Compact tables made before a column was added, and the statements that bring them to
  * COMPACT_SCHEMA (the same columns as the drizzle migration of that number).
  */
 const COMPACT_UPGRADES: Record<string, string> = {
-  "compact-0002": "ALTER TABLE `session` ADD `redacted_at` text",
+  "compact-0002":
+    "ALTER TABLE `session` ADD `redacted_at` text; ALTER TABLE `session` ADD `livemode` integer DEFAULT true NOT NULL",
+  "compact-0003": "ALTER TABLE `session` ADD `livemode` integer DEFAULT true NOT NULL",
 };
 /** The newest drizzle migration, which older objects' tables were brought to. */
 const NEWEST_MIGRATION = migrations.journal.entries.at(-1)?.tag ?? "";

@@ -116,6 +116,9 @@ export function safeNext(next: string | undefined, origin: string): string {
   }
 }
 
+/** Which data the dashboard shows, live or test (SPEC §20): the switch in every project page. */
+export const MODE_COOKIE = "keyproof_mode";
+
 /**
  * Who may see a project's pages is decided where they are mounted: the signed-in account must
  * be a member (anyone else gets the same 404 as for no project). Pages read `c.var.member`.
@@ -131,7 +134,13 @@ export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
     project: { id: project.id, name: project.name, retentionDays: project.retentionDays },
     role,
   });
-  c.set("project", { db, env: c.env, projectId: project.id, now: new Date() });
+  c.set("project", {
+    db,
+    env: c.env,
+    projectId: project.id,
+    livemode: getCookie(c, MODE_COOKIE) !== "test",
+    now: new Date(),
+  });
   await next();
 });
 

@@ -285,7 +285,13 @@ async function deliverClaimed(
   // A session's webhook disabled by a 410: its session's object keeps a copy of its webhooks.
   const disabled = gone ? decisions.at(-1)?.[0].webhook : undefined;
   if (disabled?.sessionId) {
-    const ctx = { db, env, projectId: disabled.projectId, now: new Date() };
+    const ctx = {
+      db,
+      env,
+      projectId: disabled.projectId,
+      livemode: disabled.livemode,
+      now: new Date(),
+    };
     await renewWebhookCopy(ctx, disabled.sessionId).catch(() => undefined);
   }
   return decisions;

@@ -44,6 +44,7 @@ export function newWebhookRow(
     initialBackoff: input.initial_backoff,
     backoffMultiplier: input.backoff_multiplier,
     enabled: input.enabled,
+    livemode: ctx.livemode,
     secret: newWebhookSecret(),
     createdAt: now,
     updatedAt: now,
@@ -51,7 +52,7 @@ export function newWebhookRow(
 }
 
 function scopeCondition(ctx: ProjectContext, scope: WebhookScope): SQL | undefined {
-  const project = eq(webhooks.projectId, ctx.projectId);
+  const project = and(eq(webhooks.projectId, ctx.projectId), eq(webhooks.livemode, ctx.livemode));
   if (scope.kind === "project") return and(project, isNull(webhooks.sessionId));
   if (scope.kind === "session") return and(project, eq(webhooks.sessionId, scope.sessionId));
   return project;

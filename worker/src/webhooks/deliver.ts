@@ -28,6 +28,7 @@ export function envelope(
     id: event.sessionId ?? webhook.id,
     event: event.type,
     event_id: event.id,
+    livemode: event.livemode,
     webhook_id: webhook.id,
     webhook_invocation_id: invocation.id,
     trigger_time: event.createdAt,

@@ -19,7 +19,7 @@ import { enqueueQuietly } from "./queue.ts";
 export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
   const webhook = await getWebhook(ctx, { kind: "any" }, webhookId);
   const rows = outboxRows(
-    { projectId: ctx.projectId, sessionId: null, entity: "webhook" },
+    { projectId: ctx.projectId, sessionId: null, entity: "webhook", livemode: webhook.livemode },
     [{ type: "ping", payload: { webhook_id: webhook.id, message: "Test event from keyproof" } }],
     [{ ...webhook, events: [] }],
     ctx.now,

@@ -46,7 +46,12 @@ export function wantsEvent(webhook: WebhookRow, type: EventType): boolean {
 
 /** Event rows and one invocation per (event, interested webhook), to write in one batch. */
 export function outboxRows(
-  context: { projectId: string; sessionId: string | null; entity: EventRow["entity"] },
+  context: {
+    projectId: string;
+    sessionId: string | null;
+    entity: EventRow["entity"];
+    livemode: boolean;
+  },
   planned: PlannedEvent[],
   listeners: WebhookRow[],
   now: Date,
@@ -60,6 +65,7 @@ export function outboxRows(
       projectId: context.projectId,
       sessionId: context.sessionId,
       entity: context.entity,
+      livemode: context.livemode,
       type: event.type,
       payload: event.payload,
       createdAt: at,

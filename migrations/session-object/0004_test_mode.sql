@@ -1,0 +1,1 @@
+ALTER TABLE `session` ADD `livemode` integer DEFAULT true NOT NULL;
