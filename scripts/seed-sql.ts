@@ -16,14 +16,31 @@ export async function accountSql(email: string, password: string, now: string) {
   };
 }
 
-/** SQL for a new project owned by `accountId` with one API key, and that key in plaintext. */
+/**
+ * SQL for a new project owned by `accountId` with a live and a test API key (SPEC §20), and those
+ * keys in plaintext.
+ */
 export async function projectWithKeySql(accountId: string, projectName: string, now: string) {
   const { project, owner } = newProjectRows(accountId, projectName, now);
-  const { row: key, plaintext } = await newApiKeyRow({ projectId: project.id, name: "seed", now });
+  const live = await newApiKeyRow({ projectId: project.id, name: "seed", now });
+  const test = await newApiKeyRow({
+    projectId: project.id,
+    name: "seed (test)",
+    mode: "test",
+    now,
+  });
+  const keyInsert = ({ row: key }: typeof live) =>
+    `INSERT INTO api_keys (id, project_id, name, livemode, prefix, hash, created_at) VALUES (${[key.id, key.projectId, key.name].map(sqlString).join(", ")}, ${key.livemode ? 1 : 0}, ${[key.prefix, key.hash, now].map(sqlString).join(", ")});`;
   const statements = [
     `INSERT INTO projects (id, name, created_at) ${values(project.id, project.name, now)};`,
     `INSERT INTO project_members (project_id, account_id, role, created_at) ${values(owner.projectId, owner.accountId, owner.role, now)};`,
-    `INSERT INTO api_keys (id, project_id, name, prefix, hash, created_at) ${values(key.id, key.projectId, key.name, key.prefix, key.hash, now)};`,
+    keyInsert(live),
+    keyInsert(test),
   ];
-  return { projectId: project.id, apiKey: plaintext, statements };
+  return {
+    projectId: project.id,
+    apiKey: live.plaintext,
+    testApiKey: test.plaintext,
+    statements,
+  };
 }

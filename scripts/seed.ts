@@ -1,5 +1,6 @@
 /**
- * `npm run seed`: a new project with a new API key in the development account, printed as JSON.
+ * `npm run seed`: a new project with a live and a test API key in the development account, printed
+ * as JSON.
  * Works whether or not `npm start` is running: it writes the local D1 database directly.
  */
 import { randomBytes } from "node:crypto";
@@ -47,13 +48,20 @@ const projectName = `Development project ${now.slice(0, 19).replace("T", " ")}`;
 const {
   projectId,
   apiKey,
+  testApiKey,
   statements: projectStatements,
 } = await projectWithKeySql(accountId, projectName, now);
 executeLocalSql([...statements, ...projectStatements]);
 
 console.log(
   JSON.stringify(
-    { account_email: DEV_EMAIL, password, project_id: projectId, api_key: apiKey },
+    {
+      account_email: DEV_EMAIL,
+      password,
+      project_id: projectId,
+      api_key: apiKey,
+      test_api_key: testApiKey,
+    },
     null,
     2,
   ),

@@ -3981,6 +3981,338 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/test_helpers/ssh/collect/sessions/{session_id}/simulate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drive a test collection session to an outcome
+         * @description Test keys (`kp_test_`) only; a live key gets 404 as for an unknown path. `prove` records a proof as a real `ssh` would (a key made up of `key_type`, the given `public_key`, or a verification session's configured keys), `fail_attempt` a connection that proves nothing counted, `decline` a user answering `n` at the `must_confirm` prompt, `expire` the session's expiry, now. Each runs through the same transitions as the real thing: the same events, webhooks, attestation, proof page and return flow; a closed session refuses with 409, as `ssh` would be refused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
+                path: {
+                    /** @description The session's `id` */
+                    session_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SimulateRequest"];
+                };
+            };
+            responses: {
+                /** @description The collection session afterwards, with its connections */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CollectSessionDetail"];
+                    };
+                };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+                404: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The session refuses it as it would refuse a real user: closed, busy, or `decline` without `must_confirm`; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 64 KiB */
+                413: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A body that is not application/json */
+                415: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+                429: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/test_helpers/ssh/verify/sessions/{session_id}/simulate/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Drive a test verification session to an outcome
+         * @description Test keys (`kp_test_`) only; a live key gets 404 as for an unknown path. `prove` records a proof as a real `ssh` would (a key made up of `key_type`, the given `public_key`, or a verification session's configured keys), `fail_attempt` a connection that proves nothing counted, `decline` a user answering `n` at the `must_confirm` prompt, `expire` the session's expiry, now. Each runs through the same transitions as the real thing: the same events, webhooks, attestation, proof page and return flow; a closed session refuses with 409, as `ssh` would be refused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+                };
+                path: {
+                    /** @description The session's `id` */
+                    session_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SimulateRequest"];
+                };
+            };
+            responses: {
+                /** @description The verification session afterwards, with its connections */
+                200: {
+                    headers: {
+                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VerifySessionDetail"];
+                    };
+                };
+                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+                400: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+                401: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+                404: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The session refuses it as it would refuse a real user: closed, busy, or `decline` without `must_confirm`; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+                409: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+                410: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body over 64 KiB */
+                413: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A body that is not application/json */
+                415: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Idempotency-Key was used for a request with another body */
+                422: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+                429: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+                503: {
+                    headers: {
+                        "keyproof-bookmark": components["headers"]["Bookmark"];
+                        "Retry-After": components["headers"]["RetryAfter"];
+                        "x-request-id": components["headers"]["RequestId"];
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/": {
         parameters: {
             query?: never;
@@ -5535,6 +5867,8 @@ export interface components {
             keys: components["schemas"]["AttestedKey"][];
             /** @enum {string} */
             kind: "collect" | "verify";
+            /** @description `false` for a test session's attestation, signed by the test key (its own `kid`): `verifyAttestation` refuses it unless told to accept test mode */
+            livemode: boolean;
             /** @enum {string} */
             status: "pending" | "completed" | "verified" | "failed" | "expired";
             /** @description The session id */
@@ -5605,6 +5939,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /** @description The connection's id */
                 collect_connection_id: string;
@@ -5721,6 +6057,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /** @description The connection's id */
                 collect_connection_id: string;
@@ -5826,6 +6164,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 client_version: string;
                 /** @description The connection's id */
@@ -5866,6 +6206,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 collect_session_connection_identifier: string;
                 /** @description Your `external_id` */
@@ -5915,6 +6257,8 @@ export interface components {
             external_id: string | null;
             /** @description `cs_...` or `vs_...` */
             id: string;
+            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            livemode: boolean;
             /** @description Connections are accepted until completed or expired */
             multi_connection: boolean;
             /** @description More than one key is collected or checked per connection */
@@ -6021,6 +6365,8 @@ export interface components {
             external_id: string | null;
             /** @description `cs_...` or `vs_...` */
             id: string;
+            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            livemode: boolean;
             /** @description Connections are accepted until completed or expired */
             multi_connection: boolean;
             /** @description More than one key is collected or checked per connection */
@@ -6083,6 +6429,8 @@ export interface components {
                 id: string;
                 /** @description Seconds before the first retry */
                 initial_backoff: number;
+                /** @description `false` for a test webhook (made with a `kp_test_` key): it hears only test events, a live one only live events */
+                livemode: boolean;
                 /**
                  * @description HTTP method of each delivery
                  * @enum {string}
@@ -6149,6 +6497,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not */
                 attestation?: string | null;
@@ -6358,6 +6708,8 @@ export interface components {
             entity: "collect_session" | "verify_session" | "webhook";
             /** @description `evt_...`; sorts by time */
             id: string;
+            /** @description `false` for test data (made with a `kp_test_` key, SPEC §20) */
+            livemode: boolean;
             /** @description The event's payload, as webhooks deliver it (docs/webhooks.md) */
             payload: {
                 [key: string]: unknown;
@@ -6380,6 +6732,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 message: string;
                 webhook_id: string;
@@ -6464,6 +6818,42 @@ export interface components {
             /** @enum {string} */
             session_status: "pending" | "completed" | "verified" | "failed" | "expired";
         };
+        /**
+         * @description What to make happen to a test session, through the same transitions as the real thing
+         * @example {
+         *       "action": "prove",
+         *       "key_type": "ssh-ed25519"
+         *     }
+         */
+        SimulateRequest: {
+            /** @enum {string} */
+            action: "prove";
+            /**
+             * @description Prove a new key of this type, made up for the occasion (its private half is never kept). Default: `ssh-ed25519` for a collection session, the configured keys for a verification session
+             * @enum {string}
+             */
+            key_type?: "ssh-ed25519" | "ecdsa-sha2-nistp256" | "ssh-rsa" | "sk-ssh-ed25519@openssh.com";
+            /** @description Prove this key instead: a verification session's configured key verifies, any other is a failed attempt */
+            public_key?: string;
+        } | {
+            /**
+             * @description A connection that proves no key the session counts
+             * @enum {string}
+             */
+            action: "fail_attempt";
+        } | {
+            /**
+             * @description A user answering `n` at the `must_confirm` prompt (such sessions only)
+             * @enum {string}
+             */
+            action: "decline";
+        } | {
+            /**
+             * @description The session's expiry, now, as its alarm runs it
+             * @enum {string}
+             */
+            action: "expire";
+        };
         VerifyConnectionInterruptedEvent: {
             /** @description 1 for the first attempt */
             attempt: number;
@@ -6474,6 +6864,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /**
                  * @description How the connection proved its keys
@@ -6517,6 +6909,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 failed_attempts: number;
                 max_attempts: number;
@@ -6559,6 +6953,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 client_version: string;
                 ip_address: string;
@@ -6599,6 +6995,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /**
                  * Format: date-time
@@ -6659,6 +7057,8 @@ export interface components {
             id: string;
             /** @description The keys to prove, in the order given */
             keys: components["schemas"]["ConfiguredKey"][];
+            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            livemode: boolean;
             /** @description Every configured key must be proven */
             match_all_keys: boolean;
             /** @description Failed connections allowed before the session fails */
@@ -6822,6 +7222,8 @@ export interface components {
             id: string;
             /** @description The keys to prove, in the order given */
             keys: components["schemas"]["ConfiguredKey"][];
+            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            livemode: boolean;
             /** @description Every configured key must be proven */
             match_all_keys: boolean;
             /** @description Failed connections allowed before the session fails */
@@ -6906,6 +7308,8 @@ export interface components {
                 id: string;
                 /** @description Seconds before the first retry */
                 initial_backoff: number;
+                /** @description `false` for a test webhook (made with a `kp_test_` key): it hears only test events, a live one only live events */
+                livemode: boolean;
                 /**
                  * @description HTTP method of each delivery
                  * @enum {string}
@@ -6975,6 +7379,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not */
                 attestation?: string | null;
@@ -7012,6 +7418,8 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
+            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            livemode: boolean;
             payload: {
                 /** @description The keys that matched */
                 keys: {
@@ -7131,6 +7539,8 @@ export interface components {
             id: string;
             /** @description Seconds before the first retry */
             initial_backoff: number;
+            /** @description `false` for a test webhook (made with a `kp_test_` key): it hears only test events, a live one only live events */
+            livemode: boolean;
             /**
              * @description HTTP method of each delivery
              * @enum {string}
@@ -7261,6 +7671,8 @@ export interface components {
             id: string;
             /** @description Seconds before the first retry */
             initial_backoff: number;
+            /** @description `false` for a test webhook (made with a `kp_test_` key): it hears only test events, a live one only live events */
+            livemode: boolean;
             /**
              * @description HTTP method of each delivery
              * @enum {string}

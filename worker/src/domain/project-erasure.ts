@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or } from "drizzle-orm";
 import { apiKeys, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
+import { events, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
 import { objectStub } from "../lib/meter.ts";
@@ -48,4 +49,32 @@ export async function deleteProject(
   for (const { id } of held) await sessionObject(env, { sessionId: id }).erase(project.id, id);
   await db.delete(projects).where(eq(projects.id, project.id));
   await objectStub(env, env.IDEMPOTENCY, project.id).forgetAll();
+}
+
+/**
+ * "Delete all test data" (SPEC §20, owners): every test session of the project is erased through
+ * its object (its identifier unknown from then on, over `ssh` too), then D1's test rows: the
+ * sessions (their keys and connections go with them), their events (deliveries with them) and
+ * the test webhooks (with their pings). Live data is not touched; test keys keep working.
+ */
+export async function deleteTestData(env: Env, db: Database, projectId: string) {
+  const test = and(eq(sessions.projectId, projectId), eq(sessions.livemode, false));
+  let after = "";
+  for (;;) {
+    const batch = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(test, gt(sessions.id, after)))
+      .orderBy(sessions.id)
+      .limit(100);
+    for (const { id } of batch) await sessionObject(env, { sessionId: id }).erase(projectId, id);
+    const last = batch.at(-1);
+    if (!last) break;
+    after = last.id;
+  }
+  await db.batch([
+    db.delete(sessions).where(test),
+    db.delete(events).where(and(eq(events.projectId, projectId), eq(events.livemode, false))),
+    db.delete(webhooks).where(and(eq(webhooks.projectId, projectId), eq(webhooks.livemode, false))),
+  ]);
 }

@@ -24,9 +24,10 @@ export interface ProjectOverview {
  * Sessions created in the window, found by their ids: an id starts with its creation time, so
  * `(project, kind, id ≥ cs_<time>)` is a range of the sessions index, not a scan.
  */
-function recentSessions(projectId: string, since: number): SQL {
+function recentSessions(projectId: string, livemode: boolean, since: number): SQL {
   return and(
     eq(sessions.projectId, projectId),
+    eq(sessions.livemode, livemode),
     or(
       and(eq(sessions.kind, "collect"), gte(sessions.id, `cs_${encodeTime(since)}`)),
       and(eq(sessions.kind, "verify"), gte(sessions.id, `vs_${encodeTime(since)}`)),
@@ -38,7 +39,8 @@ export async function projectOverview(ctx: ProjectContext): Promise<ProjectOverv
   const today = Date.parse(ctx.now.toISOString().slice(0, 10));
   const since = today - (OVERVIEW_DAYS - 1) * DAY_MS;
   const sinceText = new Date(since).toISOString();
-  const recent = recentSessions(ctx.projectId, since);
+  // The mode shown: test data never counts in live figures, nor the reverse (SPEC §20).
+  const recent = recentSessions(ctx.projectId, ctx.livemode, since);
   const day = sql<string>`substr(${connections.closedAt}, 1, 10)`;
   const counted = inArray(connections.outcome, [...COUNTED]);
   const [perDay, rate, types, kinds] = await ctx.db.batch([

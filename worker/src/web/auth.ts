@@ -138,7 +138,7 @@ export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
     db,
     env: c.env,
     projectId: project.id,
-    livemode: getCookie(c, MODE_COOKIE) !== "test",
+    livemode: getCookie(c, cookieName(c, MODE_COOKIE)) !== "test",
     now: new Date(),
   });
   await next();

@@ -213,6 +213,7 @@ export function pageContext(c: Context<AppEnv>): PageContext {
     csrf: c.var.csrf,
     account: c.var.account,
     project: c.var.member?.project,
+    livemode: c.var.project?.livemode,
     path: c.req.path,
     flash: takeFlash(c),
     theme: chosenTheme(c),

@@ -6,11 +6,46 @@ export interface PageContext {
   csrf: string;
   account?: { email: string } | undefined;
   project?: { id: string; name: string } | undefined;
+  /** Inside a project: which data its pages show (SPEC §20), with the switch to the other. */
+  livemode?: boolean | undefined;
   /** The page's own path, to mark where it sits in the navigation. */
   path?: string | undefined;
   flash?: { error?: string | undefined; notice?: string | undefined };
   /** The colour theme chosen in this browser; undefined follows the device. */
   theme?: "light" | "dark" | undefined;
+}
+
+/**
+ * Live or test data (SPEC §20): a form, remembered in a cookie, on every page of a project. Test
+ * data gets a banner no one can miss; live data a quiet line with the way to the test data.
+ */
+function ModeSwitch(props: { page: PageContext; project: { id: string } }) {
+  const live = props.page.livemode !== false;
+  return (
+    <form
+      class={live ? "mode mode-live" : "mode mode-test"}
+      id="mode-switch"
+      method="post"
+      action={`/projects/${props.project.id}/mode`}
+    >
+      <Csrf token={props.page.csrf} />
+      <input type="hidden" name="livemode" value={live ? "false" : "true"} />
+      <input type="hidden" name="back" value={props.page.path ?? ""} />
+      <span>
+        {live ? (
+          "Live data"
+        ) : (
+          <>
+            <strong>TEST DATA</strong> — sessions, webhooks and events made with test keys
+            (kp_test_). Nothing here is live.
+          </>
+        )}
+      </span>{" "}
+      <button type="submit" class="secondary">
+        {live ? "View test data" : "View live data"}
+      </button>
+    </form>
+  );
 }
 
 /** What the theme button does next: auto → dark → light → auto. */
@@ -155,6 +190,9 @@ export function Layout(props: {
               <p class="flash notice" role="status">
                 {page.flash.notice}
               </p>
+            ) : null}
+            {page?.project && !props.bare ? (
+              <ModeSwitch page={page} project={page.project} />
             ) : null}
             {props.children}
           </main>

@@ -60,6 +60,9 @@ button:hover, .button:hover { filter: brightness(1.1); }
 button.danger { background: var(--danger); color: #fff; }
 .muted { color: var(--muted); }
 .flash { padding: .6rem .8rem; border-radius: 6px; margin: .5rem 0 1rem; border: 1px solid; }
+.mode { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem; margin: 0 0 1rem; padding: .35rem .6rem; border: 1px solid var(--line); border-radius: var(--radius); font-size: .9rem; }
+.mode-test { border: 2px dashed var(--warn); color: var(--warn); background: var(--surface); }
+.test-mark { color: var(--warn); }
 .flash.error { color: var(--bad); border-color: var(--bad); }
 .flash.notice { color: var(--ok); border-color: var(--ok); }
 .field-error { color: var(--bad); font-size: .9rem; }

@@ -150,11 +150,14 @@ export function SettingsPage(props: SettingsProps) {
       {props.keys.length === 0 ? (
         <p class="muted">No API keys yet: create one to call the API from your backend.</p>
       ) : (
-        <Table head={["Name", "Key", "Created", "Expires", "Last used", ""]}>
+        <Table head={["Name", "Mode", "Key", "Created", "Expires", "Last used", ""]}>
           {props.keys.map((key) => (
             <tr>
               <td data-label="Name" class="breakable">
                 {key.name}
+              </td>
+              <td data-label="Mode">
+                {key.livemode ? "live" : <strong class="test-mark">test</strong>}
               </td>
               <td data-label="Key" class="mono">
                 {key.prefix}…
@@ -184,6 +187,16 @@ export function SettingsPage(props: SettingsProps) {
             placeholder="production"
             value={typedValue(props.apiKeyForm, "name")}
           />
+        </Field>
+        <Field name="mode" form={props.apiKeyForm} label="Mode">
+          <select name="mode">
+            <option value="live" selected={typedValue(props.apiKeyForm, "mode") !== "test"}>
+              Live: real sessions and webhooks
+            </option>
+            <option value="test" selected={typedValue(props.apiKeyForm, "mode") === "test"}>
+              Test: test data and test helpers only
+            </option>
+          </select>
         </Field>
         <Field name="expires_on" form={props.apiKeyForm} label="Expires on (optional)">
           <input name="expires_on" type="date" value={typedValue(props.apiKeyForm, "expires_on")} />
@@ -242,8 +255,30 @@ export function SettingsPage(props: SettingsProps) {
         })}
       </ul>
       {props.role === "owner" ? <Invitations {...props} base={base} /> : null}
+      {props.role === "owner" ? <DeleteTestData {...props} base={base} /> : null}
       {props.role === "owner" ? <DeleteProject {...props} base={base} /> : null}
     </Layout>
+  );
+}
+
+/** Owners only: the project's test data goes, its live data stays (SPEC §20). */
+function DeleteTestData(props: SettingsProps & { base: string }) {
+  return (
+    <form class="stack" method="post" action={`${props.base}/test-data/delete`} id="test-data">
+      <Csrf token={props.page.csrf} />
+      <h2>Delete all test data</h2>
+      <p class="muted">
+        Erases every test session (with its keys, connections, events and deliveries) and every test
+        webhook. Live data is not touched, and test keys keep working.
+      </p>
+      <label>
+        <input type="checkbox" name="confirm" value="delete-test-data" required /> I understand that
+        all test data goes, for good
+      </label>
+      <button type="submit" class="danger">
+        Delete all test data
+      </button>
+    </form>
   );
 }
 

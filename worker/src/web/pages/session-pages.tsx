@@ -381,6 +381,7 @@ export function SessionPage(props: DetailProps) {
   return (
     <Layout title={session.id} page={props.page}>
       <h1>
+        {session.livemode ? null : <span class="test-mark">Test </span>}
         {session.kind === "collect" ? "Collection" : "Verification"} session{" "}
         <span class="mono breakable">{session.id}</span>
       </h1>

@@ -1,4 +1,5 @@
 import { Hono, type Context as HonoContext } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { database } from "../../db/client.ts";
 import { deleteAccount } from "../../domain/accounts.ts";
@@ -9,7 +10,7 @@ import {
   pendingInvitations,
   revokeInvitation,
 } from "../../domain/invitations.ts";
-import { deleteProject } from "../../domain/project-erasure.ts";
+import { deleteProject, deleteTestData } from "../../domain/project-erasure.ts";
 import { projectOverview } from "../../domain/project-overview.ts";
 import {
   createProject,
@@ -21,7 +22,12 @@ import {
 } from "../../domain/projects.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
-import { clearSessionCookie } from "../auth.ts";
+import {
+  clearSessionCookie,
+  cookieName,
+  MODE_COOKIE,
+  THEME_COOKIE_MAX_AGE_SECONDS,
+} from "../auth.ts";
 import {
   errorMessage,
   type FormState,
@@ -151,7 +157,12 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       const expiredAt = expiresOn ? new Date(`${expiresOn}T23:59:59.999Z`) : null;
       if (expiredAt && Number.isNaN(expiredAt.getTime()))
         throw badRequest("body.expires_on", "Enter the expiry date as YYYY-MM-DD");
-      const { row, plaintext } = await createApiKey(ctx, { name: text(form, "name"), expiredAt });
+      const mode = text(form, "mode") === "test" ? "test" : "live";
+      const { row, plaintext } = await createApiKey(ctx, {
+        name: text(form, "name"),
+        mode,
+        expiredAt,
+      });
       // Shown once, by the page this redirects to: never stored, never in a URL.
       return redirectWith(
         c,
@@ -162,6 +173,37 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     } catch (error) {
       return settingsPage(c, { apiKeyForm: formState(form, error) }, 400);
     }
+  })
+  .post("/mode", async (c) => {
+    // Which data the project's pages show, remembered in this browser (SPEC §20).
+    const form = await c.req.parseBody();
+    const base = `/projects/${c.var.member.project.id}`;
+    const back = text(form, "back");
+    if (text(form, "livemode") === "false")
+      setCookie(c, cookieName(c, MODE_COOKIE), "test", {
+        path: "/",
+        httpOnly: true,
+        secure: true,
+        sameSite: "Lax",
+        maxAge: THEME_COOKIE_MAX_AGE_SECONDS,
+      });
+    else deleteCookie(c, cookieName(c, MODE_COOKIE), { path: "/", secure: true });
+    // Back to the same page of this project, or its home: never anywhere else.
+    return c.redirect(back === base || back.startsWith(`${base}/`) ? back : base, 303);
+  })
+  .post("/test-data/delete", async (c) => {
+    const form = await c.req.parseBody();
+    if (c.var.member.role !== "owner")
+      return redirectWith(c, settingsPath(c), { error: "Only an owner can delete test data." });
+    if (text(form, "confirm") !== "delete-test-data")
+      return redirectWith(c, `${settingsPath(c)}#test-data`, {
+        error: "Tick the box to confirm deleting all test data.",
+      });
+    await deleteTestData(c.env, c.var.project.db, c.var.project.projectId);
+    return redirectWith(c, `${settingsPath(c)}#test-data`, {
+      notice:
+        "All test data is deleted: test sessions, their events and deliveries, test webhooks.",
+    });
   })
   .post("/api-keys/:key_id/revoke", async (c) => {
     const ctx = c.var.project;

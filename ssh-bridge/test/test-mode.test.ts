@@ -1,0 +1,121 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, type Session } from "./helpers/api.ts";
+import { launchChromium } from "./helpers/chromium.ts";
+import { useBridge } from "./helpers/context.ts";
+import { makeKey, runSsh } from "./helpers/ssh.ts";
+
+/**
+ * Issue 30 as an integrator and a dashboard user meet it (SPEC §20): a test key from the web
+ * app, a test session proved by the real `ssh` and by the test helper, the dashboard's switch
+ * showing one mode at a time, and "Delete all test data" leaving live data alone.
+ */
+
+const ctx = useBridge();
+let browser: Browser;
+let page: Page;
+let project = "";
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await page.goto(`${ctx.worker.url}/signup`);
+  await page.fill('input[name="email"]', `modes-${crypto.randomUUID()}@example.com`);
+  await page.fill('input[name="password"]', "a long enough password");
+  await page.click('button[type="submit"]');
+  await page.waitForURL(/\/projects$/);
+  await page.fill('input[name="name"]', "Modes");
+  await page.click('form[action="/projects"] button');
+  await page.waitForURL(/\/projects\/prj_[0-9a-z]+$/);
+  project = page.url();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A key made on the settings page, in `mode`. */
+async function newKey(mode: "live" | "test") {
+  await page.goto(`${project}/settings`);
+  await page.fill('form[action$="/api-keys"] input[name="name"]', `${mode} key`);
+  await page.selectOption('form[action$="/api-keys"] select[name="mode"]', mode);
+  await page.click('form[action$="/api-keys"] button');
+  return (await page.textContent("#new-api-key")) ?? "";
+}
+
+const listedIds = () =>
+  page.$$eval("table tbody td:nth-child(1)", (cells) =>
+    cells.map((cell) => cell.textContent?.trim() ?? ""),
+  );
+
+describe("test mode, end to end", () => {
+  it("keeps test data apart in the dashboard, and deletes it without touching live data", async () => {
+    const liveKey = await newKey("live");
+    const testKey = await newKey("test");
+    expect(liveKey).toMatch(/^kp_live_/);
+    expect(testKey).toMatch(/^kp_test_/);
+    expect(await page.textContent("table")).toMatch(/test[\s\S]*live|live[\s\S]*test/);
+    const live = apiClient(ctx.worker.url, liveKey);
+    const test = apiClient(ctx.worker.url, testKey);
+
+    // A test session is proved by the real ssh like a live one; another by the helper.
+    const alice = makeKey("ed25519");
+    const liveSession = await live.createSession("collect");
+    const overSsh = await test.createSession("collect");
+    const helped = await test.createSession("verify", { keys: [{ public_key: alice.publicKey }] });
+    for (const session of [liveSession, overSsh])
+      await runSsh({ port: ctx.bridge.port, user: session.connection_identifier, keys: [alice] });
+    await test.request<Session>(
+      "POST",
+      `/test_helpers/ssh/verify/sessions/${helped.id}/simulate/`,
+      { action: "prove" },
+    );
+    expect((await test.getSession("collect", overSsh.id)).status).toBe("completed");
+    expect((await test.getSession("verify", helped.id)).status).toBe("verified");
+    // A live key is told the helper does not exist.
+    await live.request(
+      "POST",
+      `/test_helpers/ssh/verify/sessions/${helped.id}/simulate/`,
+      { action: "prove" },
+      404,
+    );
+
+    // Live by default: only the live session, and a quiet line to switch.
+    await page.goto(`${project}/sessions`);
+    expect(await listedIds()).toEqual([liveSession.id]);
+    expect(await page.textContent("#mode-switch")).toContain("Live data");
+
+    // Switched, remembered across pages, and marked on every one of them.
+    await page.click("#mode-switch button");
+    await page.waitForURL(/\/sessions$/);
+    expect((await listedIds()).sort()).toEqual([overSsh.id, helped.id].sort());
+    expect(await page.textContent("#mode-switch")).toContain("TEST DATA");
+    await page.goto(project);
+    expect(await page.textContent("#mode-switch")).toContain("TEST DATA");
+    expect(await page.textContent("main")).toMatch(/2 of 2 connections/);
+    await page.goto(`${project}/sessions/${overSsh.id}`);
+    expect(await page.textContent("h1")).toContain("Test");
+
+    // Deleting test data: the box must be ticked; then test data is gone and live data stays.
+    await page.goto(`${project}/settings`);
+    await page.check('#test-data input[name="confirm"]');
+    await Promise.all([page.waitForURL(/\/settings/), page.click("#test-data button")]);
+    expect(await page.textContent("main")).toContain("All test data is deleted");
+    await test.request("GET", `/ssh/collect/sessions/${overSsh.id}/`, undefined, 404);
+    await test.request("GET", `/ssh/verify/sessions/${helped.id}/`, undefined, 404);
+    expect((await live.getSession("collect", liveSession.id)).status).toBe("completed");
+    await page.goto(`${project}/sessions`);
+    expect(await listedIds()).toEqual([]);
+    // Its identifier is unknown over ssh from then on.
+    const refused = await runSsh({
+      port: ctx.bridge.port,
+      user: overSsh.connection_identifier,
+      keys: [alice],
+    });
+    expect(refused.stdout + refused.stderr).toContain("There is no keyproof session");
+
+    await page.click("#mode-switch button");
+    await page.waitForURL(/\/sessions$/);
+    expect(await listedIds()).toEqual([liveSession.id]);
+  });
+});
