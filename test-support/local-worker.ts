@@ -132,7 +132,7 @@ export async function startLocalWorker(
 
 export async function seedProject(
   worker: Pick<LocalWorker, "persistTo">,
-): Promise<{ projectId: string; apiKey: string }> {
+): Promise<{ projectId: string; apiKey: string; testApiKey: string }> {
   const now = new Date().toISOString();
   const { account, insert } = await accountSql(
     `test-${randomBytes(6).toString("hex")}@example.com`,
@@ -141,7 +141,7 @@ export async function seedProject(
   );
   const project = await projectWithKeySql(account.id, "Bridge tests", now);
   executeLocalSql([insert, ...project.statements], worker.persistTo);
-  return { projectId: project.projectId, apiKey: project.apiKey };
+  return { projectId: project.projectId, apiKey: project.apiKey, testApiKey: project.testApiKey };
 }
 
 export function removeState(worker: LocalWorker) {

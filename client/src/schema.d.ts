@@ -5910,6 +5910,8 @@ export interface components {
             expired_at: string | null;
             /** @description The API key's id, `key_...` */
             id: string;
+            /** @description `true` for a `kp_live_` key; `false` for a `kp_test_` key, which sees only test data */
+            livemode: boolean;
             /** @description The API key's name */
             name: string;
             /** @description The project the key belongs to, `prj_...` */

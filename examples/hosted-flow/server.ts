@@ -60,7 +60,7 @@ async function reachKeyproof() {
   }
   process.exit(2);
 }
-const projectId = (await reachKeyproof()).project_id;
+const { project_id: projectId, livemode } = await reachKeyproof();
 
 /**
  * The project webhook this app listens with: the one already made for its URL (a restart does
@@ -147,6 +147,8 @@ async function done(request: IncomingMessage, url: URL, response: ServerResponse
       jwksUrl: `${KEYPROOF_URL}/.well-known/jwks.json`,
       audience: projectId,
       issuer: KEYPROOF_URL,
+      // Run with a test key (kp_test_…), the app accepts test attestations; a live app never does.
+      acceptTestMode: !livemode,
     });
   } catch (error) {
     return page(

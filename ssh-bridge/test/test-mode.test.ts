@@ -1,5 +1,8 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ROOT } from "../../scripts/local-dev.ts";
 import { apiClient, type Session } from "./helpers/api.ts";
 import { launchChromium } from "./helpers/chromium.ts";
 import { useBridge } from "./helpers/context.ts";
@@ -118,4 +121,34 @@ describe("test mode, end to end", () => {
     await page.waitForURL(/\/sessions$/);
     expect(await listedIds()).toEqual([liveSession.id]);
   });
+});
+
+describe("the CI-style test README prints (examples/hosted-flow/ci-test.ts)", () => {
+  it("passes against the running service with the seeded test key, and refuses a live key", async () => {
+    const run = (key: string) =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(
+          process.execPath,
+          [join(ROOT, "examples", "hosted-flow", "ci-test.ts")],
+          {
+            env: { ...process.env, KEYPROOF_URL: ctx.worker.url, KEYPROOF_TEST_API_KEY: key },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        let output = "";
+        child.stdout?.on("data", (data: Buffer) => (output += data));
+        child.stderr?.on("data", (data: Buffer) => (output += data));
+        const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+        child.on("close", (code) => {
+          clearTimeout(timer);
+          resolve({ code, output });
+        });
+      });
+    const passed = await run(inject("testApiKey"));
+    expect(passed.output).toMatch(/^ok: vs_\w+ verified in test mode/m);
+    expect(passed.code).toBe(0);
+    const refused = await run(inject("apiKey"));
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain("KEYPROOF_TEST_API_KEY");
+  }, 90_000);
 });

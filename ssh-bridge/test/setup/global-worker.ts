@@ -11,6 +11,8 @@ declare module "vitest" {
     workerUrl: string;
     bridgeSecret: string;
     apiKey: string;
+    /** The same project's `kp_test_` key (SPEC §20). */
+    testApiKey: string;
     persistTo: string;
     /** The bridges' host keys, whose fingerprints the Worker's proof page shows. */
     hostKeyDir: string;
@@ -30,10 +32,11 @@ export default async function setup(project: TestProject) {
       FORGES: JSON.stringify({ fake: forge.url }),
     },
   });
-  const { apiKey } = await seedProject(worker);
+  const { apiKey, testApiKey } = await seedProject(worker);
   project.provide("workerUrl", worker.url);
   project.provide("bridgeSecret", worker.secret);
   project.provide("apiKey", apiKey);
+  project.provide("testApiKey", testApiKey);
   project.provide("persistTo", worker.persistTo);
   project.provide("hostKeyDir", hostKeyDir);
   project.provide("forgeUrl", forge.url);

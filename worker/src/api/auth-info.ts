@@ -20,6 +20,7 @@ export const authInfoRoutes = apiRouter().openapi(
         name: key.name,
         project_id: key.projectId,
         project_name: projectName,
+        livemode: key.livemode,
         created_at: key.createdAt,
         expired_at: key.expiredAt,
       },
