@@ -130,6 +130,17 @@ describe("keys and data by mode", () => {
       all.filter((request) => request.path === path).map((request) => JSON.parse(request.body).id);
     expect(idsAt(livePath)).not.toContain(test.id);
     expect(idsAt(testPath)).not.toContain(live.id);
+
+    // The test ping works in both modes, and says which.
+    for (const [key, path, livemode] of [
+      [apiKey, livePath, true],
+      [testKey, testPath, false],
+    ] as const) {
+      const hooks = await callJson<{ items: { id: string }[] }>("/api/v1/webhooks/", 200, { key });
+      const hook = hooks.items[0]?.id ?? "";
+      await callJson(`/api/v1/webhooks/${hook}/test/`, 202, { method: "POST", key });
+      expect(await deliveryAt(path, "webhook.ping")).toMatchObject({ id: hook, livemode });
+    }
   });
 
   it("keeps Idempotency-Keys per mode", async () => {
