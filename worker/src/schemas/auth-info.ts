@@ -9,7 +9,9 @@ export const authInfo = z
     project_name: z.string(),
     livemode: z
       .boolean()
-      .describe("`true` for a `kp_live_` key; `false` for a `kp_test_` key, which sees only test data"),
+      .describe(
+        "`true` for a `kp_live_` key; `false` for a `kp_test_` key, which sees only test data",
+      ),
     created_at: timestamp,
     expired_at: timestamp.nullable().describe("When the key stops working; null if never"),
   })
