@@ -6,12 +6,11 @@ import { signAttestation } from "../domain/attestations.ts";
 import { connectionRefusal, newConnectionEvent } from "../domain/connection-rules.ts";
 import { sessionRedacted, statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
-import { readFromIndex } from "../domain/indexed-session.ts";
 import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
 import { type ProofStatus, proofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
 import { redactionRefusal } from "../domain/redaction.ts";
-import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
+import type { SessionRef } from "../domain/session-address.ts";
 import type {
   ConnectionReport,
   ConnectionStart,
@@ -50,6 +49,7 @@ import {
 import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
 import { REFUSALS } from "../protocol/terminal.ts";
 import { continueUrl } from "../schemas/return-url.ts";
+import { Arrivals } from "./arrival.ts";
 import {
   closeLapsed,
   finishClosed,
@@ -58,7 +58,6 @@ import {
 } from "./connection-transitions.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
-import { legacyLeaseOf } from "./legacy.ts";
 import {
   connectionRulesOf,
   parseOffered,
@@ -82,16 +81,11 @@ export { CONNECTION_LEASE_MS };
 
 /** What `indexed` answers when D1 lacks nothing of this object: a bookmark that asks for nothing. */
 const NOTHING_PENDING = "first-unconstrained";
-/** Key-value entry: where a legacy session lives. */
-const FORWARD_TO = "forward_to";
 /** The session's own webhooks, a copy of D1's rows renewed on every change (SessionState). */
 const WEBHOOKS = "webhooks";
 /** The attestation of the session's end, signed once; and when the proof page continued. */
 const ENDING_ATTESTATION = "ending_attestation";
 const CONTINUED = "continued";
-
-/** Where a call about a session is answered: here, nowhere, or by a legacy session's object. */
-type Arrival = "here" | "absent" | { forward: DurableObjectStub<SessionObject>; ref: SessionRef };
 
 const notFound = () => refused(404, "Session not found", "path.session_id");
 
@@ -108,7 +102,8 @@ export class SessionObject extends DurableObject<Env> {
   readonly #store: SessionStore;
   readonly #nonces: SeenNonces;
   readonly #watchers: ProofWatchers;
-  #arriving: Promise<Arrival> | null = null;
+  /** Where calls about the session are answered (arrival.ts). */
+  readonly #arrivals: Arrivals;
   /**
    * When the push a bridge change asked for is due (PUSH_DELAY_MS): the alarm makes it, so no
    * timer keeps the object awake.
@@ -131,6 +126,14 @@ export class SessionObject extends DurableObject<Env> {
     this.#ending = new SessionEnding(this.env, this.#storage, this.#store, this.#feed, (reason) =>
       this.#watchers.closeAll(reason),
     );
+    this.#arrivals = new Arrivals({
+      env: this.env,
+      storage: this.#storage,
+      store: this.#store,
+      feed: this.#feed,
+      ending: this.#ending,
+      scheduleAlarm: () => this.#scheduleAlarm(),
+    });
     this.#nonces = new SeenNonces(this.#storage.kv);
     this.#watchers = new ProofWatchers(ctx);
     void ctx.blockConcurrencyWhile(() => this.#store.open());
@@ -671,7 +674,7 @@ export class SessionObject extends DurableObject<Env> {
       return new Response("Expected a WebSocket upgrade", { status: 426 });
     const legacyId = request.headers.get(LEGACY_SESSION_HEADER);
     const identifier = request.headers.get(WATCHER_IDENTIFIER_HEADER) ?? "";
-    const arrival = await this.#arrive(
+    const arrival = await this.#arrivals.arrive(
       legacyId ? { sessionId: legacyId, legacy: true } : { identifier },
     );
     if (typeof arrival === "object") {
@@ -860,66 +863,10 @@ export class SessionObject extends DurableObject<Env> {
     there: (stub: DurableObjectStub<SessionObject>, legacy: SessionRef) => Promise<unknown>,
     absent: T,
   ): Promise<T> {
-    const arrival = await this.#arrive(ref);
+    const arrival = await this.#arrivals.arrive(ref);
     if (arrival === "here") return here();
     if (arrival === "absent") return absent;
     // An RPC answer is the same structured clone the caller would have had from `here`.
     return (await there(arrival.forward, arrival.ref)) as T;
   }
-
-  #arrive(ref: SessionRef): Promise<Arrival> {
-    if (this.#store.session()) return Promise.resolve("here");
-    if (this.#store.deleted()) return Promise.resolve("absent");
-    const forward = this.#storage.kv.get<string>(FORWARD_TO);
-    if (forward) return Promise.resolve(legacyObject(this.env, forward));
-    this.#arriving ??= this.#findInIndex(ref).finally(() => {
-      this.#arriving = null;
-    });
-    return this.#arriving;
-  }
-
-  /**
-   * An empty object: the session may be one D1 holds from before (legacy.ts), or a closed one
-   * whose object retired; either is read from the primary and held here again.
-   */
-  async #findInIndex(ref: SessionRef): Promise<Arrival> {
-    const found = await readFromIndex(this.env, ref);
-    if (!found) return "absent";
-    const { session } = found;
-    const mine =
-      ref.legacy === true ||
-      objectNameOf({ sessionId: session.id }) ===
-        objectNameOf({ identifier: session.connectionIdentifier });
-    if (!mine) {
-      this.#storage.kv.put(FORWARD_TO, session.id);
-      return legacyObject(this.env, session.id);
-    }
-    if (!this.#store.session()) {
-      const kv = this.#storage.kv;
-      await this.#store.ensureTables();
-      this.#store.transition((write) => {
-        write.create({ ...session }, found.keys, found.authorities);
-        for (const connection of found.connections)
-          write.addConnection(connection, legacyLeaseOf(kv, connection));
-        write.addConnectionKeys(found.connectionKeys);
-      });
-      this.#store.adoptVersion(Math.max(session.version, this.#store.version()));
-      if (isOpen(session)) {
-        // A session from before objects held sessions: pushed again whole, as the object has it.
-        this.#feed.acknowledged(0);
-      } else {
-        // A retired session read back from the primary: the index has all of it already.
-        this.#feed.acknowledged(this.#store.version());
-        this.#ending.readBack();
-      }
-      await this.#scheduleAlarm();
-    }
-    return "here";
-  }
-}
-
-/** A session from before objects held sessions: its own object, named by its id. */
-function legacyObject(env: Env, sessionId: string): Arrival {
-  const ref = { sessionId, legacy: true };
-  return { forward: sessionObject(env, ref), ref };
 }
