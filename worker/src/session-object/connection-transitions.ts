@@ -1,16 +1,28 @@
 import type { ConnectionRow, SessionRow } from "../db/sessions.ts";
 import {
+  connectionRefusal,
   decideFinish,
   finishEvents,
   lapsedEvent,
+  newConnectionEvent,
   type ProvenKey,
 } from "../domain/connection-rules.ts";
 import { expectedAccounts } from "../domain/forges.ts";
-import type { ConnectionReport, ConnectionStart } from "../domain/session-commands.ts";
+import type {
+  ConnectionReport,
+  ConnectionStart,
+  SignatureOutcome,
+  SignatureSubmission,
+} from "../domain/session-commands.ts";
+import type { VerifiedSignature } from "../domain/signature-proofs.ts";
 import type { Env } from "../env.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
+import { fingerprints } from "../protocol/key-material.ts";
+import { type OfferedKey, uncountedReasons } from "../protocol/key-outcomes.ts";
 import type { FinishConnectionResponse } from "../protocol/messages.ts";
-import { proofRulesOf } from "./proof-inputs.ts";
+import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
+import { REFUSALS } from "../protocol/terminal.ts";
+import { connectionRulesOf, type parseOffered, proofRulesOf } from "./proof-inputs.ts";
 import {
   type HeldConnection,
   indexRowOf,
@@ -166,4 +178,72 @@ export function closeLapsed(
     write.changeConnections([held.id], closed);
     write.events([lapsedEvent(session, { ...indexRowOf(held), ...closed })], endedAt);
   }
+}
+
+/** What a signature proof brings to its transaction (session-object.ts `proveBySignature`). */
+export interface SignatureProof {
+  submission: SignatureSubmission;
+  signature: VerifiedSignature;
+  /** The signing key as parsed, or why it cannot be used. */
+  parsed: ReturnType<typeof parseOffered>;
+  /** The signing key with its authenticator's report, when it parsed. */
+  signing: ProvenKey[];
+  counters: Map<string, number>;
+  at: Date;
+}
+
+/**
+ * A signature sent to the signature URL (SPEC §13), recorded as a connection that opened and
+ * finished at once, under the session's rules of the moment, having offered the one signing key;
+ * refused as `ssh` would be when the session cannot take it, or when another proof used the
+ * challenge since it was read (`checked`).
+ */
+export function recordSignature(
+  env: Env,
+  store: SessionStore,
+  write: SessionWriter,
+  checked: SessionRow,
+  proof: SignatureProof,
+): SignatureOutcome {
+  const { submission, signature, parsed, signing, counters, at } = proof;
+  const now = store.session();
+  if (!now) return { recorded: false, status: 404, detail: REFUSALS.unknown };
+  closeLapsed(store, write, now, at);
+  const refusal = connectionRefusal(now, store.inProgress(at.getTime()).length);
+  if (refusal) return { recorded: false, status: 409, detail: REFUSALS[refusal] };
+  if (now.signatureChallenge !== checked.signatureChallenge) {
+    const detail =
+      "Another proof used this challenge a moment ago; take the command again for a new one.";
+    return { recorded: false, status: 409, detail };
+  }
+  const rules = connectionRulesOf(now);
+  const proofRules = proofRulesOf(now, store.given(), rules);
+  let offered: OfferedKey = judgeKey(
+    proofRules,
+    fingerprints(signature.key).publicKeySha256,
+    parsed,
+  );
+  if ("key" in parsed && offered.fate === "unproven")
+    offered = judgeProof(proofRules, offered, parsed.key, signature.authenticator);
+  const connection = newConnection(now, "signature", submission, at);
+  const held = { ...connection, leaseUntil: null, rules, confirming: null };
+  write.addConnection(connection, held);
+  write.events([newConnectionEvent(now, connection)], at);
+  const response = recordFinish(env, store, write, now, held, {
+    proven: offered.fate === "proven" ? signing : [],
+    offered: 1,
+    refusals: uncountedReasons([offered]),
+    // Signing the challenge is the act of confirming.
+    confirmed: true,
+    counters,
+    at,
+  });
+  return {
+    recorded: true,
+    kind: now.kind,
+    response,
+    offered,
+    sshMessage: now.sshMessage,
+    continueUrl: null,
+  };
 }

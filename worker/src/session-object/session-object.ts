@@ -38,15 +38,13 @@ import { simulatedTouch } from "../domain/simulated-keys.ts";
 import type { Env } from "../env.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
 import { IndexUnavailableError } from "../lib/unavailable.ts";
-import { fingerprints } from "../protocol/key-material.ts";
-import { type OfferedKey, type ProvenKeyView, uncountedReasons } from "../protocol/key-outcomes.ts";
+import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 import {
   CONNECTION_LEASE_MS,
   type ConnectionStatusResponse,
   type FinishConnectionResponse,
   type OpenConnectionResponse,
 } from "../protocol/messages.ts";
-import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
 import { REFUSALS } from "../protocol/terminal.ts";
 import { continueUrl } from "../schemas/return-url.ts";
 import { Arrivals } from "./arrival.ts";
@@ -55,6 +53,7 @@ import {
   finishClosed,
   newConnection,
   recordFinish,
+  recordSignature,
 } from "./connection-transitions.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
@@ -62,7 +61,6 @@ import {
   connectionRulesOf,
   parseOffered,
   parseProvenKeys,
-  proofRulesOf,
   securityKeysOf,
 } from "./proof-inputs.ts";
 import { ProofWatchers } from "./proof-watchers.ts";
@@ -610,48 +608,16 @@ export class SessionObject extends DurableObject<Env> {
         const signing =
           "key" in parsed ? [{ key: parsed.key, authenticator: signature.authenticator }] : [];
         const counters = await this.#counters(session, securityKeysOf(signing));
-        const outcome = this.#store.transition((write): SignatureOutcome => {
-          const now = this.#store.session();
-          if (!now) return { recorded: false, status: 404, detail: REFUSALS.unknown };
-          closeLapsed(this.#store, write, now, at);
-          const refusal = connectionRefusal(now, this.#store.inProgress(at.getTime()).length);
-          if (refusal) return { recorded: false, status: 409, detail: REFUSALS[refusal] };
-          if (now.signatureChallenge !== session.signatureChallenge) {
-            const detail =
-              "Another proof used this challenge a moment ago; take the command again for a new one.";
-            return { recorded: false, status: 409, detail };
-          }
-          const rules = connectionRulesOf(now);
-          const proofRules = proofRulesOf(now, this.#store.given(), rules);
-          let offered: OfferedKey = judgeKey(
-            proofRules,
-            fingerprints(signature.key).publicKeySha256,
+        const outcome = this.#store.transition((write) =>
+          recordSignature(this.env, this.#store, write, session, {
+            submission,
+            signature,
             parsed,
-          );
-          if ("key" in parsed && offered.fate === "unproven")
-            offered = judgeProof(proofRules, offered, parsed.key, signature.authenticator);
-          const connection = newConnection(now, "signature", submission, at);
-          const held = { ...connection, leaseUntil: null, rules, confirming: null };
-          write.addConnection(connection, held);
-          write.events([newConnectionEvent(now, connection)], at);
-          const response = recordFinish(this.env, this.#store, write, now, held, {
-            proven: offered.fate === "proven" ? signing : [],
-            offered: 1,
-            refusals: uncountedReasons([offered]),
-            // Signing the challenge is the act of confirming.
-            confirmed: true,
+            signing,
             counters,
             at,
-          });
-          return {
-            recorded: true,
-            kind: now.kind,
-            response,
-            offered,
-            sshMessage: now.sshMessage,
-            continueUrl: null,
-          };
-        });
+          }),
+        );
         if (!outcome.recorded) return outcome;
         this.#afterChange();
         // The user continues on the proof page, in the browser that watched the proof.
