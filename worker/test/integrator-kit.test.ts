@@ -155,9 +155,11 @@ describe("attestations", () => {
   it("publishes both keys of a rotation, and the first signs", async () => {
     const { attestation } = await verifiedSession();
     const published = await jwks();
-    expect(published.keys).toHaveLength(2);
+    // Both configured keys, in order, then the test-mode key derived from the first (SPEC §20).
+    expect(published.keys).toHaveLength(3);
     const configured = (JSON.parse(env.ATTESTATION_KEYS ?? "{}") as { keys: { x: string }[] }).keys;
-    expect(published.keys.map((key) => key.x)).toEqual(configured.map((key) => key.x));
+    expect(published.keys.slice(0, 2).map((key) => key.x)).toEqual(configured.map((key) => key.x));
+    expect(configured.map((key) => key.x)).not.toContain(published.keys[2]?.x);
     for (const key of published.keys) expect(key).not.toHaveProperty("d");
     const header = decodeProtectedHeader(attestation.token);
     const first = published.keys[0];
