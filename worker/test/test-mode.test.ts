@@ -177,6 +177,17 @@ describe("test helpers", () => {
     await expectProblem(await simulate(testKey, "collect", live.id, { action: "prove" }), 404);
   });
 
+  it("are marked on the public proof page, which is otherwise the same", async () => {
+    const { apiKey, testKey } = await newProject();
+    const test = await createSession<Detail>(testKey, "collect");
+    const live = await createSession<Detail>(apiKey, "collect");
+    const testPage = await (await call(`/p/${test.connection_identifier}`)).text();
+    const livePage = await (await call(`/p/${live.connection_identifier}`)).text();
+    expect(testPage).toContain("TEST MODE");
+    expect(livePage).not.toContain("TEST MODE");
+    expect(testPage).toContain(`ssh -p 2222 ${test.connection_identifier}@`);
+  });
+
   it("prove each key type in a collection session, as a real proof would", async () => {
     const { testKey } = await newProject();
     for (const type of [

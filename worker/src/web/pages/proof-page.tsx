@@ -15,6 +15,8 @@ export interface ProofPageProps {
   sshCommand: string;
   signCommand: string;
   banner: string | null;
+  /** A test session (SPEC §20): the page says so, so no one takes it for the real thing. */
+  livemode: boolean;
   hostKeyFingerprints: HostKeyFingerprint[];
   status: ProofStatus;
   /** This browser had the page open before the user was done: it may continue, once. */
@@ -59,6 +61,11 @@ export function ProofPage(props: ProofPageProps) {
         data-continue={props.watching ? `/p/${props.identifier}/continue` : ""}
       >
         <h1>{props.kind === "collect" ? "Prove your SSH key" : "Prove you hold your SSH key"}</h1>
+        {props.livemode ? null : (
+          <p class="mode mode-test" id="test-mode">
+            <strong>TEST MODE</strong> — a test session: proving your key here changes nothing real.
+          </p>
+        )}
         {props.banner ? <p class="banner">{props.banner}</p> : null}
         <div class="proof-status" aria-live="polite">
           <p class="proof-headline" id="proof-headline">

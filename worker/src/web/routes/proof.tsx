@@ -111,6 +111,7 @@ export const proofRoutes = new Hono<AppEnv>()
         sshCommand={sshCommand(c.env, identifier)}
         signCommand={proofLinks(c.env, session).sign_command}
         banner={session.sshBanner}
+        livemode={session.livemode}
         hostKeyFingerprints={hostKeyFingerprints(c.env.SSH_HOST_KEY_FINGERPRINTS)}
         status={status}
         watching={await watching(c, identifier, userDone(session, status.keys.length))}
