@@ -14,6 +14,7 @@ import { sweepDueInvocations } from "./webhooks/sweeper.ts";
 
 export { IdempotencyRecords } from "./idempotency/idempotency-object.ts";
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
+export { IndexWriter } from "./session-object/index-writer.ts";
 export { SessionObject } from "./session-object/session-object.ts";
 
 // A misconfigured Worker does not start: the deploy (or `wrangler dev`) says which setting.

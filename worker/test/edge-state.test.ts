@@ -195,10 +195,9 @@ describe("a proof never waits on the D1 primary", () => {
     const [newer] = await db().select().from(sessions).where(eq(sessions.id, session.id));
     if (!newer) throw new Error("not indexed");
     const older = { ...newer, version: newer.version - 1, failedAttempts: 99, updatedAt: "2000" };
-    await pushToIndex(
-      env,
-      { projectId, sessionId: session.id, kind: "collect", livemode: true },
-      {
+    await pushToIndex(env, {
+      target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
+      changes: {
         version: older.version,
         session: { ...older, deleted: false },
         keys: [],
@@ -207,7 +206,8 @@ describe("a proof never waits on the D1 primary", () => {
         connectionKeys: [],
         events: [],
       },
-    );
+      newWebhooks: [],
+    });
     const [after] = await db().select().from(sessions).where(eq(sessions.id, session.id));
     expect(after).toEqual(newer);
   });

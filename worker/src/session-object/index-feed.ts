@@ -1,8 +1,9 @@
 import type { WebhookRow } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { log } from "../lib/log.ts";
+import { objectStub } from "../lib/meter.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
-import { type PushResult, pushToIndex } from "./index-push.ts";
+import type { PushRequest, PushResult } from "./index-push.ts";
 import type { SessionStore } from "./session-store.ts";
 
 /** A push that failed is made again this long after (the alarm), until D1 takes it. */
@@ -113,17 +114,16 @@ export class IndexFeed {
     const changes = this.#store.changesSince(pushed);
     const session = changes.session ?? this.#store.session();
     const result = session
-      ? await pushToIndex(
-          this.#env,
-          {
+      ? await pushThroughWriter(this.#env, {
+          target: {
             projectId: session.projectId,
             sessionId: session.id,
             kind: session.kind,
             livemode: session.livemode,
           },
           changes,
-          webhooks,
-        )
+          newWebhooks: webhooks,
+        })
       : { version: changes.version, bookmark: null };
     this.#store.acknowledge(result.version);
     kv.put(PUSHED_VERSION, Math.max(result.version, kv.get<number>(PUSHED_VERSION) ?? 0));
@@ -134,4 +134,14 @@ export class IndexFeed {
     await this.#hooks.afterPush();
     return result;
   }
+}
+
+/** The writer every push goes through (index-writer.ts): one for the index database. */
+export const indexWriter = (env: Env) => objectStub(env, env.INDEX_WRITER, "index");
+
+/** A push through the writer; its failure thrown here as the error it was there. */
+async function pushThroughWriter(env: Env, request: PushRequest): Promise<PushResult> {
+  const outcome = await indexWriter(env).push(request);
+  if (!outcome.ok) throw new Error(outcome.message);
+  return outcome.result;
 }

@@ -111,17 +111,20 @@ export interface PushResult {
   bookmark: string | null;
 }
 
-/** Writes `changes` for the session `target` to D1 and queues the deliveries they made. */
-export async function pushToIndex(
-  env: Env,
-  target: { projectId: string; sessionId: string; kind: SessionKind; livemode: boolean },
-  changes: PendingChanges,
+/** One session's push, as its object sends it to the index writer (index-writer.ts). */
+export interface PushRequest {
+  target: { projectId: string; sessionId: string; kind: SessionKind; livemode: boolean };
+  changes: PendingChanges;
   /** The session's own webhooks, on its first push: after the session, before its events. */
-  newWebhooks: WebhookRow[] = [],
-): Promise<PushResult> {
-  const d1 = env.DB.withSession("first-primary");
-  const db = database(d1);
-  const at = new Date().toISOString();
+  newWebhooks: WebhookRow[];
+}
+
+/**
+ * A push as statements for one D1 batch, and where its fan-outs' results fall in that batch, so
+ * many sessions' pushes can share one transaction (index-writer.ts).
+ */
+export function pushStatements(db: Database, request: PushRequest, at: string) {
+  const { target, changes, newWebhooks } = request;
   const deleted = changes.session?.deleted === true;
   const statements: BatchItem<"sqlite">[] = [];
   if (changes.session && !deleted) {
@@ -161,15 +164,29 @@ export async function pushToIndex(
     changes.session?.redactedAt && !deleted
       ? redactionStatements(db, target.projectId, target.sessionId)
       : [];
-  const all = [...statements, ...fanOuts, ...deletion, ...redaction];
-  if (all.length === 0) return { version: changes.version, bookmark: d1.getBookmark() };
+  return {
+    all: [...statements, ...fanOuts, ...deletion, ...redaction],
+    /** The fan-outs' places in `all`: their RETURNING rows are the invocations to queue. */
+    fanOuts: { from: statements.length, to: statements.length + fanOuts.length },
+  };
+}
+
+/** The invocations a push's fan-outs made, from its slice of the batch's results. */
+export function madeInvocations(results: unknown[], fanOuts: { from: number; to: number }) {
+  return results
+    .slice(fanOuts.from, fanOuts.to)
+    .flatMap((rows) => rows as { id: string }[])
+    .map((row) => ({ invocation_id: row.id, attempt: 1 }));
+}
+
+/** Writes one session's push alone, in its own transaction, and queues its deliveries. */
+export async function pushToIndex(env: Env, request: PushRequest): Promise<PushResult> {
+  const d1 = env.DB.withSession("first-primary");
+  const db = database(d1);
+  const { all, fanOuts } = pushStatements(db, request, new Date().toISOString());
+  const version = request.changes.version;
+  if (all.length === 0) return { version, bookmark: d1.getBookmark() };
   const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  const invocations = results
-    .slice(statements.length, statements.length + fanOuts.length)
-    .flatMap((rows) => rows as { id: string }[]);
-  await enqueueQuietly(
-    env,
-    invocations.map((row) => ({ invocation_id: row.id, attempt: 1 })),
-  );
-  return { version: changes.version, bookmark: d1.getBookmark() };
+  await enqueueQuietly(env, madeInvocations(results, fanOuts));
+  return { version, bookmark: d1.getBookmark() };
 }
