@@ -4,6 +4,7 @@
  */
 import { runApiBench } from "./api.ts";
 import { runBridgeMemoryBench } from "./bridge-memory.ts";
+import { runBurstBench } from "./burst.ts";
 import { runCostBench } from "./cost.ts";
 import { runGeoBench } from "./geo.ts";
 import { runListBench } from "./list-latency.ts";
@@ -22,6 +23,7 @@ for (const [name, run] of [
   ["geo", () => runGeoBench(10, [0, 90, 215])],
   ["cost", () => runCostBench(20)],
   ["storage", () => runStorageBench(50)],
+  ["burst", () => runBurstBench(200)],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

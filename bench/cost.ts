@@ -165,7 +165,7 @@ export async function proofRig(vars: Record<string, string> = {}) {
     await worker.stop();
     removeState(worker);
   };
-  return { worker, receiver, apiKey, api, ssh, sign, meters, settled, measure, stop };
+  return { worker, receiver, apiKey, api, ssh, sign, keyPath, meters, settled, measure, stop };
 }
 
 export async function runCostBench(storageSessions = 20, write = true) {

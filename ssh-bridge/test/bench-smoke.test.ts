@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runApiBench } from "../../bench/api.ts";
 import { runBridgeMemoryBench } from "../../bench/bridge-memory.ts";
+import { runBurstBench } from "../../bench/burst.ts";
 import { runCostBench } from "../../bench/cost.ts";
 import { runGeoBench } from "../../bench/geo.ts";
 import { runListBench } from "../../bench/list-latency.ts";
@@ -52,6 +53,12 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     const proof = rows.at(-1)?.counts;
     expect(proof?.durableObjectRowsWritten).toBeGreaterThan(0);
     expect(perMillion).toBeGreaterThan(0);
+  }, 180_000);
+
+  it("burst counts D1 transactions per proof, alone and at once", async () => {
+    const { alone, burst } = await runBurstBench(4, false);
+    expect(alone.perProof).toBeGreaterThan(0);
+    expect(burst.counts.d1WriteTransactions).toBeGreaterThan(0);
   }, 180_000);
 
   it("storage sees sessions kept, then erased by their retention", async () => {

@@ -1,0 +1,85 @@
+/**
+ * `node bench/burst.ts [proofs]`: D1 write transactions per proof when proofs come one at a time
+ * and when they come at once (issue #33, item 4), counted by the Worker itself against
+ * `wrangler dev`: each proof is an API create and a signature proof (the proof without SSH, so a
+ * burst is as concurrent as the machine allows). From the transactions per proof and D1's
+ * one-query-at-a-time limit, the proofs per second one index database absorbs.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { proofRig } from "./cost.ts";
+import { machine, scriptArgs, table, writeSection } from "./lib.ts";
+
+/**
+ * D1 processes one query at a time per database; at about 1 ms per write transaction (D1's own
+ * worked example on its limits page, developers.cloudflare.com/d1/platform/limits/), one
+ * database takes about 1,000 of them a second.
+ */
+const D1_TRANSACTIONS_PER_SECOND = 1_000;
+
+export async function runBurstBench(proofs = 100, write = true) {
+  const rig = await proofRig();
+  const { api, settled, meters } = rig;
+  try {
+    await api("GET", "/auth/info/");
+    /** `count` proofs: sessions created, then each proved by a signature; all at once or in turn. */
+    const run = async (count: number, together: boolean) => {
+      await settled();
+      await meters(true);
+      const create = () => api("POST", "/ssh/collect/sessions/", {});
+      const sessions = together
+        ? await Promise.all(Array.from({ length: count }, create))
+        : await sequence(count, create);
+      const signed = sessions.map((session) => ({
+        url: session.signature_url as string,
+        body: execFileSync("ssh-keygen", ["-Y", "sign", "-n", "keyproof", "-f", rig.keyPath], {
+          input: session.signature_challenge as string,
+          encoding: "utf8",
+          stdio: ["pipe", "pipe", "ignore"],
+        }),
+      }));
+      const send = ({ url, body }: { url: string; body: string }) =>
+        fetch(url, { method: "POST", body, headers: { "content-type": "text/plain" } }).then(
+          (response) => response.text(),
+        );
+      if (together) await Promise.all(signed.map(send));
+      else for (const one of signed) await send(one);
+      const counts = await settled();
+      return { perProof: counts.d1WriteTransactions / count, counts };
+    };
+    const alone = await run(Math.min(20, proofs), false);
+    const burst = await run(proofs, true);
+    const ceiling = (perProof: number) => Math.floor(D1_TRANSACTIONS_PER_SECOND / perProof);
+    const rows = [
+      ["one at a time (20)", alone.perProof.toFixed(2), ceiling(alone.perProof)],
+      [`${proofs} at once`, burst.perProof.toFixed(2), ceiling(burst.perProof)],
+    ];
+    const markdown = `## 10. Bursts: D1 write transactions per proof
+
+\`node bench/burst.ts ${proofs}\` — against \`wrangler dev\`, counted by the Worker itself (\`/__dev/meters\`): each proof is an API create (its push waits, for read-your-writes) and a signature proof (its push follows by the object's alarm), first one at a time, then ${proofs} at once. Every push goes through the index writer (\`worker/src/session-object/index-writer.ts\`), which writes the pushes that arrive while a transaction runs in the next one. The ceiling assumes D1's one-query-at-a-time limit at ~1 ms a write transaction ([D1 limits](https://developers.cloudflare.com/d1/platform/limits/)).
+
+${table(["Proofs", "D1 write transactions per proof", "proofs/s one index absorbs"], rows)}
+
+Machine: ${machine()}.`;
+    if (write) writeSection("burst", markdown);
+    return { alone, burst, markdown };
+  } finally {
+    await rig.stop();
+  }
+}
+
+async function sequence<T>(count: number, make: () => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < count; i++) out.push(await make());
+  return out;
+}
+
+const args = scriptArgs(import.meta.url);
+if (args) {
+  const [proofs] = args;
+  const { markdown } = await runBurstBench(proofs ?? 100);
+  console.log(markdown);
+  writeFileSync(join(tmpdir(), "keyproof-burst.md"), markdown);
+}
