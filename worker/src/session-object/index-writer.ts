@@ -3,7 +3,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { database } from "../db/client.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
-import { meter } from "../lib/meter.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { enqueueQuietly } from "../webhooks/queue.ts";
 import {
@@ -59,7 +58,6 @@ export class IndexWriter extends DurableObject<Env> {
 
   /** Writes the push, with whatever others arrive meanwhile; D1's bookmark after it. */
   push(request: PushRequest): Promise<PushOutcome> {
-    meter("durableObjectRequests");
     const written = new Promise<PushOutcome>((resolve) => this.#waiting.push({ request, resolve }));
     if (!this.#writing) void this.#drain();
     return written;
