@@ -5,7 +5,6 @@ import type { Env } from "../env.ts";
 import type { IndexFeed } from "./index-feed.ts";
 import { legacyLeaseOf } from "./legacy.ts";
 import type { SessionEnding } from "./session-ending.ts";
-import type { SessionObject } from "./session-object.ts";
 import type { SessionStore } from "./session-store.ts";
 
 /** Key-value entry: where a legacy session lives. */
@@ -15,7 +14,7 @@ const FORWARD_TO = "forward_to";
 export type Arrival =
   | "here"
   | "absent"
-  | { forward: DurableObjectStub<SessionObject>; ref: SessionRef };
+  | { forward: ReturnType<typeof sessionObject>; ref: SessionRef };
 
 /** What finding a session needs of its object. */
 interface ArrivalDeps {
