@@ -263,6 +263,26 @@ describe("redacting a session", () => {
     expect(gone.detail).toContain("redacted");
     expect(gone.detail).not.toContain("once-only");
 
+    // A deleted session's create answer is not replayed either.
+    const deletedKey = crypto.randomUUID();
+    const made = await call(`${COLLECT}/`, {
+      method: "POST",
+      key: apiKey,
+      body: { external_id: "then-deleted" },
+      headers: { "idempotency-key": deletedKey },
+    });
+    const deleted = (await made.json()) as Detail;
+    expect((await call(`${COLLECT}/${deleted.id}`, { method: "DELETE", key: apiKey })).status).toBe(
+      204,
+    );
+    const again = await call(`${COLLECT}/`, {
+      method: "POST",
+      key: apiKey,
+      body: { external_id: "then-deleted" },
+      headers: { "idempotency-key": deletedKey },
+    });
+    expect((await expectProblem(again, 410)).detail).toContain("deleted");
+
     // The object retires; the session, read back from D1, is the redacted one.
     const completedAt = new Date(Date.now() - RETIRE_AFTER_MS - 1_000).toISOString();
     await changeHeldSession(created.id, { completedAt });
