@@ -76,7 +76,6 @@ describe("the index writer", () => {
     // D1 loses the doomed project's row (and its sessions) behind the object's back: its next
     // push breaks a foreign key, as no other push does.
     await db().delete(projects).where(eq(projects.id, doomed.projectId));
-    const before = await writer().stats();
     const patch = (id: string, key: string) =>
       call(`/api/v1/ssh/collect/sessions/${id}/`, {
         method: "PATCH",
@@ -87,8 +86,7 @@ describe("the index writer", () => {
       ...mine.map((session) => patch(session.id, kept.apiKey)),
       patch(theirs.id, doomed.apiKey),
     ]);
-    const after = await writer().stats();
-    expect(after.transactions - before.transactions).toBeLessThan(after.pushes - before.pushes);
+    // Whether the doomed push shared a group or not (timing decides), every other change lands.
     const rows = await db().select().from(sessions).where(eq(sessions.projectId, kept.projectId));
     expect(rows.map((row) => row.externalId)).toEqual(Array(10).fill("changed"));
   });

@@ -55,11 +55,6 @@ export class IndexFeed {
     return (this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
   }
 
-  /** A push is under way. */
-  busy(): boolean {
-    return this.#inFlight.size > 0;
-  }
-
   /** Once every push under way has landed or failed. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.#inFlight]);

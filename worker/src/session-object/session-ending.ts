@@ -101,16 +101,17 @@ export class SessionEnding {
    * deletion the index has: the object deletes its own storage, its alarm with it. True when it did.
    */
   async retireIfDone(now: number): Promise<boolean> {
+    // A push under way may be the one D1 still lacks: its answer decides, not its being there.
+    await this.#feed.settled();
     // A deleted session's tombstone goes once D1 has the deletion: nothing of it is left.
     if (this.#store.deleted()) {
-      if (this.#feed.behind() || this.#feed.busy()) return false;
+      if (this.#feed.behind()) return false;
       await this.#forget("The session was deleted");
       return true;
     }
     const session = this.#store.session();
     const retireAt = session ? this.#retireAt(session) : null;
-    if (retireAt === null || retireAt > now || this.#feed.behind() || this.#feed.busy())
-      return false;
+    if (retireAt === null || retireAt > now || this.#feed.behind()) return false;
     await this.#forget("The session is over");
     return true;
   }
