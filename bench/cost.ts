@@ -30,9 +30,14 @@ interface Meters {
   d1WriteTransactions: number;
   queueMessages: number;
   d1SizeBytes: number;
+  /** Rows written per statement, D1's and the objects' apart. */
+  writtenBy: Record<string, number>;
 }
 
-const COLUMNS: [keyof Meters, string][] = [
+/** The counts a price is made of. */
+type Counted = keyof Omit<Meters, "d1SizeBytes" | "writtenBy">;
+
+const COLUMNS: [Counted, string][] = [
   ["workerInvocations", "Worker invocations"],
   ["durableObjectRequests", "DO requests"],
   ["durableObjectRowsRead", "DO rows read"],
@@ -54,7 +59,7 @@ const COLUMNS: [keyof Meters, string][] = [
  * https://developers.cloudflare.com/queues/platform/pricing/ ($0.40 / million operations, a
  * message being written, read and deleted: 3).
  */
-export const PRICES_PER_MILLION: Record<keyof Omit<Meters, "d1SizeBytes">, number> = {
+export const PRICES_PER_MILLION: Record<Counted, number> = {
   workerInvocations: 0.3,
   durableObjectRequests: 0.15,
   durableObjectRowsRead: 0.001,
@@ -67,7 +72,7 @@ export const PRICES_PER_MILLION: Record<keyof Omit<Meters, "d1SizeBytes">, numbe
 };
 
 export const priceOf = (counts: Meters) =>
-  (Object.entries(PRICES_PER_MILLION) as [keyof Meters, number][]).reduce(
+  (Object.entries(PRICES_PER_MILLION) as [Counted, number][]).reduce(
     (sum, [name, price]) => sum + counts[name] * price,
     0,
   );
@@ -266,6 +271,15 @@ export async function runCostBench(storageSessions = 20, write = true) {
 ${table(
   ["Operation", ...COLUMNS.map(([, label]) => label)],
   rows.map(({ name, counts }) => [name, ...COLUMNS.map(([key]) => counts[key])]),
+)}
+
+Where one proof's rows written go, statement by statement (each statement's own count; \`kv\` rows are the object's key-value API):
+
+${table(
+  ["Statement", "rows written"],
+  Object.entries(proof.writtenBy)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([statement, count]) => [`\`${statement.replaceAll("`", "")}\``, count]),
 )}
 
 A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 and **${storage.objectBytesPerSession} bytes** in its object (mean of ${storageSessions}, one collected key each).

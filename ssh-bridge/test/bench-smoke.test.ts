@@ -53,6 +53,13 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     const proof = rows.at(-1)?.counts;
     expect(proof?.durableObjectRowsWritten).toBeGreaterThan(0);
     expect(perMillion).toBeGreaterThan(0);
+    // The statement-by-statement breakdown accounts for every row written, in each store.
+    const sum = (store: string) =>
+      Object.entries(proof?.writtenBy ?? {})
+        .filter(([statement]) => statement.startsWith(`${store}: `))
+        .reduce((total, [, rows]) => total + rows, 0);
+    expect(sum("d1")).toBe(proof?.d1RowsWritten);
+    expect(sum("do")).toBe(proof?.durableObjectRowsWritten);
   }, 180_000);
 
   it("burst counts D1 transactions per proof, alone and at once", async () => {

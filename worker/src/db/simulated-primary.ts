@@ -86,7 +86,7 @@ function gatedStatement(
       guard(async () => {
         await wait();
         const result = await statement.all<Record<string, unknown>>();
-        meterD1([result], write);
+        meterD1([result], [sql], write);
         const row = result.results[0] ?? null;
         return column === undefined ? row : (row?.[column] ?? null);
       }),
@@ -94,14 +94,14 @@ function gatedStatement(
       guard(async () => {
         await wait();
         const result = await statement.run();
-        meterD1([result], write);
+        meterD1([result], [sql], write);
         return result;
       }),
     all: () =>
       guard(async () => {
         await wait();
         const result = await statement.all();
-        meterD1([result], write);
+        meterD1([result], [sql], write);
         return result;
       }),
     raw: (options?: { columnNames?: boolean }) =>
@@ -111,7 +111,7 @@ function gatedStatement(
           ? await statement.raw({ columnNames: true })
           : await statement.raw();
         // raw() reports no meta: the rows it returned are counted as read, a floor.
-        meterD1([{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }], write);
+        meterD1([{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }], [sql], write);
         return rows;
       }),
     // D1's own batch() needs its own statements back.
@@ -144,7 +144,7 @@ function gatedSession(
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
         const results = await session.batch(unwrap(statements));
-        meterD1(results, sqls.some(isWrite));
+        meterD1(results, sqls, sqls.some(isWrite));
         return results;
       }),
     getBookmark: () => session.getBookmark(),
@@ -160,7 +160,7 @@ export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         await gate(sqls.join(";\n"));
         const results = await d1.batch(unwrap(statements));
-        meterD1(results, sqls.some(isWrite));
+        meterD1(results, sqls, sqls.some(isWrite));
         return results;
       }),
     exec: (sql: string) =>

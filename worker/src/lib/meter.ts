@@ -17,6 +17,8 @@ export interface Meters {
   queueMessages: number;
   /** D1's size after the last statement (`meta.size_after`), in bytes. */
   d1SizeBytes: number;
+  /** Rows written per statement (its first words), D1's and the objects' apart: where they go. */
+  writtenBy: Record<string, number>;
 }
 
 const zero = (): Meters => ({
@@ -30,17 +32,18 @@ const zero = (): Meters => ({
   d1WriteTransactions: 0,
   queueMessages: 0,
   d1SizeBytes: 0,
+  writtenBy: {},
 });
 
 let meters = zero();
 
-export function meter(name: Exclude<keyof Meters, "d1SizeBytes">, amount = 1) {
+export function meter(name: Exclude<keyof Meters, "d1SizeBytes" | "writtenBy">, amount = 1) {
   meters[name] += amount;
 }
 
 export function readMeters(): Meters {
   foldCursors();
-  return { ...meters };
+  return { ...meters, writtenBy: { ...meters.writtenBy } };
 }
 
 export function resetMeters() {
@@ -49,14 +52,25 @@ export function resetMeters() {
   meters = { ...zero(), d1SizeBytes: size };
 }
 
-/** One D1 result's `meta`, counted; `write` when it was (part of) a write transaction. */
-export function meterD1(results: { meta?: D1Meta }[], write: boolean) {
-  for (const { meta } of results) {
-    if (!meta) continue;
+/** `rows` written by `sql`, under the statement's first words (bindings are not part of it). */
+function writtenBy(store: "d1" | "do", sql: string, rows: number) {
+  if (rows === 0) return;
+  const statement = `${store}: ${sql.replace(/\s+/g, " ").trim().slice(0, 60)}`;
+  meters.writtenBy[statement] = (meters.writtenBy[statement] ?? 0) + rows;
+}
+
+/**
+ * D1 results' `meta`, counted, each under its statement's text (`sqls`, in the same order);
+ * `write` when they were (part of) a write transaction.
+ */
+export function meterD1(results: { meta?: D1Meta }[], sqls: string[], write: boolean) {
+  results.forEach(({ meta }, i) => {
+    if (!meta) return;
     meters.d1RowsRead += meta.rows_read ?? 0;
     meters.d1RowsWritten += meta.rows_written ?? 0;
+    writtenBy("d1", sqls[i] ?? "", meta.rows_written ?? 0);
     if (meta.size_after) meters.d1SizeBytes = meta.size_after;
-  }
+  });
   if (write) meters.d1WriteTransactions += 1;
 }
 
@@ -91,10 +105,12 @@ export function meteredStorage(storage: DurableObjectStorage): DurableObjectStor
     },
     put: (key: string, value: unknown) => {
       meter("durableObjectRowsWritten");
+      writtenBy("do", `kv put ${key.replace(/[:/].*/, "")}`, 1);
       kv.put(key, value);
     },
     delete: (key: string) => {
       meter("durableObjectRowsWritten");
+      writtenBy("do", `kv delete ${key.replace(/[:/].*/, "")}`, 1);
       return kv.delete(key);
     },
     list: (options?: DurableObjectListOptions) => kv.list(options),
@@ -108,7 +124,7 @@ export function meteredStorage(storage: DurableObjectStorage): DurableObjectStor
       }
       return (query: string, ...bindings: unknown[]) => {
         const cursor = target.exec(query, ...bindings);
-        cursors.add(cursor);
+        cursors.set(cursor, query);
         return cursor;
       };
     },
@@ -132,12 +148,13 @@ export function meteredStorage(storage: DurableObjectStorage): DurableObjectStor
  * SQL cursors not yet counted: a statement's counts are final once it has been read, which may be
  * after `exec` returns, so they are added when the meters are read.
  */
-const cursors = new Set<SqlStorageCursor<Record<string, SqlStorageValue>>>();
+const cursors = new Map<SqlStorageCursor<Record<string, SqlStorageValue>>, string>();
 
 function foldCursors() {
-  for (const cursor of cursors) {
+  for (const [cursor, query] of cursors) {
     meters.durableObjectRowsRead += cursor.rowsRead;
     meters.durableObjectRowsWritten += cursor.rowsWritten;
+    writtenBy("do", query, cursor.rowsWritten);
   }
   cursors.clear();
 }
