@@ -15,13 +15,20 @@ export const PUSH_RETRY_MS = 5_000;
 export const PUSH_DELAY_MS = 300;
 
 /**
- * Key-value entries: the index's acknowledged version, the session's own webhooks until the
- * first push has written them to D1, and D1's bookmark after the last push (what a read of this
- * session's index needs at least).
+ * Key-value entries: what the index has acknowledged — its version, and D1's bookmark after the
+ * last push (what a read of this session's index needs at least) — one entry, one row written a
+ * push; and the session's own webhooks until the first push has written them to D1.
  */
-const PUSHED_VERSION = "pushed_version";
+const PUSHED = "pushed";
 const NEW_WEBHOOKS = "new_webhooks";
-const LAST_BOOKMARK = "last_bookmark";
+/** The two entries `PUSHED` replaced, still read in objects written before it. */
+const LEGACY_PUSHED_VERSION = "pushed_version";
+const LEGACY_LAST_BOOKMARK = "last_bookmark";
+
+interface Pushed {
+  version: number;
+  bookmark: string | null;
+}
 
 /** What the object does around each push. */
 export interface FeedHooks {
@@ -50,9 +57,20 @@ export class IndexFeed {
     this.#hooks = hooks;
   }
 
+  /** What D1 has acknowledged so far. */
+  #pushed(): Pushed {
+    const kv = this.#storage.kv;
+    return (
+      kv.get<Pushed>(PUSHED) ?? {
+        version: kv.get<number>(LEGACY_PUSHED_VERSION) ?? 0,
+        bookmark: kv.get<string>(LEGACY_LAST_BOOKMARK) ?? null,
+      }
+    );
+  }
+
   /** D1 has not acknowledged every change yet. */
   behind(): boolean {
-    return (this.#storage.kv.get<number>(PUSHED_VERSION) ?? 0) < this.#store.version();
+    return this.#pushed().version < this.#store.version();
   }
 
   /** Once every push under way has landed or failed. */
@@ -62,7 +80,7 @@ export class IndexFeed {
 
   /** D1 has the session up to `version` already (read back from it), or has nothing (0). */
   acknowledged(version: number) {
-    this.#storage.kv.put(PUSHED_VERSION, version);
+    this.#storage.kv.put(PUSHED, { version, bookmark: this.#pushed().bookmark } satisfies Pushed);
   }
 
   /** A new session's own webhooks, written to D1 by its first push. */
@@ -98,15 +116,14 @@ export class IndexFeed {
     const kv = this.#storage.kv;
     // A deletion goes after every push before it: one that landed later would insert the row again.
     if (this.#store.deleted()) await this.settled();
-    const pushed = kv.get<number>(PUSHED_VERSION) ?? 0;
+    const pushed = this.#pushed();
     const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
-    if (pushed >= this.#store.version() && webhooks.length === 0)
-      return { version: pushed, bookmark: kv.get<string>(LAST_BOOKMARK) ?? null };
+    if (pushed.version >= this.#store.version() && webhooks.length === 0) return pushed;
     // Set first: a push lost with the process is made again by the alarm.
     const alarm = await this.#storage.getAlarm();
     if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
       await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
-    const changes = this.#store.changesSince(pushed);
+    const changes = this.#store.changesSince(pushed.version);
     const session = changes.session ?? this.#store.session();
     const result = session
       ? await pushThroughWriter(this.#env, {
@@ -121,10 +138,13 @@ export class IndexFeed {
         })
       : { version: changes.version, bookmark: null };
     this.#store.acknowledge(result.version);
-    kv.put(PUSHED_VERSION, Math.max(result.version, kv.get<number>(PUSHED_VERSION) ?? 0));
-    const last = kv.get<string>(LAST_BOOKMARK);
-    if (result.bookmark && (!last || result.bookmark > last))
-      kv.put(LAST_BOOKMARK, result.bookmark);
+    // Read again: an overlapping push may have landed meanwhile. Both only move forward.
+    const now = this.#pushed();
+    const newer = (a: string | null, b: string | null) => (a && (!b || a > b) ? a : b);
+    kv.put(PUSHED, {
+      version: Math.max(result.version, now.version),
+      bookmark: newer(result.bookmark, now.bookmark),
+    } satisfies Pushed);
     if (webhooks.length > 0) kv.delete(NEW_WEBHOOKS);
     await this.#hooks.afterPush();
     return result;

@@ -26,11 +26,27 @@ import type { PendingChanges } from "./session-store.ts";
  * it made are queued. A push that fails is simply made again (the object's alarm), whole.
  */
 
-/** `SET column = excluded.column` for every column of `table` but its key. */
+/**
+ * Columns a row is written with once and never changes: left out of an upsert's `SET`, so that
+ * the indexes made of them are not rewritten with the row (D1 bills each index entry written as
+ * a row: a session's close rewrote six, it now rewrites its status's and its completion's).
+ */
+const WRITTEN_ONCE = new Set([
+  "id",
+  "projectId",
+  "sessionId",
+  "kind",
+  "connectionIdentifier",
+  "method",
+  "livemode",
+  "createdAt",
+]);
+
+/** `SET column = excluded.column` for every column of `table` that can change. */
 function fromExcluded(table: SQLiteTable): Record<string, SQL> {
   const set: Record<string, SQL> = {};
   for (const [key, column] of Object.entries(getTableColumns(table)))
-    if (key !== "id") set[key] = sql.raw(`excluded."${column.name}"`);
+    if (!WRITTEN_ONCE.has(key)) set[key] = sql.raw(`excluded."${column.name}"`);
   return set;
 }
 

@@ -13,8 +13,6 @@ import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { type IndexFeed, PUSH_RETRY_MS } from "./index-feed.ts";
 import type { SessionStore } from "./session-store.ts";
 
-/** When the closed session is erased (ms): its project's retention, counted from its close. */
-const ERASE_AT = "erase_at";
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
 const READ_BACK_HELD_MS = 60_000;
 
@@ -31,6 +29,12 @@ export class SessionEnding {
   readonly #closeWatchers: (reason: string) => void;
   /** When this instance read its session back from the index (0: it did not). */
   #readBackAt = 0;
+  /**
+   * When the closed session is erased (ms): its project's retention, counted from its close.
+   * Held in memory, not written (a row a proof): an instance that lost it works it out again from
+   * D1 at its next alarm, a read.
+   */
+  #eraseAt: number | null = null;
 
   constructor(
     env: Env,
@@ -58,7 +62,7 @@ export class SessionEnding {
   deadlines(session: SessionRow): number[] {
     const retireAt = this.#retireAt(session);
     if (retireAt === null) return [];
-    const erase = this.#storage.kv.get<number>(ERASE_AT) ?? Date.now() + PUSH_RETRY_MS;
+    const erase = this.#eraseAt ?? Date.now() + PUSH_RETRY_MS;
     return [retireAt, erase];
   }
 
@@ -79,13 +83,12 @@ export class SessionEnding {
   async eraseIfDue(now: number): Promise<boolean> {
     const session = this.#store.session();
     if (!session || isOpen(session) || !session.completedAt) return false;
-    const kv = this.#storage.kv;
     try {
-      let at = kv.get<number>(ERASE_AT);
-      if (at === undefined || at <= now) {
+      let at = this.#eraseAt;
+      if (at === null || at <= now) {
         const days = await projectRetentionDays(this.#env, session.projectId);
         at = eraseAt(this.#env, session.completedAt, days);
-        kv.put(ERASE_AT, at);
+        this.#eraseAt = at;
       }
       if (at > now) return false;
       await this.#erase(session);
@@ -138,5 +141,6 @@ export class SessionEnding {
     await this.#storage.deleteAll();
     this.#store.forget();
     this.#readBackAt = 0;
+    this.#eraseAt = null;
   }
 }

@@ -273,7 +273,9 @@ export class SessionStore {
       const result = change(writer);
       // Every transition that wrote moves the version, so no two changes share one; one that
       // only looked (a refused connection) leaves it, and the index has nothing to catch up.
-      if (writer.wrote) this.#db.update(session).set({ version: writer.version }).run();
+      // The session's row carries it; one the transition rewrote carries it already.
+      if (writer.wrote && !writer.stamped)
+        this.#db.update(session).set({ version: writer.version }).run();
       return result;
     });
   }
@@ -357,9 +359,15 @@ export class SessionWriter {
   readonly version: number;
   /** Whether this transition wrote anything (else it leaves the version as it was). */
   #wrote = false;
+  /** Whether the session's row was written with this version already. */
+  #stamped = false;
 
   get wrote() {
     return this.#wrote;
+  }
+
+  get stamped() {
+    return this.#stamped;
   }
 
   constructor(db: DrizzleSqliteDODatabase, version: number) {
@@ -370,6 +378,7 @@ export class SessionWriter {
   /** A new session with what it was given. */
   create(row: SessionRow, keys: SessionKeyRow[], authorities: SessionAuthorityRow[]) {
     this.#wrote = true;
+    this.#stamped = true;
     const version = this.version;
     this.#db.delete(session).run();
     this.#db
@@ -391,6 +400,7 @@ export class SessionWriter {
   /** Changes the session; the version moves with every transition. */
   session(changes: Partial<SessionRow>): SessionRow {
     this.#wrote = true;
+    this.#stamped = true;
     const row = this.#db
       .update(session)
       .set({ ...changes, version: this.version })
@@ -424,6 +434,7 @@ export class SessionWriter {
   /** The session is gone: a tombstone until the index has heard, and nothing else. */
   delete() {
     this.#wrote = true;
+    this.#stamped = true;
     for (const table of [sessionKeys, sessionAuthorities, connections, connectionKeys])
       this.#db.delete(table).run();
     this.#db.update(session).set({ deleted: true, version: this.version }).run();
