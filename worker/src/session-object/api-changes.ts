@@ -1,0 +1,126 @@
+import { sessionRedacted, statusChanged } from "../domain/events.ts";
+import { redactionRefusal } from "../domain/redaction.ts";
+import type {
+  NewSession,
+  ScopedOutcome,
+  SessionPatch,
+  SessionScope,
+  SessionState,
+  Written,
+} from "../domain/session-commands.ts";
+import { completionStatus, inScope, patchRefusal, refused } from "../domain/session-rules.ts";
+import { IndexUnavailableError } from "../lib/unavailable.ts";
+import type { HeldSession } from "./held-session.ts";
+
+/**
+ * What the API changes in the session a session's object holds (SPEC §15): each change is one
+ * local transaction, then pushed to D1 before it is answered, so the caller's next list sees it.
+ * A session out of the caller's scope (project and mode) is not found.
+ */
+
+export const notFound = () => refused(404, "Session not found", "path.session_id");
+
+/**
+ * Holds a new session; "taken" when its name is another session's (a new identifier, then).
+ * The same session again (an idempotent create run again after a crash) answers it as held.
+ */
+export async function createSession(
+  held: HeldSession,
+  created: NewSession,
+): Promise<Written<SessionState | null> | "taken"> {
+  const { store, feed } = held;
+  const current = store.session();
+  if (current?.id === created.session.id)
+    return { value: held.state(current), bookmark: await feed.pushNow() };
+  if (current || store.deleted()) return "taken";
+  await store.ensureTables();
+  store.transition((write) => write.create(created.session, created.keys, created.authorities));
+  feed.queueWebhooks(created.webhooks);
+  held.keepWebhooks(created.webhooks, true);
+  await held.scheduleAlarm();
+  return { value: null, bookmark: await feed.pushNow() };
+}
+
+export function sessionDetail(held: HeldSession, scope: SessionScope): SessionState | null {
+  const session = held.store.session();
+  return inScope(session, scope) ? held.state(session) : null;
+}
+
+export async function updateSession(
+  held: HeldSession,
+  scope: SessionScope,
+  patch: SessionPatch,
+  now: string,
+): Promise<ScopedOutcome<SessionState>> {
+  const { store } = held;
+  const outcome = store.transition((write) => {
+    const session = store.session();
+    if (!inScope(session, scope)) return notFound();
+    const refusal = patchRefusal(session, patch.maxAttempts);
+    if (refusal) return refusal;
+    return { ok: true as const, value: write.session({ ...patch, updatedAt: now }) };
+  });
+  if (!outcome.ok) return outcome;
+  if (patch.expiredAt !== undefined) await held.scheduleAlarm();
+  return held.written(outcome.value);
+}
+
+export async function completeSession(
+  held: HeldSession,
+  scope: SessionScope,
+  now: string,
+): Promise<ScopedOutcome<SessionState>> {
+  const { store } = held;
+  const outcome = store.transition((write) => {
+    const session = store.session();
+    if (!inScope(session, scope)) return notFound();
+    const status = completionStatus(session);
+    if (!status.ok) return status;
+    write.events([statusChanged(session, status.value)], new Date(now));
+    const changes = { status: status.value, completedAt: now, updatedAt: now };
+    return { ok: true as const, value: write.session(changes) };
+  });
+  if (!outcome.ok) return outcome;
+  return held.written(outcome.value);
+}
+
+/**
+ * Erases a closed session's personal data here and, with the push, in D1 (SPEC §19); a second
+ * call answers the same. Every event must be in D1 first, where they are rewritten.
+ */
+export async function redactSession(
+  held: HeldSession,
+  scope: SessionScope,
+  now: string,
+): Promise<ScopedOutcome<SessionState>> {
+  const { store, feed } = held;
+  const session = store.session();
+  if (!inScope(session, scope)) return notFound();
+  if (session.redactedAt !== null) return held.written(session);
+  const refusal = redactionRefusal(session);
+  if (refusal) return refusal;
+  if (feed.behind() && (await feed.pushNow()) === null)
+    throw new IndexUnavailableError("the session's events could not reach D1 first");
+  const redacted = store.transition((write) => {
+    write.events([sessionRedacted(session, now)], new Date(now));
+    return write.redact(now);
+  });
+  held.forgetEndingAttestation();
+  return held.written(redacted);
+}
+
+/** Deletes the session: its rows here at once, D1's (its events too) with the push. */
+export async function removeSession(
+  held: HeldSession,
+  scope: SessionScope,
+): Promise<ScopedOutcome<null>> {
+  const { store, feed } = held;
+  const session = store.session();
+  if (!inScope(session, scope)) return notFound();
+  store.transition((write) => write.delete());
+  held.watchers.closeAll("The session was deleted");
+  const bookmark = await feed.pushNow();
+  // D1 has the deletion: the object keeps nothing of it (else its alarm retries both).
+  if (bookmark !== null) await held.ending.retireIfDone(Date.now());
+  return { ok: true as const, value: { value: null, bookmark } };
+}

@@ -1,0 +1,198 @@
+import type { SessionRow } from "../db/sessions.ts";
+import type { WebhookRow } from "../db/webhooks.ts";
+import { signAttestation } from "../domain/attestations.ts";
+import { statusChanged } from "../domain/events.ts";
+import { expectedAccounts } from "../domain/forges.ts";
+import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
+import type { SessionState, Written } from "../domain/session-commands.ts";
+import { expiryStatus, isOpen } from "../domain/session-rules.ts";
+import type { Env } from "../env.ts";
+import { Arrivals } from "./arrival.ts";
+import { projectCounters } from "./counters.ts";
+import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
+import { ProofWatchers } from "./proof-watchers.ts";
+import { SeenNonces } from "./seen-nonces.ts";
+import { SessionEnding } from "./session-ending.ts";
+import { SessionStore } from "./session-store.ts";
+
+/** Key-value entries: the session's own webhooks, a copy of D1's rows renewed on every change
+ * (SessionState); the attestation of the session's end, signed once. */
+const WEBHOOKS = "webhooks";
+const ENDING_ATTESTATION = "ending_attestation";
+
+/**
+ * The session a session's object holds, with the parts around it — its store, the feed to D1, its
+ * ending, the proof pages watching it — and the duties that follow every change: the pages are
+ * told, D1 is pushed (at once for the API, soon for the bridge), the alarm is set for what is next.
+ * The object's calls (api-changes.ts, proof-steps.ts) change the session through it.
+ */
+export class HeldSession {
+  readonly env: Env;
+  readonly storage: DurableObjectStorage;
+  readonly store: SessionStore;
+  readonly feed: IndexFeed;
+  readonly ending: SessionEnding;
+  readonly watchers: ProofWatchers;
+  readonly nonces: SeenNonces;
+  /** Where calls about the session are answered (arrival.ts). */
+  readonly arrivals: Arrivals;
+  /** Signature submissions to this session in the last minute (SPEC §13). */
+  readonly signatureHits: number[] = [];
+  /**
+   * When the push a bridge change asked for is due (PUSH_DELAY_MS): the alarm makes it, so no
+   * timer keeps the object awake.
+   */
+  #pushSoonAt: number | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env, storage: DurableObjectStorage) {
+    this.env = env;
+    this.storage = storage;
+    this.store = new SessionStore(storage);
+    this.feed = new IndexFeed(env, storage, this.store, {
+      afterPush: () => this.scheduleAlarm(),
+    });
+    this.watchers = new ProofWatchers(ctx);
+    this.ending = new SessionEnding(env, storage, this.store, this.feed, (reason) =>
+      this.watchers.closeAll(reason),
+    );
+    this.arrivals = new Arrivals({
+      env,
+      storage,
+      store: this.store,
+      feed: this.feed,
+      ending: this.ending,
+      scheduleAlarm: () => this.scheduleAlarm(),
+    });
+    this.nonces = new SeenNonces(storage.kv);
+  }
+
+  /** The session as the API answers it. */
+  state(session: SessionRow): SessionState {
+    const { keys, authorities } = this.store.given();
+    const { connections, keys: connectionKeys } = this.store.connections();
+    return { session, keys, authorities, connections, connectionKeys, webhooks: this.webhooks() };
+  }
+
+  webhooks(): WebhookRow[] | null {
+    return this.storage.kv.get<WebhookRow[]>(WEBHOOKS) ?? null;
+  }
+
+  /** The session's webhooks as D1 has them: always after a change, else only if none are kept. */
+  keepWebhooks(rows: WebhookRow[], replace: boolean) {
+    if (replace || this.storage.kv.get(WEBHOOKS) === undefined) this.storage.kv.put(WEBHOOKS, rows);
+  }
+
+  /** What the proof page shows: public, so no return URL and no attestation (SPEC §14). */
+  async proofStatus(session: SessionRow): Promise<ProofStatus> {
+    const { keys } = this.store.connections();
+    const lastOutcome = this.store.lastOutcome();
+    return proofStatus({
+      session,
+      connections: lastOutcome ? [{ outcome: lastOutcome }] : [],
+      keys,
+      inProgress: this.store
+        .inProgress(Date.now())
+        .map((connection) => ({ confirming: connection.confirming })),
+      expectedAccounts: expectedAccounts(this.env, this.store.given().keys),
+      returns: session.returnUrl !== null,
+    });
+  }
+
+  /** The attestation of the session's end for the redirect, signed once and kept. */
+  async endingAttestation(session: SessionRow): Promise<string | null> {
+    const kv = this.storage.kv;
+    const kept = kv.get<string>(ENDING_ATTESTATION);
+    if (kept) return kept;
+    const token = (await signAttestation(this.env, this.state(session)))?.token ?? null;
+    if (token) kv.put(ENDING_ATTESTATION, token);
+    return token;
+  }
+
+  /** The kept attestation says what redaction erased: it goes with it. */
+  forgetEndingAttestation() {
+    this.storage.kv.delete(ENDING_ATTESTATION);
+  }
+
+  /**
+   * The last counter recorded for each of these security keys in the session's project: this
+   * session's own, and the rest of the project's from D1 near here (a read replica; only a proof
+   * made with a security key asks).
+   */
+  async counters(session: SessionRow, fingerprints: string[]): Promise<Map<string, number>> {
+    const own = this.store.lastCounters(fingerprints);
+    if (fingerprints.length === 0) return own;
+    const project = await projectCounters(this.env, session.projectId, fingerprints).catch(
+      () => new Map<string, number>(),
+    );
+    for (const [sha256, counter] of project)
+      own.set(sha256, Math.max(counter, own.get(sha256) ?? counter));
+    return own;
+  }
+
+  /** After a change the API waits on: pushed, so the caller's next list sees it. */
+  async written(session: SessionRow): Promise<{ ok: true; value: Written<SessionState> }> {
+    this.announce();
+    const bookmark = await this.feed.pushNow();
+    return { ok: true, value: { value: this.state(session), bookmark } };
+  }
+
+  /** After a change the bridge or a signer made: tell the pages, push without waiting. */
+  afterChange() {
+    this.announce();
+    this.#pushSoonAt ??= Date.now() + PUSH_DELAY_MS;
+    void this.scheduleAlarm();
+  }
+
+  /** The alarm at `now` makes the push a change asked for, if it was due. */
+  pushDueBy(now: number) {
+    if (this.#pushSoonAt !== null && this.#pushSoonAt <= now) this.#pushSoonAt = null;
+  }
+
+  /** Tells every open proof page what the session looks like now; once over, lets them go. */
+  announce() {
+    if (this.watchers.count === 0) return;
+    const session = this.store.session();
+    if (!session) return;
+    void this.proofStatus(session).then((status) =>
+      this.watchers.broadcast(JSON.stringify(status), Date.now(), status.final),
+    );
+  }
+
+  /** An open session whose time is up closes: expired, or verified if it was (the alarm's duty). */
+  expireIfDue(now: Date) {
+    const session = this.store.session();
+    if (!session || !isOpen(session) || Date.parse(session.expiredAt) > now.getTime()) return;
+    this.store.transition((write) => {
+      const at = now.toISOString();
+      const status = expiryStatus(session);
+      // Connections still in progress end as expired; the bridge tells their users.
+      write.changeConnections(
+        this.store.unfinished().map((connection) => connection.id),
+        { outcome: "expired", closedAt: at, leaseUntil: null },
+      );
+      if (status !== session.status) write.events([statusChanged(session, status)], now);
+      write.session({ status, completedAt: at, updatedAt: at });
+    });
+    this.announce();
+  }
+
+  /** Wakes the object at its next duty: expiry, a push to retry, a watcher falling idle. */
+  async scheduleAlarm() {
+    const session = this.store.session();
+    const pending = this.feed.behind() ? (this.#pushSoonAt ?? Date.now() + PUSH_RETRY_MS) : null;
+    const times = [
+      session && isOpen(session) ? Date.parse(session.expiredAt) : null,
+      session ? this.store.nextLeaseEnd() : null,
+      ...(session ? this.ending.deadlines(session) : []),
+      // A tombstone goes as soon as D1 has the deletion (until then, the push's retry wakes it).
+      this.store.deleted() && !this.feed.behind() ? Date.now() : null,
+      pending,
+      this.watchers.nextIdleDeadline(),
+    ].filter((time): time is number => time !== null);
+    const next = times.length === 0 ? null : Math.min(...times);
+    // Each set is a write: an alarm already at that time is left as it is.
+    if (next === (await this.storage.getAlarm())) return;
+    if (next === null) await this.storage.deleteAlarm();
+    else await this.storage.setAlarm(next);
+  }
+}
