@@ -1,3 +1,4 @@
+import type { SessionRow } from "../db/sessions.ts";
 import { sessionRedacted, statusChanged } from "../domain/events.ts";
 import { redactionRefusal } from "../domain/redaction.ts";
 import type {
@@ -8,9 +9,16 @@ import type {
   SessionState,
   Written,
 } from "../domain/session-commands.ts";
-import { completionStatus, inScope, patchRefusal, refused } from "../domain/session-rules.ts";
+import {
+  completionStatus,
+  inScope,
+  type Outcome,
+  patchRefusal,
+  refused,
+} from "../domain/session-rules.ts";
 import { IndexUnavailableError } from "../lib/unavailable.ts";
 import type { HeldSession } from "./held-session.ts";
+import type { SessionWriter } from "./session-store.ts";
 
 /**
  * What the API changes in the session a session's object holds (SPEC §15): each change is one
@@ -46,19 +54,28 @@ export function sessionDetail(held: HeldSession, scope: SessionScope): SessionSt
   return inScope(session, scope) ? held.state(session) : null;
 }
 
+/** One transition of the session in the caller's scope; not found out of it. */
+function changeInScope(
+  held: HeldSession,
+  scope: SessionScope,
+  change: (session: SessionRow, write: SessionWriter) => Outcome<SessionRow>,
+): Outcome<SessionRow> {
+  return held.store.transition((write) => {
+    const session = held.store.session();
+    return inScope(session, scope) ? change(session, write) : notFound();
+  });
+}
+
 export async function updateSession(
   held: HeldSession,
   scope: SessionScope,
   patch: SessionPatch,
   now: string,
 ): Promise<ScopedOutcome<SessionState>> {
-  const { store } = held;
-  const outcome = store.transition((write) => {
-    const session = store.session();
-    if (!inScope(session, scope)) return notFound();
+  const outcome = changeInScope(held, scope, (session, write) => {
     const refusal = patchRefusal(session, patch.maxAttempts);
     if (refusal) return refusal;
-    return { ok: true as const, value: write.session({ ...patch, updatedAt: now }) };
+    return { ok: true, value: write.session({ ...patch, updatedAt: now }) };
   });
   if (!outcome.ok) return outcome;
   if (patch.expiredAt !== undefined) await held.scheduleAlarm();
@@ -70,15 +87,12 @@ export async function completeSession(
   scope: SessionScope,
   now: string,
 ): Promise<ScopedOutcome<SessionState>> {
-  const { store } = held;
-  const outcome = store.transition((write) => {
-    const session = store.session();
-    if (!inScope(session, scope)) return notFound();
+  const outcome = changeInScope(held, scope, (session, write) => {
     const status = completionStatus(session);
     if (!status.ok) return status;
     write.events([statusChanged(session, status.value)], new Date(now));
     const changes = { status: status.value, completedAt: now, updatedAt: now };
-    return { ok: true as const, value: write.session(changes) };
+    return { ok: true, value: write.session(changes) };
   });
   if (!outcome.ok) return outcome;
   return held.written(outcome.value);
