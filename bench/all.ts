@@ -8,6 +8,7 @@ import { runBurstBench } from "./burst.ts";
 import { runCostBench } from "./cost.ts";
 import { runGeoBench } from "./geo.ts";
 import { runListBench } from "./list-latency.ts";
+import { runProfileBench } from "./profile.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
 import { runStorageBench } from "./storage.ts";
 import { runWebhookRecoveryBench } from "./webhook-recovery.ts";
@@ -24,6 +25,7 @@ for (const [name, run] of [
   ["cost", () => runCostBench(20)],
   ["storage", () => runStorageBench(50)],
   ["burst", () => runBurstBench(200)],
+  ["profile", () => runProfileBench(50)],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

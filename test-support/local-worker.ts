@@ -29,6 +29,8 @@ export interface LocalWorker {
   attestationKeys: string;
   secret: string;
   persistTo: string;
+  /** Where wrangler's inspector listens: DevTools' protocol, for a CPU profile (bench/profile.ts). */
+  inspectorPort: number;
   stop(): Promise<void>;
   start(): Promise<void>;
 }
@@ -56,6 +58,7 @@ export async function startLocalWorker(
   const port = options.port ?? (await freePort());
   const secret = options.secret ?? randomBytes(24).toString("base64url");
   const attestationKeys = options.attestationKeys ?? newAttestationKeySet();
+  const inspectorPort = await freePort();
   applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
   let stopScheduled: (() => void) | null = null;
@@ -65,6 +68,7 @@ export async function startLocalWorker(
     secret,
     attestationKeys,
     persistTo,
+    inspectorPort,
     async start() {
       child = spawn(
         join(BIN, "wrangler"),
@@ -96,7 +100,7 @@ export async function startLocalWorker(
           ]),
           "--test-scheduled",
           "--inspector-port",
-          String(await freePort()),
+          String(inspectorPort),
           "--show-interactive-dev-session=false",
           "--log-level",
           "error",

@@ -5,6 +5,7 @@ import { runBurstBench } from "../../bench/burst.ts";
 import { runCostBench } from "../../bench/cost.ts";
 import { runGeoBench } from "../../bench/geo.ts";
 import { runListBench } from "../../bench/list-latency.ts";
+import { runProfileBench } from "../../bench/profile.ts";
 import { runSshProofBench } from "../../bench/ssh-proofs.ts";
 import { runStorageBench } from "../../bench/storage.ts";
 import { runWebhookRecoveryBench } from "../../bench/webhook-recovery.ts";
@@ -60,6 +61,13 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
         .reduce((total, [, rows]) => total + rows, 0);
     expect(sum("d1")).toBe(proof?.d1RowsWritten);
     expect(sum("do")).toBe(proof?.durableObjectRowsWritten);
+  }, 180_000);
+
+  it("profile finds the Worker's CPU in its source files", async () => {
+    const { busyMsPerProof, byFile } = await runProfileBench(2, false);
+    expect(busyMsPerProof).toBeGreaterThan(0);
+    // Mapped back through the bundle's source map: the product's own files are named.
+    expect(byFile.some(([file]) => file.startsWith("worker/src/"))).toBe(true);
   }, 180_000);
 
   it("burst counts D1 transactions per proof, alone and at once", async () => {

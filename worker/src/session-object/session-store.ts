@@ -49,6 +49,48 @@ const NEWEST_MIGRATION = migrations.journal.entries.at(-1)?.tag ?? "";
 /** A connection as the object keeps it: the index's row, and what only the object needs. */
 export type HeldConnection = StoredConnection;
 
+/**
+ * The reads the object's calls make, their SQL built once: drizzle builds a query anew each time
+ * it runs, and a CPU profile (bench/profile.ts) put that building at a third of a proof's Worker
+ * time. Run only once the tables exist.
+ */
+function preparedReads(db: DrizzleSqliteDODatabase) {
+  const inProgress = eq(connections.outcome, "in_progress");
+  return {
+    session: db.select().from(session).prepare(),
+    keys: db.select().from(sessionKeys).orderBy(asc(sessionKeys.position)).prepare(),
+    authorities: db
+      .select()
+      .from(sessionAuthorities)
+      .orderBy(asc(sessionAuthorities.position))
+      .prepare(),
+    connection: db
+      .select()
+      .from(connections)
+      .where(eq(connections.id, sql.placeholder("id")))
+      .prepare(),
+    connections: db.select().from(connections).orderBy(desc(connections.id)).prepare(),
+    connectionKeys: db.select().from(connectionKeys).orderBy(asc(connectionKeys.id)).prepare(),
+    inProgress: db
+      .select()
+      .from(connections)
+      .where(and(inProgress, gt(connections.leaseUntil, sql.placeholder("now"))))
+      .prepare(),
+    unfinished: db.select().from(connections).where(inProgress).prepare(),
+    lapsed: db
+      .select()
+      .from(connections)
+      .where(and(inProgress, lte(connections.leaseUntil, sql.placeholder("now"))))
+      .prepare(),
+    lastOutcome: db
+      .select({ outcome: connections.outcome })
+      .from(connections)
+      .orderBy(desc(connections.id))
+      .limit(1)
+      .prepare(),
+  };
+}
+
 /** Everything the index does not have yet: rows changed since its last acknowledged version. */
 export interface PendingChanges {
   version: number;
@@ -82,9 +124,12 @@ export class SessionStore {
    */
   #hasTables = false;
 
+  readonly #reads: ReturnType<typeof preparedReads>;
+
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
     this.#db = drizzle(storage);
+    this.#reads = preparedReads(this.#db);
   }
 
   /**
@@ -151,7 +196,7 @@ export class SessionStore {
   /** The session, or undefined when this object holds none (a tombstone counts as none). */
   session(): SessionRow | undefined {
     if (!this.#hasTables) return undefined;
-    const row = this.#db.select().from(session).get();
+    const row = this.#reads.session.get();
     if (!row || row.deleted) return undefined;
     const { deleted: _deleted, ...live } = row;
     return live;
@@ -160,70 +205,47 @@ export class SessionStore {
   /** The session's change counter (its tombstone's too); 0 before it has one. */
   version(): number {
     if (!this.#hasTables) return 0;
-    return this.#db.select({ version: session.version }).from(session).get()?.version ?? 0;
+    return this.#reads.session.get()?.version ?? 0;
   }
 
   /** Whether this object held a session that was deleted. */
   deleted(): boolean {
     if (!this.#hasTables) return false;
-    return this.#db.select({ deleted: session.deleted }).from(session).get()?.deleted === true;
+    return this.#reads.session.get()?.deleted === true;
   }
 
   given(): { keys: SessionKeyRow[]; authorities: SessionAuthorityRow[] } {
     return {
-      keys: this.#db.select().from(sessionKeys).orderBy(asc(sessionKeys.position)).all(),
-      authorities: this.#db
-        .select()
-        .from(sessionAuthorities)
-        .orderBy(asc(sessionAuthorities.position))
-        .all()
-        .map(withoutVersion),
+      keys: this.#reads.keys.all(),
+      authorities: this.#reads.authorities.all().map(withoutVersion),
     };
   }
 
   connection(id: string): HeldConnection | undefined {
-    return this.#db.select().from(connections).where(eq(connections.id, id)).get();
+    return this.#reads.connection.get({ id });
   }
 
   /** Connections newest first, with the keys each kept. */
   connections(): { connections: ConnectionRow[]; keys: ConnectionKeyRow[] } {
     return {
-      connections: this.#db
-        .select()
-        .from(connections)
-        .orderBy(desc(connections.id))
-        .all()
-        .map(indexRowOf),
-      keys: this.#db
-        .select()
-        .from(connectionKeys)
-        .orderBy(asc(connectionKeys.id))
-        .all()
-        .map(withoutVersion),
+      connections: this.#reads.connections.all().map(indexRowOf),
+      keys: this.#reads.connectionKeys.all().map(withoutVersion),
     };
   }
 
   /** Connections still in progress whose place has not lapsed at `now`. */
   inProgress(now: number): HeldConnection[] {
-    return this.#db
-      .select()
-      .from(connections)
-      .where(and(eq(connections.outcome, "in_progress"), gt(connections.leaseUntil, now)))
-      .all();
+    return this.#reads.inProgress.all({ now });
   }
 
   /** Every connection still in progress, lapsed or not. */
   unfinished(): HeldConnection[] {
-    return this.#db.select().from(connections).where(eq(connections.outcome, "in_progress")).all();
+    return this.#reads.unfinished.all();
   }
 
   /** In-progress connections whose bridge never reported back in time. */
   lapsed(now: number): HeldConnection[] {
-    return this.#db
-      .select()
-      .from(connections)
-      .where(and(eq(connections.outcome, "in_progress"), lte(connections.leaseUntil, now)))
-      .all();
+    return this.#reads.lapsed.all({ now });
   }
 
   /** SHA-256 fingerprints of every key this session has recorded. */
@@ -254,12 +276,7 @@ export class SessionStore {
 
   /** The outcome of the newest connection, for the proof page. */
   lastOutcome(): ConnectionRow["outcome"] | undefined {
-    return this.#db
-      .select({ outcome: connections.outcome })
-      .from(connections)
-      .orderBy(desc(connections.id))
-      .limit(1)
-      .get()?.outcome;
+    return this.#reads.lastOutcome.get()?.outcome;
   }
 
   /**
@@ -268,7 +285,7 @@ export class SessionStore {
    */
   transition<T>(change: (write: SessionWriter) => T): T {
     return this.#storage.transactionSync(() => {
-      const current = this.#db.select({ version: session.version }).from(session).get();
+      const current = this.#reads.session.get();
       const writer = new SessionWriter(this.#db, (current?.version ?? 0) + 1);
       const result = change(writer);
       // Every transition that wrote moves the version, so no two changes share one; one that
