@@ -82,7 +82,9 @@ export const priceOf = (counts: Meters) =>
  * a webhook receiver, a seeded project, and the calls an integrator and a user make.
  */
 export async function proofRig(vars: Record<string, string> = {}) {
-  const worker = await startLocalWorker({ vars: { SIMULATED_D1_PRIMARY_MS: "0", ...vars } });
+  const worker = await startLocalWorker({
+    vars: { SIMULATED_D1_PRIMARY_MS: "0", METERING: "on", ...vars },
+  });
   const receiver = await startWebhookReceiver();
   const { apiKey } = await seedProject(worker);
   const dir = mkdtempSync(join(tmpdir(), "keyproof-cost-"));

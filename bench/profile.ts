@@ -105,7 +105,8 @@ function placeOf(node: ProfileNode): { file: string; line: number } {
 const fileOf = (node: ProfileNode) => placeOf(node).file;
 
 export async function runProfileBench(proofs = 50, write = true) {
-  const { worker, api, ssh, stop } = await proofRig();
+  // As the product runs: without the cost benches' metering.
+  const { worker, api, ssh, stop } = await proofRig({ METERING: "off" });
   try {
     // Warm: the first proof compiles what the rest run.
     const warm = await api("POST", "/ssh/collect/sessions/", {});
@@ -134,7 +135,7 @@ export async function runProfileBench(proofs = 50, write = true) {
     const perProof = (ms: number) => (ms / proofs).toFixed(2);
     const markdown = `## 11. Where the Worker's CPU goes
 
-\`node bench/profile.ts ${proofs}\` — a CPU profile of \`wrangler dev\`'s workerd (DevTools' \`Profiler\`, sampled every millisecond) over ${proofs} proofs, each an API create, a real \`ssh\` login through the bridge and a GET, with every push and delivery they cause. Self time, ms per proof: **${perProof(busy)} ms of JavaScript** and ${perProof(gc)} ms of garbage collection. (The local runtime runs in development, metering itself: \`worker/src/lib/meter.ts\` and \`worker/src/db/simulated-primary.ts\` are that, not the product.)
+\`node bench/profile.ts ${proofs}\` — a CPU profile of \`wrangler dev\`'s workerd (DevTools' \`Profiler\`, sampled every millisecond) over ${proofs} proofs, each an API create, a real \`ssh\` login through the bridge and a GET, with every push and delivery they cause. Self time, ms per proof: **${perProof(busy)} ms of JavaScript** and ${perProof(gc)} ms of garbage collection. The Worker runs without metering (\`METERING\` off), as deployed; the profiler's own sampling makes every figure larger than an unprofiled run's, so it says where the time goes, not how much there is (\`bench/ssh-proofs.ts\` says that).
 
 By source file:
 

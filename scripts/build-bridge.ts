@@ -65,7 +65,7 @@ export async function buildBridge(outfile = BRIDGE_BUNDLE): Promise<string> {
   // bench/bridge-memory.ts). esbuild escapes strings and regexes already; comments are left.
   const source = readFileSync(outfile, "utf8");
   const ascii = source.replace(
-    /[^\x00-\x7f]/g,
+    /[\u0080-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
   if (ascii !== source) writeFileSync(outfile, ascii);

@@ -3,7 +3,7 @@
  * invocations, Durable Object requests, rows read and written in the objects' storage and in
  * D1, D1 write transactions, queue messages and alarms. Counted in development only (the local
  * runtime runs the Worker and its objects in one isolate, so one set of counters sees all),
- * read and reset at `/__dev/meters`. Counts, not timings: the same on every run.
+ * read and reset at `/__dev/meters` when `METERING=on`. Counts, not timings: the same on every run.
  */
 export interface Meters {
   workerInvocations: number;
@@ -159,12 +159,16 @@ function foldCursors() {
   cursors.clear();
 }
 
-/** Metered only where it is read: local development and the tests. */
-export const metering = (env: { ENVIRONMENT?: string }) => env.ENVIRONMENT === "development";
+/**
+ * Metered only where it is read, and asked for: local development with `METERING=on` (the cost
+ * benches). The speed benches run without it, as the product does.
+ */
+export const metering = (env: { ENVIRONMENT?: string; METERING?: string }) =>
+  env.ENVIRONMENT === "development" && env.METERING === "on";
 
 /** The stub of the object `name` in `namespace`, each call counted when metering. */
 export function objectStub<T extends Rpc.DurableObjectBranded | undefined>(
-  env: { ENVIRONMENT?: string },
+  env: { ENVIRONMENT?: string; METERING?: string },
   namespace: DurableObjectNamespace<T>,
   name: string,
 ): DurableObjectStub<T> {
