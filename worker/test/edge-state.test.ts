@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
@@ -107,6 +107,33 @@ function holdPrimary() {
     },
   };
 }
+
+describe("objects written before today's layout", () => {
+  it("read what D1 acknowledged from the two entries they kept it in, and push nothing again", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    await indexed(session.id);
+    // As an object kept it before the acknowledged version and bookmark were one entry.
+    await runInDurableObject(objectOf(session.id), (_instance, state) => {
+      const kv = state.storage.kv;
+      const pushed = kv.get<{ version: number; bookmark: string }>("pushed");
+      if (!pushed) throw new Error("no acknowledged version kept");
+      kv.delete("pushed");
+      kv.put("pushed_version", pushed.version);
+      kv.put("last_bookmark", "bookmark-kept-before");
+    });
+    // Nothing is pending, so the answer is the bookmark it kept: no push was made.
+    expect(await indexed(session.id)).toBe("bookmark-kept-before");
+    // A change moves on from the version it kept, and is pushed.
+    await callJson(`/api/v1/ssh/collect/sessions/${session.id}/`, 200, {
+      key: apiKey,
+      method: "PATCH",
+      body: { external_id: "after-the-change" },
+    });
+    const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    expect(row?.externalId).toBe("after-the-change");
+  });
+});
 
 describe("a proof never waits on the D1 primary", () => {
   it("opens, finishes and answers reads while every primary call is held, then fills the index", async () => {
