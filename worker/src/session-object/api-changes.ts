@@ -18,7 +18,7 @@ import {
 } from "../domain/session-rules.ts";
 import { IndexUnavailableError } from "../lib/unavailable.ts";
 import type { HeldSession } from "./held-session.ts";
-import type { SessionWriter } from "./session-store.ts";
+import type { SessionWriter } from "./session-writer.ts";
 
 /**
  * What the API changes in the session a session's object holds (SPEC §15): each change is one

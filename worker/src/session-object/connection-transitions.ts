@@ -23,12 +23,8 @@ import type { FinishConnectionResponse } from "../protocol/messages.ts";
 import { judgeKey, judgeProof } from "../protocol/proof-rules.ts";
 import { REFUSALS } from "../protocol/terminal.ts";
 import { connectionRulesOf, type parseOffered, proofRulesOf } from "./proof-inputs.ts";
-import {
-  type HeldConnection,
-  indexRowOf,
-  type SessionStore,
-  type SessionWriter,
-} from "./session-store.ts";
+import { type HeldConnection, indexRowOf, type SessionStore } from "./session-store.ts";
+import type { SessionWriter } from "./session-writer.ts";
 
 /**
  * How a connection's life is written into its session's object: opened, finished as its bridge
