@@ -29,6 +29,15 @@ const SSH_HOST = process.env.SSH_HOST ?? "localhost";
 const HTTP_ADDRESS = process.env.HTTP_ADDRESS ?? "127.0.0.1:9464";
 const READY_TIMEOUT_MS = 60_000;
 const CRON_EVERY_MS = 60_000;
+
+/**
+ * Settings `npm start` passes to the Worker from its own environment, when set: code forges for
+ * keys_from (`FORGES='{"corp": "http://127.0.0.1:3000"}' npm start`); and, development only, D1's
+ * primary made that far away (bench/geo.ts), a shorter retention day to see sessions erased
+ * (`RETENTION_DAY_SECONDS=3`), and the billed units counted at `/__dev/meters` (`METERING=on`).
+ */
+const PASSED_THROUGH = ["FORGES", "SIMULATED_D1_PRIMARY_MS", "RETENTION_DAY_SECONDS", "METERING"];
+
 // Read by readableLogLine: up here, as the Worker's first lines arrive while this file still waits.
 
 /** wrangler's own line for a request the Worker logs itself (API and bridge calls): shown once. */
@@ -150,16 +159,9 @@ start(
     // No edge in front: a client's own cf-connecting-ip is not believed.
     "--var",
     "TRUST_CF_CONNECTING_IP:false",
-    // Code forges for keys_from, e.g. FORGES='{"corp": "http://127.0.0.1:3000"}' npm start.
-    ...(process.env.FORGES ? ["--var", `FORGES:${process.env.FORGES}`] : []),
-    // Development only: measure the service as if D1's primary were that far away (bench/geo.ts).
-    ...(process.env.SIMULATED_D1_PRIMARY_MS
-      ? ["--var", `SIMULATED_D1_PRIMARY_MS:${process.env.SIMULATED_D1_PRIMARY_MS}`]
-      : []),
-    // A shorter retention day, to see sessions erased: RETENTION_DAY_SECONDS=3 npm start.
-    ...(process.env.RETENTION_DAY_SECONDS
-      ? ["--var", `RETENTION_DAY_SECONDS:${process.env.RETENTION_DAY_SECONDS}`]
-      : []),
+    ...PASSED_THROUGH.flatMap((name) =>
+      process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [],
+    ),
     // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
     "--test-scheduled",
     "--show-interactive-dev-session=false",
