@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it, vi } from "vitest";
 import { sessions } from "../src/db/sessions.ts";
 import { primaryCalls, sessionsOpened, setPrimaryGate } from "../src/db/simulated-primary.ts";
@@ -8,6 +9,7 @@ import { events, webhookInvocations } from "../src/db/webhooks.ts";
 import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { newId, randomBase32 } from "../src/lib/ids.ts";
 import { pushToIndex } from "../src/session-object/index-push.ts";
+import { session as heldSession, outbox } from "../src/session-object/tables.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, newProject } from "./helpers.ts";
@@ -132,6 +134,62 @@ describe("objects written before today's layout", () => {
     });
     const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
     expect(row?.externalId).toBe("after-the-change");
+  });
+});
+
+describe("the outbox", () => {
+  it("keeps a change's events in one row, and D1 gets each of them", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    await indexed(session.id);
+    // D1 away: the proof's events stay in the object's outbox.
+    setPrimaryGate(async () => {
+      throw new Error("D1 is unreachable");
+    });
+    try {
+      await connectAndFinishRaw(session.connection_identifier, session.id);
+      const rows = await runInDurableObject(objectOf(session.id), (_instance, state) =>
+        drizzle(state.storage).select().from(outbox).all(),
+      );
+      // Opening is one change (new_connection), finishing another (key_collected, status_changed).
+      expect(rows.map((row) => (Array.isArray(row.payload) ? row.payload.length : 1))).toEqual([
+        1, 2,
+      ]);
+    } finally {
+      setPrimaryGate(null);
+    }
+    await indexed(session.id);
+    const kept = await db().select().from(events).where(eq(events.sessionId, session.id));
+    expect(kept.map((event) => event.type).sort()).toEqual([
+      "key_collected",
+      "new_connection",
+      "status_changed",
+    ]);
+  });
+
+  it("pushes an event an object kept in the row-an-event form of before", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    await indexed(session.id);
+    const eventId = newId("evt");
+    await runInDurableObject(objectOf(session.id), (_instance, state) => {
+      const object = drizzle(state.storage);
+      const version = (object.select().from(heldSession).get()?.version ?? 0) + 1;
+      object
+        .insert(outbox)
+        .values({
+          id: eventId,
+          type: "new_connection",
+          payload: { session_id: session.id, written: "before" },
+          createdAt: new Date().toISOString(),
+          version,
+        })
+        .run();
+      object.update(heldSession).set({ version }).run();
+    });
+    await indexed(session.id);
+    const [event] = await db().select().from(events).where(eq(events.id, eventId));
+    expect(event?.payload).toMatchObject({ written: "before" });
   });
 });
 

@@ -14,6 +14,7 @@ import { SessionWriter } from "./session-writer.ts";
 import {
   connectionKeys,
   connections,
+  type OutboxEvent,
   type OutboxRow,
   outbox,
   type StoredConnection,
@@ -91,8 +92,14 @@ export interface PendingChanges {
   authorities: SessionAuthorityRow[];
   connections: ConnectionRow[];
   connectionKeys: ConnectionKeyRow[];
-  events: OutboxRow[];
+  events: OutboxEvent[];
 }
+
+/** A change's events from its outbox row (a row written before 2026-11-25 holds one event). */
+const eventsOf = (row: OutboxRow): OutboxEvent[] =>
+  Array.isArray(row.payload)
+    ? row.payload
+    : [{ id: row.id, type: row.type, payload: row.payload, createdAt: row.createdAt }];
 
 /** The index's row of a connection: the object's, without what only the object keeps. */
 export function indexRowOf(connection: HeldConnection): ConnectionRow {
@@ -280,6 +287,7 @@ export class SessionStore {
       const current = this.#reads.session.get();
       const writer = new SessionWriter(this.#db, (current?.version ?? 0) + 1);
       const result = change(writer);
+      writer.writeEvents();
       // Every transition that wrote moves the version, so no two changes share one; one that
       // only looked (a refused connection) leaves it, and the index has nothing to catch up.
       // The session's row carries it; one the transition rewrote carries it already.
@@ -351,8 +359,9 @@ export class SessionStore {
         .select()
         .from(outbox)
         .where(gt(outbox.version, since))
-        .orderBy(asc(outbox.id))
-        .all(),
+        .orderBy(asc(outbox.version), asc(outbox.id))
+        .all()
+        .flatMap(eventsOf),
     };
   }
 

@@ -19,6 +19,7 @@ import {
   type ConnectionRules,
   connectionKeys,
   connections,
+  type OutboxEvent,
   outbox,
   type StoredConnection,
   session,
@@ -37,6 +38,8 @@ export class SessionWriter {
   #wrote = false;
   /** Whether the session's row was written with this version already. */
   #stamped = false;
+  /** The change's events so far, written together by `writeEvents`. */
+  readonly #events: OutboxEvent[] = [];
 
   get wrote() {
     return this.#wrote;
@@ -153,20 +156,31 @@ export class SessionWriter {
       .run();
   }
 
-  /** Events of this change, in order, into the outbox. */
+  /** Events of this change, in order: into the outbox with the change (`writeEvents`). */
   events(planned: PlannedEvent[], at: Date) {
     if (planned.length > 0) this.#wrote = true;
-    for (const event of planned) {
-      this.#db
-        .insert(outbox)
-        .values({
-          id: newId("evt", at.getTime()),
-          type: event.type,
-          payload: event.payload,
-          createdAt: at.toISOString(),
-          version: this.version,
-        })
-        .run();
-    }
+    for (const event of planned)
+      this.#events.push({
+        id: newId("evt", at.getTime()),
+        type: event.type,
+        payload: event.payload,
+        createdAt: at.toISOString(),
+      });
+  }
+
+  /** The change's events as one outbox row, as the change ends (session-store.ts). */
+  writeEvents() {
+    const [first] = this.#events;
+    if (!first) return;
+    this.#db
+      .insert(outbox)
+      .values({
+        id: first.id,
+        type: first.type,
+        payload: this.#events,
+        createdAt: first.createdAt,
+        version: this.version,
+      })
+      .run();
   }
 }

@@ -55,14 +55,24 @@ export const connectionKeys = sqliteTable("connection_keys", {
   ...written(),
 });
 
+/** One event as the outbox keeps it. */
+export interface OutboxEvent {
+  id: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
 /**
  * The outbox: each change's events, written in the same transaction as the change, kept until
- * D1 has them (and has fanned them out to webhook deliveries).
+ * D1 has them (and has fanned them out to webhook deliveries). One row a change, named by its
+ * first event: a row is billed written and again deleted, so a change's events share one.
  */
 export const outbox = sqliteTable("outbox", {
   id: text().primaryKey(),
   type: text().$type<EventType>().notNull(),
-  payload: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  /** The change's events, in order; a row written before 2026-11-25 is one event's payload. */
+  payload: text({ mode: "json" }).$type<OutboxEvent[] | Record<string, unknown>>().notNull(),
   createdAt: text("created_at").notNull(),
   version: integer().notNull(),
 });
