@@ -9,6 +9,8 @@ import { UNAVAILABLE_MESSAGE } from "../src/protocol/terminal.ts";
 import { blobOf, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
 import {
+  heldConnection,
+  heldVersion,
   indexed,
   lapseConnections,
   NOTHING_STORED,
@@ -193,13 +195,8 @@ describe("a connection whose bridge went quiet", () => {
       "collect",
     );
     const opened = await openOver(session.connection_identifier);
-    const leaseOf = () =>
-      runInDurableObject(objectOf(session.id), (_instance, state) => {
-        const row = state.storage.sql
-          .exec("SELECT lease_until FROM connections WHERE id = ?", opened.connection_id)
-          .one();
-        return Number(row.lease_until);
-      });
+    const leaseOf = async () =>
+      Number((await heldConnection(session.id, opened.connection_id)).leaseUntil);
     const first = await leaseOf();
     await new Promise((resolve) => setTimeout(resolve, 20));
     const renewed = await internal(`/internal/v1/connections/${opened.connection_id}/progress`, {
@@ -221,13 +218,7 @@ describe("a connection whose bridge went quiet", () => {
     );
     const opened = await openOver(session.connection_identifier);
     await lapseConnections(session.id);
-    const leaseEnd = await runInDurableObject(objectOf(session.id), (_instance, state) =>
-      Number(
-        state.storage.sql
-          .exec("SELECT lease_until FROM connections WHERE id = ?", opened.connection_id)
-          .one().lease_until,
-      ),
-    );
+    const leaseEnd = Number((await heldConnection(session.id, opened.connection_id)).leaseUntil);
     // Nobody connects again: the alarm alone closes it.
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
     const got = await callJson<Detail>(`${base("collect")}${session.id}`, 200, { key: apiKey });
@@ -261,10 +252,7 @@ describe("a connection whose bridge went quiet", () => {
     );
     await openOver(session.connection_identifier);
     await indexed(session.id);
-    const versionOf = () =>
-      runInDurableObject(objectOf(session.id), (_instance, state) =>
-        Number(state.storage.sql.exec("SELECT version FROM session").one().version),
-      );
+    const versionOf = () => heldVersion(session.id);
     const before = await versionOf();
     for (let i = 0; i < 3; i++)
       expect(await openOver(session.connection_identifier)).toMatchObject({ reason: "busy" });

@@ -8,12 +8,23 @@ import { primaryCalls, sessionsOpened, setPrimaryGate } from "../src/db/simulate
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
 import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { newId, randomBase32 } from "../src/lib/ids.ts";
+import compactSchema from "../src/session-object/compact-schema.sql";
 import { pushToIndex } from "../src/session-object/index-push.ts";
-import { session as heldSession, outbox } from "../src/session-object/tables.ts";
+import { entriesFromTables } from "../src/session-object/legacy-tables.ts";
+import {
+  CONNECTION_ENTRY,
+  SESSION_ENTRY,
+  type SessionEntry,
+} from "../src/session-object/session-record.ts";
+import {
+  sessionKeys as heldKeys,
+  session as heldSession,
+  outbox,
+} from "../src/session-object/tables.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, newProject } from "./helpers.ts";
-import { indexed, objectOf } from "./session-objects.ts";
+import { indexed, objectOf, storageOf } from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
@@ -110,22 +121,57 @@ function holdPrimary() {
   };
 }
 
-describe("objects written before today's layout", () => {
-  it("read what D1 acknowledged from the two entries they kept it in, and push nothing again", async () => {
+describe("objects that kept their session in tables (before 2026-11-26)", () => {
+  it("move it to entries as they wake, with what D1 acknowledged and the events it has not", async () => {
     const { apiKey } = await newProject();
     const session = await createSession(apiKey, "collect");
     await indexed(session.id);
-    // As an object kept it before the acknowledged version and bookmark were one entry.
-    await runInDurableObject(objectOf(session.id), (_instance, state) => {
+    const eventId = newId("evt");
+    // As such an object kept it: compact tables, the acknowledged version and bookmark in two
+    // entries, and an event D1 has not had yet in the row-an-event outbox of before.
+    await runInDurableObject(objectOf(session.id), async (_instance, state) => {
       const kv = state.storage.kv;
-      const pushed = kv.get<{ version: number; bookmark: string }>("pushed");
-      if (!pushed) throw new Error("no acknowledged version kept");
-      kv.delete("pushed");
-      kv.put("pushed_version", pushed.version);
+      const entry = kv.get<SessionEntry>(SESSION_ENTRY);
+      if (!entry) throw new Error("no session entry");
+      kv.delete(SESSION_ENTRY);
+      state.storage.sql.exec(compactSchema);
+      kv.put("schema", "compact-0004");
+      const tables = drizzle(state.storage);
+      const version = entry.version + 1;
+      tables
+        .insert(heldSession)
+        .values({ ...entry.session, version })
+        .run();
+      for (const key of entry.keys) tables.insert(heldKeys).values(key).run();
+      tables
+        .insert(outbox)
+        .values({
+          id: eventId,
+          type: "new_connection",
+          payload: { session_id: session.id, written: "before" },
+          createdAt: new Date().toISOString(),
+          version,
+        })
+        .run();
+      kv.put("pushed_version", entry.pushed.version);
       kv.put("last_bookmark", "bookmark-kept-before");
+      await entriesFromTables(state.storage);
+      const tablesLeft = state.storage.sql
+        .exec(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_'",
+        )
+        .toArray();
+      expect(tablesLeft).toEqual([]);
+      expect([...kv.list()].map(([key]) => key)).toEqual([SESSION_ENTRY]);
+      expect(kv.get<SessionEntry>(SESSION_ENTRY)?.pushed).toEqual({
+        version: entry.pushed.version,
+        bookmark: "bookmark-kept-before",
+      });
     });
-    // Nothing is pending, so the answer is the bookmark it kept: no push was made.
-    expect(await indexed(session.id)).toBe("bookmark-kept-before");
+    // The event kept in the table reaches D1.
+    await indexed(session.id);
+    const [event] = await db().select().from(events).where(eq(events.id, eventId));
+    expect(event?.payload).toMatchObject({ written: "before" });
     // A change moves on from the version it kept, and is pushed.
     await callJson(`/api/v1/ssh/collect/sessions/${session.id}/`, 200, {
       key: apiKey,
@@ -137,24 +183,31 @@ describe("objects written before today's layout", () => {
   });
 });
 
-describe("the outbox", () => {
-  it("keeps a change's events in one row, and D1 gets each of them", async () => {
+describe("what a session's object writes", () => {
+  it("keeps a change's events in the entry it wrote anyway, and D1 gets each of them", async () => {
     const { apiKey } = await newProject();
     const session = await createSession(apiKey, "collect");
     await indexed(session.id);
-    // D1 away: the proof's events stay in the object's outbox.
+    // D1 away: the proof's events wait in the object.
     setPrimaryGate(async () => {
       throw new Error("D1 is unreachable");
     });
     try {
       await connectAndFinishRaw(session.connection_identifier, session.id);
-      const rows = await runInDurableObject(objectOf(session.id), (_instance, state) =>
-        drizzle(state.storage).select().from(outbox).all(),
+      const held = await runInDurableObject(objectOf(session.id), (_instance, state) =>
+        [...state.storage.kv.list<{ outbox?: { events: { type: string }[] }[] }>()].map(
+          ([key, entry]) => [
+            key.replace(/:.*/, ":"),
+            (entry.outbox ?? []).map((change) => change.events.map((event) => event.type)),
+          ],
+        ),
       );
-      // Opening is one change (new_connection), finishing another (key_collected, status_changed).
-      expect(rows.map((row) => (Array.isArray(row.payload) ? row.payload.length : 1))).toEqual([
-        1, 2,
-      ]);
+      // Opening is one change (new_connection), finishing another (key_collected,
+      // status_changed); each wrote the session (its update time), so their events wait there.
+      expect(Object.fromEntries(held.filter(([key]) => key !== "nonce:"))).toEqual({
+        [CONNECTION_ENTRY]: [],
+        [SESSION_ENTRY]: [["new_connection"], ["key_collected", "status_changed"]],
+      });
     } finally {
       setPrimaryGate(null);
     }
@@ -167,29 +220,14 @@ describe("the outbox", () => {
     ]);
   });
 
-  it("pushes an event an object kept in the row-an-event form of before", async () => {
+  it("makes no table for a new session: its object holds entries only", async () => {
     const { apiKey } = await newProject();
     const session = await createSession(apiKey, "collect");
+    await connectAndFinishRaw(session.connection_identifier, session.id);
     await indexed(session.id);
-    const eventId = newId("evt");
-    await runInDurableObject(objectOf(session.id), (_instance, state) => {
-      const object = drizzle(state.storage);
-      const version = (object.select().from(heldSession).get()?.version ?? 0) + 1;
-      object
-        .insert(outbox)
-        .values({
-          id: eventId,
-          type: "new_connection",
-          payload: { session_id: session.id, written: "before" },
-          createdAt: new Date().toISOString(),
-          version,
-        })
-        .run();
-      object.update(heldSession).set({ version }).run();
-    });
-    await indexed(session.id);
-    const [event] = await db().select().from(events).where(eq(events.id, eventId));
-    expect(event?.payload).toMatchObject({ written: "before" });
+    const stored = await storageOf(objectOf(session.id));
+    expect(stored.tables).toBe(0);
+    expect(stored.entries).toBeGreaterThan(1);
   });
 });
 

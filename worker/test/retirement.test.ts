@@ -47,7 +47,7 @@ async function closedLongAgo() {
 describe("a closed session's object", () => {
   it("deletes its own storage once the index has it all, and the session reads the same after", async () => {
     const { apiKey, session, path, before } = await closedLongAgo();
-    expect((await storageOf(objectOf(session.id))).tables).toBeGreaterThan(0);
+    expect((await storageOf(objectOf(session.id))).entries).toBeGreaterThan(0);
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
     expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
 
@@ -90,6 +90,6 @@ describe("a closed session's object", () => {
     const session = await createSession<Detail>(apiKey, "collect", { multi_connection: true });
     await indexed(session.id);
     await runDurableObjectAlarm(objectOf(session.id));
-    expect((await storageOf(objectOf(session.id))).tables).toBeGreaterThan(0);
+    expect((await storageOf(objectOf(session.id))).entries).toBeGreaterThan(0);
   });
 });

@@ -1,8 +1,13 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
+import type { SessionRow } from "../src/db/sessions.ts";
 import { objectNameOfSessionId } from "../src/domain/session-address.ts";
-import { connections, session } from "../src/session-object/tables.ts";
+import {
+  CONNECTION_ENTRY,
+  type ConnectionEntry,
+  SESSION_ENTRY,
+  type SessionEntry,
+} from "../src/session-object/session-record.ts";
 
 /**
  * A session's Durable Object, where its state lives (SPEC §15): the namespace's own stub, not the
@@ -16,26 +21,43 @@ export const indexed = (sessionId: string) => objectOf(sessionId).indexed();
 
 /**
  * Changes what the object holds, as time or a crash would (a past expiry, a challenge the
- * fixtures signed): the object's own tables, not D1's, are the truth.
+ * fixtures signed): the object's own entries, not D1's, are the truth.
  */
-export async function changeHeldSession(
-  sessionId: string,
-  changes: Partial<typeof session.$inferInsert>,
-) {
+export async function changeHeldSession(sessionId: string, changes: Partial<SessionRow>) {
   await runInDurableObject(objectOf(sessionId), (_instance, state) => {
-    drizzle(state.storage).update(session).set(changes).run();
+    const entry = state.storage.kv.get<SessionEntry>(SESSION_ENTRY);
+    if (!entry) throw new Error(`the object holds no session ${sessionId}`);
+    entry.session = { ...entry.session, ...changes };
+    state.storage.kv.put(SESSION_ENTRY, entry);
   });
 }
 
 /** Every connection in progress on the session lapses, as if its bridge had died 180 s ago. */
 export async function lapseConnections(sessionId: string) {
   await runInDurableObject(objectOf(sessionId), (_instance, state) => {
-    drizzle(state.storage)
-      .update(connections)
-      .set({ leaseUntil: Date.now() - 1 })
-      .run();
+    const kv = state.storage.kv;
+    for (const [key, entry] of kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY }))
+      kv.put(key, { ...entry, connection: { ...entry.connection, leaseUntil: Date.now() - 1 } });
   });
 }
+
+/** A connection as the session's object holds it (its lease, its rules). */
+export const heldConnection = (sessionId: string, connectionId: string) =>
+  runInDurableObject(objectOf(sessionId), (_instance, state) => {
+    const entry = state.storage.kv.get<ConnectionEntry>(CONNECTION_ENTRY + connectionId);
+    if (!entry) throw new Error(`the object holds no connection ${connectionId}`);
+    return entry.connection;
+  });
+
+/** The version of the session its object holds: the newest its entries were written with. */
+export const heldVersion = (sessionId: string) =>
+  runInDurableObject(objectOf(sessionId), (_instance, state) => {
+    const kv = state.storage.kv;
+    const versions = [...kv.list<{ version: number }>()].flatMap(([key, entry]) =>
+      key === SESSION_ENTRY || key.startsWith(CONNECTION_ENTRY) ? [entry.version] : [],
+    );
+    return Math.max(0, ...versions);
+  });
 
 /** What an object's storage holds: its tables (not the runtime's own), key-value entries, alarm. */
 export const storageOf = (stub: DurableObjectStub) =>

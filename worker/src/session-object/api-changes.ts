@@ -41,10 +41,10 @@ export async function createSession(
   if (current?.id === created.session.id)
     return { value: held.state(current), bookmark: await feed.pushNow() };
   if (current || store.deleted()) return "taken";
-  await store.ensureTables();
-  store.transition((write) => write.create(created.session, created.keys, created.authorities));
-  feed.queueWebhooks(created.webhooks);
-  held.keepWebhooks(created.webhooks, true);
+  store.transition((write) => {
+    write.create(created.session, created.keys, created.authorities);
+    write.keepWebhooks(created.webhooks, created.webhooks.length > 0);
+  });
   await held.scheduleAlarm();
   return { value: null, bookmark: await feed.pushNow() };
 }

@@ -72,14 +72,15 @@ export class Arrivals {
     }
     if (!store.session()) {
       const kv = storage.kv;
-      await store.ensureTables();
       store.transition((write) => {
         write.create({ ...session }, found.keys, found.authorities);
         for (const connection of found.connections)
           write.addConnection(connection, legacyLeaseOf(kv, connection));
         write.addConnectionKeys(found.connectionKeys);
       });
-      store.adoptVersion(Math.max(session.version, store.version()));
+      // D1's rows each carry the version that last changed them: the object goes on from the newest.
+      const versions = [session, ...found.keys, ...found.connections].map((row) => row.version);
+      store.adoptVersion(Math.max(store.version(), ...versions));
       if (isOpen(session)) {
         // A session from before objects held sessions: pushed again whole, as the object has it.
         feed.acknowledged(0);

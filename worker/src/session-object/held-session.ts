@@ -15,9 +15,7 @@ import { SeenNonces } from "./seen-nonces.ts";
 import { SessionEnding } from "./session-ending.ts";
 import { SessionStore } from "./session-store.ts";
 
-/** Key-value entries: the session's own webhooks, a copy of D1's rows renewed on every change
- * (SessionState); the attestation of the session's end, signed once. */
-const WEBHOOKS = "webhooks";
+/** Key-value entry: the attestation of the session's end, signed once. */
 const ENDING_ATTESTATION = "ending_attestation";
 
 /**
@@ -74,12 +72,12 @@ export class HeldSession {
   }
 
   webhooks(): WebhookRow[] | null {
-    return this.storage.kv.get<WebhookRow[]>(WEBHOOKS) ?? null;
+    return this.store.webhooks();
   }
 
   /** The session's webhooks as D1 has them: always after a change, else only if none are kept. */
   keepWebhooks(rows: WebhookRow[], replace: boolean) {
-    if (replace || this.storage.kv.get(WEBHOOKS) === undefined) this.storage.kv.put(WEBHOOKS, rows);
+    this.store.keepWebhooks(rows, replace);
   }
 
   /** What the proof page shows: public, so no return URL and no attestation (SPEC §14). */

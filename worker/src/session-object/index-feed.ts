@@ -1,4 +1,3 @@
-import type { WebhookRow } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { log } from "../lib/log.ts";
 import { objectStub } from "../lib/meter.ts";
@@ -13,22 +12,6 @@ export const PUSH_RETRY_MS = 5_000;
  * usually share one push. (API writes push at once, and wait for it.)
  */
 export const PUSH_DELAY_MS = 300;
-
-/**
- * Key-value entries: what the index has acknowledged — its version, and D1's bookmark after the
- * last push (what a read of this session's index needs at least) — one entry, one row written a
- * push; and the session's own webhooks until the first push has written them to D1.
- */
-const PUSHED = "pushed";
-const NEW_WEBHOOKS = "new_webhooks";
-/** The two entries `PUSHED` replaced, still read in objects written before it. */
-const LEGACY_PUSHED_VERSION = "pushed_version";
-const LEGACY_LAST_BOOKMARK = "last_bookmark";
-
-interface Pushed {
-  version: number;
-  bookmark: string | null;
-}
 
 /** What the object does around each push. */
 export interface FeedHooks {
@@ -57,20 +40,9 @@ export class IndexFeed {
     this.#hooks = hooks;
   }
 
-  /** What D1 has acknowledged so far. */
-  #pushed(): Pushed {
-    const kv = this.#storage.kv;
-    return (
-      kv.get<Pushed>(PUSHED) ?? {
-        version: kv.get<number>(LEGACY_PUSHED_VERSION) ?? 0,
-        bookmark: kv.get<string>(LEGACY_LAST_BOOKMARK) ?? null,
-      }
-    );
-  }
-
   /** D1 has not acknowledged every change yet. */
   behind(): boolean {
-    return this.#pushed().version < this.#store.version();
+    return this.#store.pushed().version < this.#store.version();
   }
 
   /** Once every push under way has landed or failed. */
@@ -80,12 +52,7 @@ export class IndexFeed {
 
   /** D1 has the session up to `version` already (read back from it), or has nothing (0). */
   acknowledged(version: number) {
-    this.#storage.kv.put(PUSHED, { version, bookmark: this.#pushed().bookmark } satisfies Pushed);
-  }
-
-  /** A new session's own webhooks, written to D1 by its first push. */
-  queueWebhooks(rows: WebhookRow[]) {
-    if (rows.length > 0) this.#storage.kv.put(NEW_WEBHOOKS, rows);
+    this.#store.acknowledge({ version, bookmark: this.#store.pushed().bookmark });
   }
 
   /** Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed. */
@@ -113,18 +80,18 @@ export class IndexFeed {
   }
 
   async #pushPending(): Promise<PushResult> {
-    const kv = this.#storage.kv;
+    const store = this.#store;
     // A deletion goes after every push before it: one that landed later would insert the row again.
-    if (this.#store.deleted()) await this.settled();
-    const pushed = this.#pushed();
-    const webhooks = kv.get<WebhookRow[]>(NEW_WEBHOOKS) ?? [];
-    if (pushed.version >= this.#store.version() && webhooks.length === 0) return pushed;
+    if (store.deleted()) await this.settled();
+    const pushed = store.pushed();
+    const webhooks = store.newWebhooks();
+    if (pushed.version >= store.version() && webhooks.length === 0) return pushed;
     // Set first: a push lost with the process is made again by the alarm.
     const alarm = await this.#storage.getAlarm();
     if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
       await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
-    const changes = this.#store.changesSince(pushed.version);
-    const session = changes.session ?? this.#store.session();
+    const changes = store.changesSince(pushed.version);
+    const session = changes.session ?? store.session();
     const result = session
       ? await pushThroughWriter(this.#env, {
           target: {
@@ -137,15 +104,16 @@ export class IndexFeed {
           newWebhooks: webhooks,
         })
       : { version: changes.version, bookmark: null };
-    this.#store.acknowledge(result.version);
     // Read again: an overlapping push may have landed meanwhile. Both only move forward.
-    const now = this.#pushed();
+    const now = store.pushed();
     const newer = (a: string | null, b: string | null) => (a && (!b || a > b) ? a : b);
-    kv.put(PUSHED, {
-      version: Math.max(result.version, now.version),
-      bookmark: newer(result.bookmark, now.bookmark),
-    } satisfies Pushed);
-    if (webhooks.length > 0) kv.delete(NEW_WEBHOOKS);
+    store.acknowledge(
+      {
+        version: Math.max(result.version, now.version),
+        bookmark: newer(result.bookmark, now.bookmark),
+      },
+      webhooks.length > 0,
+    );
     await this.#hooks.afterPush();
     return result;
   }

@@ -1,7 +1,3 @@
-import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { type DrizzleSqliteDODatabase, drizzle } from "drizzle-orm/durable-sqlite";
-import { migrate } from "drizzle-orm/durable-sqlite/migrator";
-import migrations from "../../../migrations/session-object/migrations.js";
 import type {
   ConnectionKeyRow,
   ConnectionRow,
@@ -9,80 +5,21 @@ import type {
   SessionKeyRow,
   SessionRow,
 } from "../db/sessions.ts";
-import compactSchema from "./compact-schema.sql";
-import { SessionWriter } from "./session-writer.ts";
+import type { WebhookRow } from "../db/webhooks.ts";
+import { entriesFromTables } from "./legacy-tables.ts";
 import {
-  connectionKeys,
-  connections,
-  type OutboxEvent,
-  type OutboxRow,
-  outbox,
-  type StoredConnection,
-  session,
-  sessionAuthorities,
-  sessionKeys,
-} from "./tables.ts";
-
-/** The key-value entry naming the newest migration the object's tables have. */
-const SCHEMA_KEY = "schema";
-/** What SCHEMA_KEY says of tables made at once from compact-schema.sql (objects since 2026-11). */
-const COMPACT_SCHEMA = "compact-0004";
-/**
- * Compact tables made before a column was added, and the statements that bring them to
- * COMPACT_SCHEMA (the same columns as the drizzle migration of that number).
- */
-const COMPACT_UPGRADES: Record<string, string> = {
-  "compact-0002":
-    "ALTER TABLE `session` ADD `redacted_at` text; ALTER TABLE `session` ADD `livemode` integer DEFAULT true NOT NULL",
-  "compact-0003": "ALTER TABLE `session` ADD `livemode` integer DEFAULT true NOT NULL",
-};
-/** The newest drizzle migration, which older objects' tables were brought to. */
-const NEWEST_MIGRATION = migrations.journal.entries.at(-1)?.tag ?? "";
+  CONNECTION_ENTRY,
+  type ConnectionEntry,
+  type Pushed,
+  SESSION_ENTRY,
+  type SessionEntry,
+} from "./session-record.ts";
+import { SessionWriter } from "./session-writer.ts";
+import type { OutboxEvent, StoredConnection } from "./tables.ts";
+import { WriteBuffer } from "./write-buffer.ts";
 
 /** A connection as the object keeps it: the index's row, and what only the object needs. */
 export type HeldConnection = StoredConnection;
-
-/**
- * The reads the object's calls make, their SQL built once: drizzle builds a query anew each time
- * it runs, and a CPU profile (bench/profile.ts) put that building at a third of a proof's Worker
- * time. Run only once the tables exist.
- */
-function preparedReads(db: DrizzleSqliteDODatabase) {
-  const inProgress = eq(connections.outcome, "in_progress");
-  return {
-    session: db.select().from(session).prepare(),
-    keys: db.select().from(sessionKeys).orderBy(asc(sessionKeys.position)).prepare(),
-    authorities: db
-      .select()
-      .from(sessionAuthorities)
-      .orderBy(asc(sessionAuthorities.position))
-      .prepare(),
-    connection: db
-      .select()
-      .from(connections)
-      .where(eq(connections.id, sql.placeholder("id")))
-      .prepare(),
-    connections: db.select().from(connections).orderBy(desc(connections.id)).prepare(),
-    connectionKeys: db.select().from(connectionKeys).orderBy(asc(connectionKeys.id)).prepare(),
-    inProgress: db
-      .select()
-      .from(connections)
-      .where(and(inProgress, gt(connections.leaseUntil, sql.placeholder("now"))))
-      .prepare(),
-    unfinished: db.select().from(connections).where(inProgress).prepare(),
-    lapsed: db
-      .select()
-      .from(connections)
-      .where(and(inProgress, lte(connections.leaseUntil, sql.placeholder("now"))))
-      .prepare(),
-    lastOutcome: db
-      .select({ outcome: connections.outcome })
-      .from(connections)
-      .orderBy(desc(connections.id))
-      .limit(1)
-      .prepare(),
-  };
-}
 
 /** Everything the index does not have yet: rows changed since its last acknowledged version. */
 export interface PendingChanges {
@@ -95,12 +32,6 @@ export interface PendingChanges {
   events: OutboxEvent[];
 }
 
-/** A change's events from its outbox row (a row written before 2026-11-25 holds one event). */
-const eventsOf = (row: OutboxRow): OutboxEvent[] =>
-  Array.isArray(row.payload)
-    ? row.payload
-    : [{ id: row.id, type: row.type, payload: row.payload, createdAt: row.createdAt }];
-
 /** The index's row of a connection: the object's, without what only the object keeps. */
 export function indexRowOf(connection: HeldConnection): ConnectionRow {
   const { leaseUntil: _lease, rules: _rules, confirming: _confirming, ...row } = connection;
@@ -108,55 +39,47 @@ export function indexRowOf(connection: HeldConnection): ConnectionRow {
 }
 
 const withoutVersion = <T extends { version: number }>({ version: _version, ...row }: T) => row;
+const byPosition = (a: { position: number }, b: { position: number }) => a.position - b.position;
+const NOTHING_PUSHED: Pushed = { version: 0, bookmark: null };
 
 /**
- * A session's own tables in its Durable Object's SQLite storage, and the one way to change them:
- * `transition`, a local transaction that bumps the session's version and stamps every row it
- * writes with it, so the push to D1 knows what is new (index-push.ts).
+ * A session in its Durable Object's key-value storage (session-record.ts), and the one way to
+ * change it: `transition`, a local transaction that stamps what it writes with the session's
+ * next version, so the push to D1 knows what is new (index-push.ts). An object that never held a
+ * session writes nothing: a lookup of an unknown name (an `ssh` typo, a proof page guessed at)
+ * leaves no trace.
  */
 export class SessionStore {
-  readonly #db: DrizzleSqliteDODatabase;
   readonly #storage: DurableObjectStorage;
-  /**
-   * Whether the object has its tables. An object that never held a session has none and writes
-   * none: a lookup of an unknown name (an `ssh` typo, a proof page guessed at) leaves no trace.
-   */
-  #hasTables = false;
-
-  readonly #reads: ReturnType<typeof preparedReads>;
+  readonly #buffer: WriteBuffer;
+  /** What D1 acknowledged since the session's entry was last written (memory only). */
+  #pushed: Pushed | null = null;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
-    this.#db = drizzle(storage);
-    this.#reads = preparedReads(this.#db);
+    this.#buffer = new WriteBuffer(storage.kv);
   }
 
-  /**
-   * As the object wakes: an object that has tables brings them to the newest migration (one
-   * already there, as its key-value storage says, skips the migrator's bookkeeping); an empty
-   * one stays empty, reading only.
-   */
+  /** As the object wakes: an object that kept its session in tables moves it to entries, once. */
   async open(): Promise<void> {
-    const schema = this.#storage.kv.get<string>(SCHEMA_KEY);
-    if (schema === COMPACT_SCHEMA || schema === NEWEST_MIGRATION) {
-      this.#hasTables = true;
-      return;
-    }
-    const upgrade = schema === undefined ? undefined : COMPACT_UPGRADES[schema];
-    if (upgrade !== undefined) {
-      this.#storage.transactionSync(() => {
-        this.#storage.sql.exec(upgrade);
-        this.#storage.kv.put(SCHEMA_KEY, COMPACT_SCHEMA);
-      });
-      this.#hasTables = true;
-      return;
-    }
-    if (schema !== undefined || this.#tablesExist()) await this.ensureTables();
+    if (this.#entry() === undefined) await entriesFromTables(this.#storage);
   }
 
-  /** The object deleted all its storage (it retired): it holds nothing, and has no tables. */
+  /** The object deleted all its storage (it retired): it holds nothing, and knows nothing. */
   forget() {
-    this.#hasTables = false;
+    this.#pushed = null;
+  }
+
+  #entry(): SessionEntry | undefined {
+    return this.#buffer.get<SessionEntry>(SESSION_ENTRY);
+  }
+
+  #connectionEntries(): ConnectionEntry[] {
+    return this.#buffer.list<ConnectionEntry>(CONNECTION_ENTRY).map(([, entry]) => entry);
+  }
+
+  #connections(): HeldConnection[] {
+    return this.#connectionEntries().map((entry) => entry.connection);
   }
 
   /**
@@ -164,209 +87,206 @@ export class SessionStore {
    * the index takes its next change (a row only replaces an older version).
    */
   adoptVersion(version: number) {
-    this.#db.update(session).set({ version }).run();
-  }
-
-  /**
-   * Makes the tables before the object first holds a session, all at once (compact-schema.sql);
-   * an object whose tables came from the drizzle migrations is brought to their newest.
-   */
-  async ensureTables(): Promise<void> {
-    const schema = this.#storage.kv.get<string>(SCHEMA_KEY);
-    if (this.#hasTables && (schema === COMPACT_SCHEMA || schema === NEWEST_MIGRATION)) return;
-    if (schema === undefined && !this.#tablesExist()) {
-      this.#storage.sql.exec(compactSchema);
-      this.#storage.kv.put(SCHEMA_KEY, COMPACT_SCHEMA);
-    } else {
-      await migrate(this.#db, migrations);
-      this.#storage.kv.put(SCHEMA_KEY, NEWEST_MIGRATION);
-    }
-    this.#hasTables = true;
-  }
-
-  /** Whether the object has its tables (a session's, made by either schema; not the runtime's). */
-  #tablesExist(): boolean {
-    const { n } = this.#storage.sql
-      .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'session'")
-      .one();
-    return n > 0;
+    const entry = this.#entry();
+    if (!entry) return;
+    entry.version = version;
+    entry.session.version = version;
+    this.#buffer.put(SESSION_ENTRY, entry);
   }
 
   /** The session, or undefined when this object holds none (a tombstone counts as none). */
   session(): SessionRow | undefined {
-    if (!this.#hasTables) return undefined;
-    const row = this.#reads.session.get();
-    if (!row || row.deleted) return undefined;
-    const { deleted: _deleted, ...live } = row;
+    const stored = this.#entry()?.session;
+    if (!stored || stored.deleted) return undefined;
+    const { deleted: _deleted, ...live } = stored;
     return live;
   }
 
-  /** The session's change counter (its tombstone's too); 0 before it has one. */
+  /** The session's change counter (its tombstone's too): the newest of its entries'; 0 before. */
   version(): number {
-    if (!this.#hasTables) return 0;
-    return this.#reads.session.get()?.version ?? 0;
+    const entry = this.#entry();
+    if (!entry) return 0;
+    return Math.max(entry.version, ...this.#connectionEntries().map((held) => held.version));
   }
 
   /** Whether this object held a session that was deleted. */
   deleted(): boolean {
-    if (!this.#hasTables) return false;
-    return this.#reads.session.get()?.deleted === true;
+    return this.#entry()?.session.deleted === true;
   }
 
   given(): { keys: SessionKeyRow[]; authorities: SessionAuthorityRow[] } {
+    const entry = this.#entry();
     return {
-      keys: this.#reads.keys.all(),
-      authorities: this.#reads.authorities.all().map(withoutVersion),
+      keys: [...(entry?.keys ?? [])].sort(byPosition),
+      authorities: [...(entry?.authorities ?? [])].sort(byPosition).map(withoutVersion),
     };
   }
 
   connection(id: string): HeldConnection | undefined {
-    return this.#reads.connection.get({ id });
+    return this.#buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id)?.connection;
   }
 
   /** Connections newest first, with the keys each kept. */
   connections(): { connections: ConnectionRow[]; keys: ConnectionKeyRow[] } {
+    const entries = this.#connectionEntries();
     return {
-      connections: this.#reads.connections.all().map(indexRowOf),
-      keys: this.#reads.connectionKeys.all().map(withoutVersion),
+      connections: entries.map((entry) => indexRowOf(entry.connection)).reverse(),
+      keys: entries
+        .flatMap((entry) => entry.keys)
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(withoutVersion),
     };
   }
 
   /** Connections still in progress whose place has not lapsed at `now`. */
   inProgress(now: number): HeldConnection[] {
-    return this.#reads.inProgress.all({ now });
+    return this.unfinished().filter((held) => (held.leaseUntil ?? 0) > now);
   }
 
   /** Every connection still in progress, lapsed or not. */
   unfinished(): HeldConnection[] {
-    return this.#reads.unfinished.all();
+    return this.#connections().filter((held) => held.outcome === "in_progress");
   }
 
   /** In-progress connections whose bridge never reported back in time. */
   lapsed(now: number): HeldConnection[] {
-    return this.#reads.lapsed.all({ now });
+    return this.unfinished().filter((held) => held.leaseUntil !== null && held.leaseUntil <= now);
   }
 
   /** SHA-256 fingerprints of every key this session has recorded. */
   recordedFingerprints(): Set<string> {
-    const rows = this.#db
-      .select({ sha256: connectionKeys.publicKeySha256 })
-      .from(connectionKeys)
-      .all();
-    return new Set(rows.map((row) => row.sha256));
+    return new Set(
+      this.#connectionEntries().flatMap((entry) => entry.keys.map((key) => key.publicKeySha256)),
+    );
   }
 
   /** The highest counter this session recorded for each of these security keys. */
   lastCounters(fingerprints: string[]): Map<string, number> {
-    if (fingerprints.length === 0) return new Map();
-    const rows = this.#db
-      .select({
-        sha256: connectionKeys.publicKeySha256,
-        counter: sql<number | null>`max(json_extract(${connectionKeys.securityKey}, '$.counter'))`,
-      })
-      .from(connectionKeys)
-      .where(inArray(connectionKeys.publicKeySha256, fingerprints))
-      .groupBy(connectionKeys.publicKeySha256)
-      .all();
-    return new Map(
-      rows.flatMap(({ sha256, counter }) => (counter === null ? [] : [[sha256, counter]])),
-    );
+    const wanted = new Set(fingerprints);
+    const counters = new Map<string, number>();
+    if (wanted.size === 0) return counters;
+    for (const entry of this.#connectionEntries())
+      for (const key of entry.keys) {
+        const counter = key.securityKey?.counter;
+        if (!wanted.has(key.publicKeySha256) || typeof counter !== "number") continue;
+        counters.set(
+          key.publicKeySha256,
+          Math.max(counter, counters.get(key.publicKeySha256) ?? 0),
+        );
+      }
+    return counters;
   }
 
   /** The outcome of the newest connection, for the proof page. */
   lastOutcome(): ConnectionRow["outcome"] | undefined {
-    return this.#reads.lastOutcome.get()?.outcome;
+    return this.#connections().at(-1)?.outcome;
   }
 
   /**
    * One change of the session, all or nothing: `change` writes through the writer it is given,
-   * every row stamped with the session's next version; its events go to the outbox.
+   * stamped with the session's next version; each entry it changed is written once, with the
+   * change's events (session-writer.ts). One that only looked (a refused connection) writes
+   * nothing and leaves the version, so the index has nothing to catch up.
    */
   transition<T>(change: (write: SessionWriter) => T): T {
-    return this.#storage.transactionSync(() => {
-      const current = this.#reads.session.get();
-      const writer = new SessionWriter(this.#db, (current?.version ?? 0) + 1);
-      const result = change(writer);
-      writer.writeEvents();
-      // Every transition that wrote moves the version, so no two changes share one; one that
-      // only looked (a refused connection) leaves it, and the index has nothing to catch up.
-      // The session's row carries it; one the transition rewrote carries it already.
-      if (writer.wrote && !writer.stamped)
-        this.#db.update(session).set({ version: writer.version }).run();
-      return result;
-    });
+    return this.#storage.transactionSync(() =>
+      this.#buffer.held(() => {
+        const writer = new SessionWriter(
+          { buffer: this.#buffer, pushed: () => this.pushed() },
+          this.version() + 1,
+        );
+        const result = change(writer);
+        writer.finish();
+        return result;
+      }),
+    );
+  }
+
+  /** The session's own webhooks as D1 has them, kept with the session (null before they were). */
+  webhooks(): WebhookRow[] | null {
+    return this.#entry()?.webhooks ?? null;
+  }
+
+  /** Keeps the session's own webhooks as D1 has them: after a change, or if none are kept. */
+  keepWebhooks(rows: WebhookRow[], replace: boolean) {
+    const entry = this.#entry();
+    if (!entry || (!replace && entry.webhooks !== null)) return;
+    entry.webhooks = rows;
+    this.#buffer.put(SESSION_ENTRY, entry);
+  }
+
+  /** The session's own webhooks its first push writes to D1 (none once D1 has them). */
+  newWebhooks(): WebhookRow[] {
+    return this.#entry()?.newWebhooks ?? [];
   }
 
   /** The connection's bridge says it lives: its place is held until `until` (object-only). */
   renewLease(id: string, until: number): boolean {
-    const renewed = this.#db
-      .update(connections)
-      .set({ leaseUntil: until })
-      .where(
-        and(
-          eq(connections.id, id),
-          eq(connections.outcome, "in_progress"),
-          gt(connections.leaseUntil, Date.now()),
-        ),
-      )
-      .returning({ id: connections.id })
-      .all();
-    return renewed.length > 0;
+    const entry = this.#buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id);
+    const held = entry?.connection;
+    if (!entry || !held || held.outcome !== "in_progress" || (held.leaseUntil ?? 0) <= Date.now())
+      return false;
+    held.leaseUntil = until;
+    this.#buffer.put(CONNECTION_ENTRY + id, entry);
+    return true;
   }
 
   /** The earliest end of a place still held: when the alarm closes it if its bridge went quiet. */
   nextLeaseEnd(): number | null {
-    const row = this.#db
-      .select({ until: sql<number | null>`min(${connections.leaseUntil})` })
-      .from(connections)
-      .where(eq(connections.outcome, "in_progress"))
-      .get();
-    return row?.until ?? null;
+    const ends = this.unfinished().flatMap((held) =>
+      held.leaseUntil === null ? [] : [held.leaseUntil],
+    );
+    return ends.length === 0 ? null : Math.min(...ends);
   }
 
   /** The bridge is asking the user to confirm: for the proof page only, no change to the index. */
   markConfirming(id: string, keys: HeldConnection["confirming"]) {
-    this.#db.update(connections).set({ confirming: keys }).where(eq(connections.id, id)).run();
+    const entry = this.#buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id);
+    if (!entry) return;
+    entry.connection.confirming = keys;
+    this.#buffer.put(CONNECTION_ENTRY + id, entry);
+  }
+
+  /** What D1 has acknowledged: what this instance heard, else what the session's entry kept. */
+  pushed(): Pushed {
+    return this.#pushed ?? this.#entry()?.pushed ?? NOTHING_PUSHED;
+  }
+
+  /**
+   * D1 has everything up to `version`, and `bookmark` reads it: held in memory, and written with
+   * the session's next change (its acknowledged events leave then). A push that wrote a new
+   * session's own webhooks is the exception, written away at once: a push made again must not
+   * put back a webhook deleted since.
+   */
+  acknowledge(pushed: Pushed, wroteWebhooks = false) {
+    this.#pushed = pushed;
+    const entry = this.#entry();
+    if (!entry || !wroteWebhooks || entry.newWebhooks.length === 0) return;
+    entry.newWebhooks = [];
+    entry.pushed = pushed;
+    entry.outbox = entry.outbox.filter((change) => change.version > pushed.version);
+    this.#buffer.put(SESSION_ENTRY, entry);
   }
 
   /** Rows changed after `since`, and the version they bring the index to. */
   changesSince(since: number): PendingChanges {
-    const db = this.#db;
-    const stored = db.select().from(session).get();
+    const entry = this.#entry();
+    const connections = this.#connectionEntries();
+    const newer = <T extends { version: number }>(rows: T[]) =>
+      rows.filter((row) => row.version > since);
+    const events = [entry, ...connections]
+      .flatMap((held) => held?.outbox ?? [])
+      .filter((change) => change.version > since)
+      .sort((a, b) => a.version - b.version)
+      .flatMap((change) => change.events);
     return {
-      version: stored?.version ?? since,
-      session: stored && stored.version > since ? stored : undefined,
-      keys: db.select().from(sessionKeys).where(gt(sessionKeys.version, since)).all(),
-      authorities: db
-        .select()
-        .from(sessionAuthorities)
-        .where(gt(sessionAuthorities.version, since))
-        .all()
-        .map(withoutVersion),
-      connections: db
-        .select()
-        .from(connections)
-        .where(gt(connections.version, since))
-        .all()
-        .map(indexRowOf),
-      connectionKeys: db
-        .select()
-        .from(connectionKeys)
-        .where(gt(connectionKeys.version, since))
-        .all()
-        .map(withoutVersion),
-      events: db
-        .select()
-        .from(outbox)
-        .where(gt(outbox.version, since))
-        .orderBy(asc(outbox.version), asc(outbox.id))
-        .all()
-        .flatMap(eventsOf),
+      version: entry ? this.version() : since,
+      session: entry && entry.session.version > since ? entry.session : undefined,
+      keys: newer(entry?.keys ?? []),
+      authorities: newer(entry?.authorities ?? []).map(withoutVersion),
+      connections: newer(connections.map((held) => held.connection)).map(indexRowOf),
+      connectionKeys: newer(connections.flatMap((held) => held.keys)).map(withoutVersion),
+      events,
     };
-  }
-
-  /** The index has everything up to `version`: its events leave the outbox. */
-  acknowledge(version: number) {
-    this.#db.delete(outbox).where(lte(outbox.version, version)).run();
   }
 }

@@ -1,5 +1,3 @@
-import { inArray } from "drizzle-orm";
-import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type {
   ConnectionKeyRow,
   ConnectionRow,
@@ -16,76 +14,98 @@ import {
 } from "../domain/redaction.ts";
 import { newId } from "../lib/ids.ts";
 import {
-  type ConnectionRules,
-  connectionKeys,
-  connections,
-  type OutboxEvent,
-  outbox,
-  type StoredConnection,
-  session,
-  sessionAuthorities,
-  sessionKeys,
-} from "./tables.ts";
+  CONNECTION_ENTRY,
+  type ConnectionEntry,
+  type Pushed,
+  SESSION_ENTRY,
+  type SessionEntry,
+} from "./session-record.ts";
+import type { ConnectionRules, OutboxEvent, StoredConnection } from "./tables.ts";
+import type { WriteBuffer } from "./write-buffer.ts";
+
+/** What a transition reads and writes through: the object's entries, its writes held back. */
+export interface HeldEntries {
+  buffer: WriteBuffer;
+  /** What D1 has acknowledged: events up to it leave the entries a change writes. */
+  pushed(): Pushed;
+}
 
 /**
  * The writes one transition may make (session-store.ts runs each transition in one local
- * transaction and hands it this), each row stamped with the transition's version.
+ * transaction and hands it this), each row stamped with the transition's version. Writes land in
+ * the session's entry and its connections' (session-record.ts), each written once as the
+ * transition ends (`finish`), whatever it changed in it.
  */
 export class SessionWriter {
-  readonly #db: DrizzleSqliteDODatabase;
+  readonly #held: HeldEntries;
   readonly version: number;
-  /** Whether this transition wrote anything (else it leaves the version as it was). */
-  #wrote = false;
-  /** Whether the session's row was written with this version already. */
-  #stamped = false;
-  /** The change's events so far, written together by `writeEvents`. */
+  /** The entries this transition changed, by key. */
+  readonly #changed = new Map<string, SessionEntry | ConnectionEntry>();
+  /** The change's events so far, kept with the change by `finish`. */
   readonly #events: OutboxEvent[] = [];
 
+  /** Whether this transition wrote anything (else it leaves the version as it was). */
   get wrote() {
-    return this.#wrote;
+    return this.#changed.size > 0 || this.#events.length > 0;
   }
 
-  get stamped() {
-    return this.#stamped;
-  }
-
-  constructor(db: DrizzleSqliteDODatabase, version: number) {
-    this.#db = db;
+  constructor(held: HeldEntries, version: number) {
+    this.#held = held;
     this.version = version;
+  }
+
+  #sessionEntry(): SessionEntry {
+    const entry = this.#held.buffer.get<SessionEntry>(SESSION_ENTRY);
+    if (!entry) throw new Error("the object holds no session to change");
+    return entry;
+  }
+
+  #connectionEntry(id: string): ConnectionEntry {
+    const entry = this.#held.buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id);
+    if (!entry) throw new Error(`the session has no connection ${id}`);
+    return entry;
+  }
+
+  #connectionEntries(): ConnectionEntry[] {
+    return this.#held.buffer.list<ConnectionEntry>(CONNECTION_ENTRY).map(([, entry]) => entry);
+  }
+
+  /** Keeps a changed entry: readers in the transition see it at once (the buffer). */
+  #keep(key: string, entry: SessionEntry | ConnectionEntry) {
+    this.#changed.set(key, entry);
+    this.#held.buffer.put(key, entry);
   }
 
   /** A new session with what it was given. */
   create(row: SessionRow, keys: SessionKeyRow[], authorities: SessionAuthorityRow[]) {
-    this.#wrote = true;
-    this.#stamped = true;
     const version = this.version;
-    this.#db.delete(session).run();
-    this.#db
-      .insert(session)
-      .values({ ...row, version, deleted: false })
-      .run();
-    for (const key of keys)
-      this.#db
-        .insert(sessionKeys)
-        .values({ ...key, version })
-        .run();
-    for (const authority of authorities)
-      this.#db
-        .insert(sessionAuthorities)
-        .values({ ...authority, version })
-        .run();
+    const before = this.#held.buffer.get<SessionEntry>(SESSION_ENTRY);
+    this.#keep(SESSION_ENTRY, {
+      version,
+      session: { ...row, version, deleted: false },
+      keys: keys.map((key) => ({ ...key, version })),
+      authorities: authorities.map((authority) => ({ ...authority, version })),
+      outbox: before?.outbox ?? [],
+      pushed: this.#held.pushed(),
+      webhooks: before?.webhooks ?? null,
+      newWebhooks: before?.newWebhooks ?? [],
+    });
+  }
+
+  /** The session's own webhooks, with the session that has them (api-changes.ts). */
+  keepWebhooks(rows: SessionEntry["webhooks"], pushFirst: boolean) {
+    const entry = this.#sessionEntry();
+    entry.webhooks = rows;
+    if (pushFirst && rows) entry.newWebhooks = rows;
+    this.#keep(SESSION_ENTRY, entry);
   }
 
   /** Changes the session; the version moves with every transition. */
   session(changes: Partial<SessionRow>): SessionRow {
-    this.#wrote = true;
-    this.#stamped = true;
-    const row = this.#db
-      .update(session)
-      .set({ ...changes, version: this.version })
-      .returning()
-      .get();
-    const { deleted: _deleted, ...live } = row;
+    const entry = this.#sessionEntry();
+    entry.session = { ...entry.session, ...changes, version: this.version };
+    this.#keep(SESSION_ENTRY, entry);
+    const { deleted: _deleted, ...live } = entry.session;
     return live;
   }
 
@@ -95,70 +115,67 @@ export class SessionWriter {
    */
   redact(at: string): SessionRow {
     const version = this.version;
-    this.#db
-      .update(sessionKeys)
-      .set({ ...REDACTED_CONFIGURED_KEY, version })
-      .run();
-    this.#db
-      .update(connections)
-      .set({ ...REDACTED_CONNECTION, confirming: null, version })
-      .run();
-    this.#db
-      .update(connectionKeys)
-      .set({ ...REDACTED_KEY, version })
-      .run();
+    const entry = this.#sessionEntry();
+    entry.keys = entry.keys.map((key) => ({ ...key, ...REDACTED_CONFIGURED_KEY, version }));
+    this.#keep(SESSION_ENTRY, entry);
+    for (const held of this.#connectionEntries()) {
+      held.connection = { ...held.connection, ...REDACTED_CONNECTION, confirming: null, version };
+      held.keys = held.keys.map((key) => ({ ...key, ...REDACTED_KEY, version }));
+      this.#keep(CONNECTION_ENTRY + held.connection.id, held);
+    }
     return this.session({ ...REDACTED_SESSION, redactedAt: at, updatedAt: at });
   }
 
   /** The session is gone: a tombstone until the index has heard, and nothing else. */
   delete() {
-    this.#wrote = true;
-    this.#stamped = true;
-    for (const table of [sessionKeys, sessionAuthorities, connections, connectionKeys])
-      this.#db.delete(table).run();
-    this.#db.update(session).set({ deleted: true, version: this.version }).run();
+    const entry = this.#sessionEntry();
+    for (const held of this.#connectionEntries()) {
+      this.#changed.delete(CONNECTION_ENTRY + held.connection.id);
+      this.#held.buffer.delete(CONNECTION_ENTRY + held.connection.id);
+    }
+    entry.keys = [];
+    entry.authorities = [];
+    entry.session = { ...entry.session, deleted: true, version: this.version };
+    this.#keep(SESSION_ENTRY, entry);
   }
 
   addConnection(row: ConnectionRow, held: { leaseUntil: number | null; rules: ConnectionRules }) {
-    this.#wrote = true;
-    this.#db
-      .insert(connections)
-      .values({ ...row, ...held, confirming: null, version: this.version })
-      .run();
+    this.#keep(CONNECTION_ENTRY + row.id, {
+      version: this.version,
+      outbox: [],
+      connection: { ...row, ...held, confirming: null, version: this.version },
+      keys: [],
+    });
   }
 
   changeConnections(ids: string[], changes: Partial<StoredConnection>) {
-    if (ids.length === 0) return;
-    this.#wrote = true;
-    this.#db
-      .update(connections)
-      .set({ ...changes, version: this.version })
-      .where(inArray(connections.id, ids))
-      .run();
+    for (const id of ids) {
+      const entry = this.#connectionEntry(id);
+      entry.connection = { ...entry.connection, ...changes, version: this.version };
+      this.#keep(CONNECTION_ENTRY + id, entry);
+    }
   }
 
   addConnectionKeys(rows: ConnectionKeyRow[]) {
-    if (rows.length > 0) this.#wrote = true;
-    for (const row of rows)
-      this.#db
-        .insert(connectionKeys)
-        .values({ ...row, version: this.version })
-        .run();
+    for (const row of rows) {
+      const entry = this.#connectionEntry(row.connectionId);
+      entry.keys.push({ ...row, version: this.version });
+      this.#keep(CONNECTION_ENTRY + row.connectionId, entry);
+    }
   }
 
   verifyKeys(ids: string[], at: string) {
     if (ids.length === 0) return;
-    this.#wrote = true;
-    this.#db
-      .update(sessionKeys)
-      .set({ verifiedAt: at, version: this.version })
-      .where(inArray(sessionKeys.id, ids))
-      .run();
+    const entry = this.#sessionEntry();
+    const verified = new Set(ids);
+    entry.keys = entry.keys.map((key) =>
+      verified.has(key.id) ? { ...key, verifiedAt: at, version: this.version } : key,
+    );
+    this.#keep(SESSION_ENTRY, entry);
   }
 
-  /** Events of this change, in order: into the outbox with the change (`writeEvents`). */
+  /** Events of this change, in order: kept with the change (`finish`). */
   events(planned: PlannedEvent[], at: Date) {
-    if (planned.length > 0) this.#wrote = true;
     for (const event of planned)
       this.#events.push({
         id: newId("evt", at.getTime()),
@@ -168,19 +185,27 @@ export class SessionWriter {
       });
   }
 
-  /** The change's events as one outbox row, as the change ends (session-store.ts). */
-  writeEvents() {
-    const [first] = this.#events;
-    if (!first) return;
-    this.#db
-      .insert(outbox)
-      .values({
-        id: first.id,
-        type: first.type,
-        payload: this.#events,
-        createdAt: first.createdAt,
-        version: this.version,
-      })
-      .run();
+  /**
+   * As the transition ends: its events go into an entry it wrote anyway (the session's if it
+   * wrote that, else a connection's; the session's if it wrote none), each changed entry is
+   * stamped with the version and loses the events D1 has acknowledged.
+   */
+  finish() {
+    if (!this.wrote) return;
+    if (this.#events.length > 0) {
+      const key = this.#changed.has(SESSION_ENTRY)
+        ? SESSION_ENTRY
+        : ([...this.#changed.keys()].at(-1) ?? SESSION_ENTRY);
+      const entry = this.#changed.get(key) ?? this.#sessionEntry();
+      entry.outbox.push({ version: this.version, events: this.#events });
+      this.#keep(key, entry);
+    }
+    const pushed = this.#held.pushed();
+    for (const [key, entry] of this.#changed) {
+      entry.version = this.version;
+      entry.outbox = entry.outbox.filter((change) => change.version > pushed.version);
+      if (key === SESSION_ENTRY) (entry as SessionEntry).pushed = pushed;
+      this.#held.buffer.put(key, entry);
+    }
   }
 }
