@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { projects } from "./accounts.ts";
 import { sessions } from "./sessions.ts";
 
@@ -119,10 +119,14 @@ export const webhookInvocations = sqliteTable(
   ],
 );
 
+/**
+ * One attempt of an invocation, keyed by the invocation and its number (WITHOUT ROWID, migration
+ * 0020): the key is the index the delivery log reads, so an attempt is one row written, not three.
+ */
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
-    id: text().primaryKey(),
+    id: text().notNull(),
     invocationId: text("invocation_id")
       .notNull()
       .references(() => webhookInvocations.id, { onDelete: "cascade" }),
@@ -134,7 +138,7 @@ export const webhookAttempts = sqliteTable(
     responseBody: text("response_body"),
     error: text(),
   },
-  (t) => [index("webhook_attempts_invocation_idx").on(t.invocationId, t.attempt)],
+  (t) => [primaryKey({ columns: [t.invocationId, t.attempt] })],
 );
 
 export type EventRow = typeof events.$inferSelect;

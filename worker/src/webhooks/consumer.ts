@@ -338,16 +338,20 @@ async function attemptOnce(env: Env, db: Database, found: LoadedInvocation, time
   const nextAttemptAt =
     status === "retrying" ? new Date(answered.getTime() + delay * 1000).toISOString() : null;
   const writes = (db: Database): BatchItem<"sqlite">[] => [
-    db.insert(webhookAttempts).values({
-      id: newId("wha", now.getTime()),
-      invocationId: invocation.id,
-      attempt,
-      requestTime: result.requestTime,
-      durationMs: result.durationMs,
-      statusCode: result.statusCode,
-      responseBody: result.responseBody,
-      error: result.error,
-    }),
+    db
+      .insert(webhookAttempts)
+      .values({
+        id: newId("wha", now.getTime()),
+        invocationId: invocation.id,
+        attempt,
+        requestTime: result.requestTime,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        responseBody: result.responseBody,
+        error: result.error,
+      })
+      // An attempt is keyed by its number: one recorded twice (two sends racing past a lease) is kept once.
+      .onConflictDoNothing(),
     db
       .update(webhookInvocations)
       .set({
