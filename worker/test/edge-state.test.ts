@@ -16,6 +16,7 @@ import {
   SESSION_ENTRY,
   type SessionEntry,
 } from "../src/session-object/session-record.ts";
+import { SessionStore } from "../src/session-object/session-store.ts";
 import {
   sessionKeys as heldKeys,
   session as heldSession,
@@ -218,6 +219,43 @@ describe("what a session's object writes", () => {
       "new_connection",
       "status_changed",
     ]);
+  });
+
+  it("writes no acknowledgement: an object that lost it pushes everything again, and D1 takes it as a no-op", async () => {
+    const { apiKey, projectId } = await newProject();
+    await callJson("/api/v1/webhooks/", 201, {
+      method: "POST",
+      key: apiKey,
+      body: { url: `${env.RECEIVER_URL}/ok/${crypto.randomUUID()}` },
+    });
+    const session = await createSession(apiKey, "collect");
+    await connectAndFinishRaw(session.connection_identifier, session.id);
+    await indexed(session.id);
+    const inD1 = async () => ({
+      session: await db().select().from(sessions).where(eq(sessions.id, session.id)),
+      events: await db().select().from(events).where(eq(events.sessionId, session.id)),
+      deliveries: await db()
+        .select({ id: webhookInvocations.id })
+        .from(webhookInvocations)
+        .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+        .where(eq(events.sessionId, session.id)),
+    });
+    const before = await inD1();
+    expect(before.events.length).toBeGreaterThanOrEqual(3);
+    expect(before.deliveries).toHaveLength(before.events.length);
+    // A store over the same storage knows only what the entries kept: an evicted object.
+    const changes = await runInDurableObject(objectOf(session.id), (_instance, state) => {
+      const evicted = new SessionStore(state.storage);
+      expect(evicted.pushed().version).toBeLessThan(evicted.version());
+      return evicted.changesSince(evicted.pushed().version);
+    });
+    expect(changes.events.map((event) => event.type)).toContain("status_changed");
+    await pushToIndex(env, {
+      target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
+      changes,
+      newWebhooks: [],
+    });
+    expect(await inD1()).toEqual(before);
   });
 
   it("makes no table for a new session: its object holds entries only", async () => {

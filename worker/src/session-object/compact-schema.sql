@@ -1,9 +1,8 @@
--- A new session object's tables, made at once: the columns the drizzle migrations in
--- migrations/session-object reach (0000 … 0004), as WITHOUT ROWID tables with no
--- secondary index. An object holds one session, so an index buys no speed, and a rowid table
--- writes its text key twice: each insert here is one row written, where the migrated schema
--- writes two or three (issue #33). Objects made before keep their migrated tables, with the
--- same columns.
+-- The tables session objects kept their session in from 2026-11 until 2026-11-26, made at once:
+-- the columns the drizzle migrations in migrations/session-object reach (0000 … 0004), as
+-- WITHOUT ROWID tables with no secondary index. Objects now keep key-value entries
+-- (session-record.ts); one that still has these tables moves them to entries as it wakes
+-- (legacy-tables.ts). Kept so that tests can make such an object, and as the record of the format.
 CREATE TABLE `connection_keys` (
 	`id` text PRIMARY KEY NOT NULL,
 	`connection_id` text NOT NULL,

@@ -10,9 +10,11 @@ import type { EventType } from "../db/webhooks.ts";
 import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 
 /**
- * A session's own tables, in its Durable Object's SQLite storage (SPEC §15): the same rows as
- * D1's index, declared once in db/sessions.ts, plus what only the object keeps. Migrations:
- * `npm run db:generate` writes them to migrations/session-object/.
+ * The tables a session's Durable Object kept its session in until 2026-11-26: the same rows as
+ * D1's index, declared once in db/sessions.ts, plus what only the object keeps. Objects now keep
+ * key-value entries (session-record.ts) made of these rows' types; legacy-tables.ts reads these
+ * tables once to move an older object's session to entries. The format is frozen: should D1's
+ * columns change, schema-drift.test.ts fails here, and these tables get their own columns.
  */
 
 /** The session itself: one row, and a tombstone once deleted until D1 has heard of it. */
