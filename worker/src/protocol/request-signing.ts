@@ -43,14 +43,24 @@ async function canonical(parts: SignedParts): Promise<Uint8Array> {
   return encoder.encode(lines.join("\n"));
 }
 
-function hmacKey(secret: string, usage: "sign" | "verify") {
-  return crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    [usage],
-  );
+/** Imported keys by use and secret: importing one for every call was a share of a proof's CPU. */
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
+  const name = `${usage}:${secret}`;
+  let key = hmacKeys.get(name);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      [usage],
+    );
+    // The secrets are the one or two of a rotation: a handful of entries, ever.
+    hmacKeys.set(name, key);
+  }
+  return key;
 }
 
 /** The headers to add to a request the bridge sends: three, and its request id if it has one. */
