@@ -12,7 +12,6 @@ import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { newId, randomBase32 } from "../src/lib/ids.ts";
 import compactSchema from "../src/session-object/compact-schema.sql";
 import { pushToIndex } from "../src/session-object/index-push.ts";
-import { entriesFromTables } from "../src/session-object/legacy-tables.ts";
 import {
   CONNECTION_ENTRY,
   type ConnectionEntry,
@@ -27,6 +26,7 @@ import {
   session as heldSession,
   outbox,
 } from "../src/session-object/tables.ts";
+import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, newProject } from "./helpers.ts";
@@ -161,7 +161,9 @@ describe("objects that kept their session in tables (before 2026-11-26)", () => 
         .run();
       kv.put("pushed_version", entry.pushed.version);
       kv.put("last_bookmark", "bookmark-kept-before");
-      await entriesFromTables(state.storage);
+      // What the object does as it wakes, past the copy it kept of the entries just changed.
+      WriteBuffer.of(state.storage).forget();
+      await new SessionStore(state.storage).open();
       const tablesLeft = state.storage.sql
         .exec(
           "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_'",
@@ -221,7 +223,9 @@ describe("objects that kept their session in tables, made either way", () => {
         tables.insert(heldConnections).values(held.connection).run();
         for (const key of held.keys) tables.insert(heldConnectionKeys).values(key).run();
       }
-      await entriesFromTables(state.storage);
+      // What the object does as it wakes, past the copy it kept of the entries just changed.
+      WriteBuffer.of(state.storage).forget();
+      await new SessionStore(state.storage).open();
       const after = kv.get<SessionEntry>(SESSION_ENTRY);
       expect(after?.session).toEqual(before.session.session);
       expect(after?.version).toBe(before.session.session.version);

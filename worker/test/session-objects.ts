@@ -8,6 +8,7 @@ import {
   SESSION_ENTRY,
   type SessionEntry,
 } from "../src/session-object/session-record.ts";
+import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 
 /**
  * A session's Durable Object, where its state lives (SPEC §15): the namespace's own stub, not the
@@ -25,19 +26,21 @@ export const indexed = (sessionId: string) => objectOf(sessionId).indexed();
  */
 export async function changeHeldSession(sessionId: string, changes: Partial<SessionRow>) {
   await runInDurableObject(objectOf(sessionId), (_instance, state) => {
-    const entry = state.storage.kv.get<SessionEntry>(SESSION_ENTRY);
-    if (!entry) throw new Error(`the object holds no session ${sessionId}`);
-    entry.session = { ...entry.session, ...changes };
-    state.storage.kv.put(SESSION_ENTRY, entry);
+    const changed = WriteBuffer.of(state.storage).update<SessionEntry>(SESSION_ENTRY, (entry) => {
+      entry.session = { ...entry.session, ...changes };
+    });
+    if (!changed) throw new Error(`the object holds no session ${sessionId}`);
   });
 }
 
 /** Every connection in progress on the session lapses, as if its bridge had died 180 s ago. */
 export async function lapseConnections(sessionId: string) {
   await runInDurableObject(objectOf(sessionId), (_instance, state) => {
-    const kv = state.storage.kv;
-    for (const [key, entry] of kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY }))
-      kv.put(key, { ...entry, connection: { ...entry.connection, leaseUntil: Date.now() - 1 } });
+    const entries = WriteBuffer.of(state.storage);
+    for (const [key] of entries.list<ConnectionEntry>(CONNECTION_ENTRY))
+      entries.update<ConnectionEntry>(key, (entry) => {
+        entry.connection.leaseUntil = Date.now() - 1;
+      });
   });
 }
 

@@ -57,17 +57,20 @@ export class SessionStore {
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
-    this.#buffer = new WriteBuffer(storage.kv);
+    this.#buffer = WriteBuffer.of(storage);
   }
 
   /** As the object wakes: an object that kept its session in tables moves it to entries, once. */
   async open(): Promise<void> {
-    if (this.#entry() === undefined) await entriesFromTables(this.#storage);
+    if (this.#entry() !== undefined) return;
+    await entriesFromTables(this.#storage);
+    this.#buffer.forget();
   }
 
   /** The object deleted all its storage (it retired): it holds nothing, and knows nothing. */
   forget() {
     this.#pushed = null;
+    this.#buffer.forget();
   }
 
   #entry(): SessionEntry | undefined {
@@ -87,11 +90,10 @@ export class SessionStore {
    * the index takes its next change (a row only replaces an older version).
    */
   adoptVersion(version: number) {
-    const entry = this.#entry();
-    if (!entry) return;
-    entry.version = version;
-    entry.session.version = version;
-    this.#buffer.put(SESSION_ENTRY, entry);
+    this.#buffer.update<SessionEntry>(SESSION_ENTRY, (entry) => {
+      entry.version = version;
+      entry.session.version = version;
+    });
   }
 
   /** The session, or undefined when this object holds none (a tombstone counts as none). */
@@ -209,10 +211,10 @@ export class SessionStore {
 
   /** Keeps the session's own webhooks as D1 has them: after a change, or if none are kept. */
   keepWebhooks(rows: WebhookRow[], replace: boolean) {
-    const entry = this.#entry();
-    if (!entry || (!replace && entry.webhooks !== null)) return;
-    entry.webhooks = rows;
-    this.#buffer.put(SESSION_ENTRY, entry);
+    if (!replace && this.#entry()?.webhooks) return;
+    this.#buffer.update<SessionEntry>(SESSION_ENTRY, (entry) => {
+      entry.webhooks = rows;
+    });
   }
 
   /** The session's own webhooks its first push writes to D1 (none once D1 has them). */
@@ -222,13 +224,11 @@ export class SessionStore {
 
   /** The connection's bridge says it lives: its place is held until `until` (object-only). */
   renewLease(id: string, until: number): boolean {
-    const entry = this.#buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id);
-    const held = entry?.connection;
-    if (!entry || !held || held.outcome !== "in_progress" || (held.leaseUntil ?? 0) <= Date.now())
-      return false;
-    held.leaseUntil = until;
-    this.#buffer.put(CONNECTION_ENTRY + id, entry);
-    return true;
+    const held = this.connection(id);
+    if (held?.outcome !== "in_progress" || (held.leaseUntil ?? 0) <= Date.now()) return false;
+    return this.#buffer.update<ConnectionEntry>(CONNECTION_ENTRY + id, (entry) => {
+      entry.connection.leaseUntil = until;
+    });
   }
 
   /** The earliest end of a place still held: when the alarm closes it if its bridge went quiet. */
@@ -241,10 +241,9 @@ export class SessionStore {
 
   /** The bridge is asking the user to confirm: for the proof page only, no change to the index. */
   markConfirming(id: string, keys: HeldConnection["confirming"]) {
-    const entry = this.#buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id);
-    if (!entry) return;
-    entry.connection.confirming = keys;
-    this.#buffer.put(CONNECTION_ENTRY + id, entry);
+    this.#buffer.update<ConnectionEntry>(CONNECTION_ENTRY + id, (entry) => {
+      entry.connection.confirming = keys;
+    });
   }
 
   /** What D1 has acknowledged: what this instance heard, else what the session's entry kept. */
@@ -260,12 +259,12 @@ export class SessionStore {
    */
   acknowledge(pushed: Pushed, wroteWebhooks = false) {
     this.#pushed = pushed;
-    const entry = this.#entry();
-    if (!entry || !wroteWebhooks || entry.newWebhooks.length === 0) return;
-    entry.newWebhooks = [];
-    entry.pushed = pushed;
-    entry.outbox = entry.outbox.filter((change) => change.version > pushed.version);
-    this.#buffer.put(SESSION_ENTRY, entry);
+    if (!wroteWebhooks || (this.#entry()?.newWebhooks.length ?? 0) === 0) return;
+    this.#buffer.update<SessionEntry>(SESSION_ENTRY, (entry) => {
+      entry.newWebhooks = [];
+      entry.pushed = pushed;
+      entry.outbox = entry.outbox.filter((change) => change.version > pushed.version);
+    });
   }
 
   /** Rows changed after `since`, and the version they bring the index to. */

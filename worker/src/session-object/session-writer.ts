@@ -54,20 +54,25 @@ export class SessionWriter {
     this.version = version;
   }
 
+  /** The session's entry, to change (the transition's own copy). */
   #sessionEntry(): SessionEntry {
-    const entry = this.#held.buffer.get<SessionEntry>(SESSION_ENTRY);
+    const entry = this.#held.buffer.edit<SessionEntry>(SESSION_ENTRY);
     if (!entry) throw new Error("the object holds no session to change");
     return entry;
   }
 
+  /** A connection's entry, to change. */
   #connectionEntry(id: string): ConnectionEntry {
-    const entry = this.#held.buffer.get<ConnectionEntry>(CONNECTION_ENTRY + id);
+    const entry = this.#held.buffer.edit<ConnectionEntry>(CONNECTION_ENTRY + id);
     if (!entry) throw new Error(`the session has no connection ${id}`);
     return entry;
   }
 
+  /** Every connection's entry, to change. */
   #connectionEntries(): ConnectionEntry[] {
-    return this.#held.buffer.list<ConnectionEntry>(CONNECTION_ENTRY).map(([, entry]) => entry);
+    return this.#held.buffer
+      .list<ConnectionEntry>(CONNECTION_ENTRY)
+      .map(([key]) => this.#connectionEntry(key.slice(CONNECTION_ENTRY.length)));
   }
 
   /** Keeps a changed entry: readers in the transition see it at once (the buffer). */
@@ -85,7 +90,7 @@ export class SessionWriter {
       session: { ...row, version, deleted: false },
       keys: keys.map((key) => ({ ...key, version })),
       authorities: authorities.map((authority) => ({ ...authority, version })),
-      outbox: before?.outbox ?? [],
+      outbox: [...(before?.outbox ?? [])],
       pushed: this.#held.pushed(),
       webhooks: before?.webhooks ?? null,
       newWebhooks: before?.newWebhooks ?? [],
