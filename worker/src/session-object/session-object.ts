@@ -56,10 +56,10 @@ export { CONNECTION_LEASE_MS };
 const NOTHING_PENDING = "first-unconstrained";
 
 /**
- * One instance per session. Its own SQLite storage holds the session, its given keys and CAs, its
- * connections and their keys, its challenge and an outbox of its events (SPEC §15): every change
- * is one local transaction, with no D1 call on its path, and conflicting changes see each other
- * (409s). D1 is fed afterwards (index-push.ts), retried by the alarm until it has everything;
+ * One instance per session. Its own storage holds the session, its given keys and CAs, its
+ * connections and their keys, its challenge and the events D1 has not had yet, as key-value
+ * entries (session-record.ts; SPEC §15): every change is one local transaction, with no D1 call
+ * on its path, and conflicting changes see each other (409s). D1 is fed afterwards (index-push.ts), retried by the alarm until it has everything;
  * the alarm also ends the session at its expiry and lets idle proof pages go.
  *
  * This file is the object's transport: its RPC methods, the proof page's WebSocket and the
