@@ -2,15 +2,12 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
-import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { describe, expect, it, vi } from "vitest";
-import objectMigrations from "../../migrations/session-object/migrations.js";
 import { sessions } from "../src/db/sessions.ts";
 import { primaryCalls, sessionsOpened, setPrimaryGate } from "../src/db/simulated-primary.ts";
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
 import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { newId, randomBase32 } from "../src/lib/ids.ts";
-import compactSchema from "../src/session-object/compact-schema.sql";
 import { pushToIndex } from "../src/session-object/index-push.ts";
 import {
   CONNECTION_ENTRY,
@@ -30,7 +27,13 @@ import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
 import { call, callJson, createSession, db, newProject } from "./helpers.ts";
-import { indexed, objectOf, storageOf } from "./session-objects.ts";
+import {
+  indexed,
+  LEGACY_TABLES,
+  type LegacyTablesMadeBy,
+  objectOf,
+  storageOf,
+} from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
@@ -140,8 +143,7 @@ describe("objects that kept their session in tables (before 2026-11-26)", () => 
       const entry = kv.get<SessionEntry>(SESSION_ENTRY);
       if (!entry) throw new Error("no session entry");
       kv.delete(SESSION_ENTRY);
-      state.storage.sql.exec(compactSchema);
-      kv.put("schema", "compact-0004");
+      LEGACY_TABLES["compact-schema.sql"](state.storage);
       const tables = drizzle(state.storage);
       const version = entry.version + 1;
       tables
@@ -192,56 +194,49 @@ describe("objects that kept their session in tables (before 2026-11-26)", () => 
 });
 
 describe("objects that kept their session in tables, made either way", () => {
-  const made = {
-    "compact-schema.sql": (storage: DurableObjectStorage) => {
-      storage.sql.exec(compactSchema);
-      storage.kv.put("schema", "compact-0004");
-    },
-    // The oldest objects: the drizzle migrations, and no entry naming them.
-    "the drizzle migrations": (storage: DurableObjectStorage) =>
-      migrate(drizzle(storage), objectMigrations),
-  };
-
-  it.each(Object.keys(made))("keep every row through the move (tables made by %s)", async (how) => {
-    const { apiKey } = await newProject();
-    const session = await createSession(apiKey, "collect");
-    await connectAndFinishRaw(session.connection_identifier, session.id);
-    await indexed(session.id);
-    await runInDurableObject(objectOf(session.id), async (_instance, state) => {
-      const kv = state.storage.kv;
-      const before = {
-        session: kv.get<SessionEntry>(SESSION_ENTRY),
-        connections: [...kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY })],
-      };
-      if (!before.session || before.connections.length !== 1) throw new Error("not held");
-      // Back to tables, as an object made before kept the same session.
-      for (const [key] of [[SESSION_ENTRY], ...before.connections]) kv.delete(key as string);
-      await made[how as keyof typeof made](state.storage);
-      const tables = drizzle(state.storage);
-      tables.insert(heldSession).values(before.session.session).run();
-      for (const [, held] of before.connections) {
-        tables.insert(heldConnections).values(held.connection).run();
-        for (const key of held.keys) tables.insert(heldConnectionKeys).values(key).run();
-      }
-      // What the object does as it wakes, past the copy it kept of the entries just changed.
-      WriteBuffer.of(state.storage).forget();
-      await new SessionStore(state.storage).open();
-      const after = kv.get<SessionEntry>(SESSION_ENTRY);
-      expect(after?.session).toEqual(before.session.session);
-      expect(after?.version).toBe(before.session.session.version);
-      expect([...kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY })]).toEqual(
-        before.connections.map(([key, held]) => [key, { ...held, outbox: [] }]),
+  it.each(Object.keys(LEGACY_TABLES))(
+    "keep every row through the move (tables made by %s)",
+    async (how) => {
+      const { apiKey } = await newProject();
+      const session = await createSession(apiKey, "collect");
+      await connectAndFinishRaw(session.connection_identifier, session.id);
+      await indexed(session.id);
+      await runInDurableObject(objectOf(session.id), async (_instance, state) => {
+        const kv = state.storage.kv;
+        const before = {
+          session: kv.get<SessionEntry>(SESSION_ENTRY),
+          connections: [...kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY })],
+        };
+        if (!before.session || before.connections.length !== 1) throw new Error("not held");
+        // Back to tables, as an object made before kept the same session.
+        for (const [key] of [[SESSION_ENTRY], ...before.connections]) kv.delete(key as string);
+        await LEGACY_TABLES[how as LegacyTablesMadeBy](state.storage);
+        const tables = drizzle(state.storage);
+        tables.insert(heldSession).values(before.session.session).run();
+        for (const [, held] of before.connections) {
+          tables.insert(heldConnections).values(held.connection).run();
+          for (const key of held.keys) tables.insert(heldConnectionKeys).values(key).run();
+        }
+        // What the object does as it wakes, past the copy it kept of the entries just changed.
+        WriteBuffer.of(state.storage).forget();
+        await new SessionStore(state.storage).open();
+        const after = kv.get<SessionEntry>(SESSION_ENTRY);
+        expect(after?.session).toEqual(before.session.session);
+        expect(after?.version).toBe(before.session.session.version);
+        expect([...kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY })]).toEqual(
+          before.connections.map(([key, held]) => [key, { ...held, outbox: [] }]),
+        );
+      });
+      // Read as it was: the API answers the proof's key from the moved entries.
+      const got = await callJson<{ status: string; connections: { keys: unknown[] }[] }>(
+        `/api/v1/ssh/collect/sessions/${session.id}/`,
+        200,
+        { key: apiKey },
       );
-    });
-    // Read as it was: the API answers the proof's key from the moved entries.
-    const got = await callJson<{ status: string; connections: { keys: unknown[] }[] }>(
-      `/api/v1/ssh/collect/sessions/${session.id}/`,
-      200,
-      { key: apiKey },
-    );
-    expect(got.status).toBe("completed");
-    expect(got.connections[0]?.keys).toHaveLength(1);
-  });
+      expect(got.status).toBe("completed");
+      expect(got.connections[0]?.keys).toHaveLength(1);
+    },
+  );
 });
 
 describe("what a session's object writes", () => {

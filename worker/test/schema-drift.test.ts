@@ -1,14 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { is } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/durable-sqlite";
-import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import objectMigrations from "../../migrations/session-object/migrations.js";
 import { schema } from "../src/db/client.ts";
-import compactSchema from "../src/session-object/compact-schema.sql";
 import * as objectSchema from "../src/session-object/tables.ts";
+import { LEGACY_TABLES, type LegacyTablesMadeBy } from "./session-objects.ts";
 
 /** The drizzle schema in worker/src/db and the tables the migrations build must agree exactly. */
 const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable =>
@@ -38,23 +35,7 @@ describe("drizzle schema against the applied migrations", () => {
       const primaryKeyColumns = new Set(
         config.primaryKeys.flatMap((pk) => pk.columns.map((column) => column.name)),
       );
-      expect(
-        columns
-          .map((c) => ({
-            name: c.name,
-            type: c.type.toLowerCase(),
-            notNull: c.notnull === 1 || c.pk > 0,
-          }))
-          .sort(byName),
-      ).toEqual(
-        config.columns
-          .map((c) => ({
-            name: c.name,
-            type: c.getSQLType().toLowerCase(),
-            notNull: c.notNull || c.primary || primaryKeyColumns.has(c.name),
-          }))
-          .sort(byName),
-      );
+      expect(builtColumns(columns)).toEqual(declaredColumns(table, primaryKeyColumns));
       const { results: indexes } = await env.DB.prepare(
         `PRAGMA index_list(${name})`,
       ).all<IndexInfo>();
@@ -100,6 +81,28 @@ function byName(a: { name: string }, b: { name: string }) {
   return a.name.localeCompare(b.name);
 }
 
+/** The columns a table was built with, as SQLite reports them. */
+function builtColumns(columns: ColumnInfo[]) {
+  return columns
+    .map((c) => ({
+      name: c.name,
+      type: c.type.toLowerCase(),
+      notNull: c.notnull === 1 || c.pk > 0,
+    }))
+    .sort(byName);
+}
+
+/** The columns drizzle declares, in the same shape (a key's columns are never null). */
+function declaredColumns(table: SQLiteTable, keyColumns = new Set<string>()) {
+  return getTableConfig(table)
+    .columns.map((c) => ({
+      name: c.name,
+      type: c.getSQLType().toLowerCase(),
+      notNull: c.notNull || c.primary || keyColumns.has(c.name),
+    }))
+    .sort(byName);
+}
+
 /**
  * The tables objects made before 2026-11-26 kept their session in, against tables.ts, through
  * which legacy-tables.ts reads them: made at once (compact-schema.sql) or by the migrations.
@@ -108,35 +111,17 @@ describe("a session object's tables of before, against what reads them", () => {
   const objectTables = (Object.values(objectSchema) as unknown[]).filter(
     (value): value is SQLiteTable => is(value, SQLiteTable),
   );
-  const made = {
-    "compact-schema.sql": (storage: DurableObjectStorage) => storage.sql.exec(compactSchema),
-    "the drizzle migrations": (storage: DurableObjectStorage) =>
-      migrate(drizzle(storage), objectMigrations),
-  };
 
   it.each(
-    Object.keys(made).flatMap((how) =>
+    Object.keys(LEGACY_TABLES).flatMap((how) =>
       objectTables.map((table) => [getTableConfig(table).name, how, table] as const),
     ),
   )("%s as %s made it matches", async (name, how, table) => {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(`schema-drift-${how}-${name}`));
     const columns = await runInDurableObject(stub, async (_instance, state) => {
-      await made[how as keyof typeof made](state.storage);
+      await LEGACY_TABLES[how as LegacyTablesMadeBy](state.storage);
       return state.storage.sql.exec<ColumnInfo>(`PRAGMA table_info(${name})`).toArray();
     });
-    const declared = getTableConfig(table).columns.map((c) => ({
-      name: c.name,
-      type: c.getSQLType().toLowerCase(),
-      notNull: c.notNull || c.primary,
-    }));
-    expect(
-      columns
-        .map((c) => ({
-          name: c.name,
-          type: c.type.toLowerCase(),
-          notNull: c.notnull === 1 || c.pk > 0,
-        }))
-        .sort(byName),
-    ).toEqual(declared.sort(byName));
+    expect(builtColumns(columns)).toEqual(declaredColumns(table));
   });
 });

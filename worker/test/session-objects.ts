@@ -1,7 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { migrate } from "drizzle-orm/durable-sqlite/migrator";
+import objectMigrations from "../../migrations/session-object/migrations.js";
 import type { SessionRow } from "../src/db/sessions.ts";
 import { objectNameOfSessionId } from "../src/domain/session-address.ts";
+import compactSchema from "../src/session-object/compact-schema.sql";
 import {
   CONNECTION_ENTRY,
   type ConnectionEntry,
@@ -98,3 +102,18 @@ export const everythingInObject = (stub: DurableObjectStub) =>
     const rows = tables.map(({ name }) => sql.exec(`SELECT * FROM "${name}"`).toArray());
     return JSON.stringify([rows, [...state.storage.kv.list()]]);
   });
+
+/**
+ * The two ways an object made before 2026-11-26 got the tables it kept its session in
+ * (legacy-tables.ts reads either): made at once, with the entry naming them, or by the drizzle
+ * migrations, as the oldest objects were, with no entry.
+ */
+export const LEGACY_TABLES = {
+  "compact-schema.sql": (storage: DurableObjectStorage) => {
+    storage.sql.exec(compactSchema);
+    storage.kv.put("schema", "compact-0004");
+  },
+  "the drizzle migrations": (storage: DurableObjectStorage) =>
+    migrate(drizzle(storage), objectMigrations),
+};
+export type LegacyTablesMadeBy = keyof typeof LEGACY_TABLES;
