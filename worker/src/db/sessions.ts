@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
 import type { UncountedReason } from "../protocol/key-outcomes.ts";
 import {
@@ -172,23 +172,23 @@ export const sessionAuthorities = sqliteTable(
   (t) => [index("session_authorities_session_idx").on(t.sessionId)],
 );
 
+/*
+ * A session's connections and their keys are keyed by session first (WITHOUT ROWID, migration
+ * 0021): the key is the index that reads them by session, so a row written is one row billed,
+ * where an id key and a by-session index were two. A key goes with its session (a connection is
+ * never removed alone).
+ */
 export const connections = sqliteTable(
   "connections",
-  { ...connectionColumns(), sessionId: ofSession() },
-  (t) => [index("connections_session_idx").on(t.sessionId, t.id)],
+  { ...connectionColumns(), id: text().notNull(), sessionId: ofSession() },
+  (t) => [primaryKey({ columns: [t.sessionId, t.id] })],
 );
 
 export const connectionKeys = sqliteTable(
   "connection_keys",
-  {
-    ...connectionKeyColumns(),
-    connectionId: text("connection_id")
-      .notNull()
-      .references(() => connections.id, { onDelete: "cascade" }),
-    sessionId: ofSession(),
-  },
+  { ...connectionKeyColumns(), id: text().notNull(), sessionId: ofSession() },
   (t) => [
-    index("connection_keys_session_idx").on(t.sessionId),
+    primaryKey({ columns: [t.sessionId, t.id] }),
     // A security key's last counter in the project: looked up by fingerprint, security keys only.
     index("connection_keys_fingerprint_lookup_idx")
       .on(t.publicKeySha256)

@@ -1,5 +1,13 @@
-import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { and, eq, sql } from "drizzle-orm";
+import {
+  foreignKey,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+} from "drizzle-orm/sqlite-core";
 import { projects } from "./accounts.ts";
 import { sessions } from "./sessions.ts";
 
@@ -18,12 +26,15 @@ export const EVENT_ENTITIES = ["collect_session", "verify_session", "webhook"] a
 
 /**
  * The outbox: written in the same D1 batch as the change that caused it. Events outlive their
- * session (no foreign key), so a deleted session's history can still be reconciled.
+ * session (no foreign key), so a deleted session's history can still be reconciled. Keyed by
+ * project first (WITHOUT ROWID, migration 0021): the key is the project's event log, so an event
+ * is two rows billed (it and its session's index entry), where an id key made it three. An event
+ * is therefore found by its project and id, never by id alone; its invocations name both.
  */
 export const events = sqliteTable(
   "events",
   {
-    id: text().primaryKey(),
+    id: text().notNull(),
     projectId: text("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
@@ -37,10 +48,11 @@ export const events = sqliteTable(
     createdAt: text("created_at").notNull(),
   },
   (t) => [
-    index("events_project_idx").on(t.projectId, t.id),
-    // A session's events (ids are unique across projects): no project id in each entry, and
-    // none for the events of no session (`ping`).
+    primaryKey({ columns: [t.projectId, t.id] }),
+    // A session's events; none for the events of no session (`ping`).
     index("events_session_idx").on(t.sessionId, t.id).where(sql`${t.sessionId} IS NOT NULL`),
+    // Pings, which no session holds, by age: housekeeping removes old ones (domain/housekeeping.ts).
+    index("events_ping_idx").on(t.id).where(sql`${t.sessionId} IS NULL`),
     // No index by type: a filter by type reads the project's events newest first (an index
     // entry for every event, for a filter integrators rarely use, cost 7 % of the index).
   ],
@@ -99,9 +111,9 @@ export const webhookInvocations = sqliteTable(
     webhookId: text("webhook_id")
       .notNull()
       .references(() => webhooks.id, { onDelete: "cascade" }),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => events.id, { onDelete: "cascade" }),
+    /** Its event's project and id: the event's key, so the invocation goes with its event. */
+    projectId: text("project_id").notNull(),
+    eventId: text("event_id").notNull(),
     status: text({ enum: INVOCATION_STATUSES }).notNull(),
     attempts: integer().notNull(),
     /** When the next attempt is due; null once the invocation is finished. */
@@ -114,6 +126,10 @@ export const webhookInvocations = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
+    foreignKey({
+      columns: [t.projectId, t.eventId],
+      foreignColumns: [events.projectId, events.id],
+    }).onDelete("cascade"),
     index("webhook_invocations_webhook_idx").on(t.webhookId, t.id),
     index("webhook_invocations_due_idx").on(t.status, t.nextAttemptAt),
   ],
@@ -140,6 +156,10 @@ export const webhookAttempts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.invocationId, t.attempt] })],
 );
+
+/** Joins an invocation to its event, by the event's key. */
+export const eventOf = (invocation: typeof webhookInvocations) =>
+  and(eq(events.projectId, invocation.projectId), eq(events.id, invocation.eventId));
 
 export type EventRow = typeof events.$inferSelect;
 export type WebhookRow = typeof webhooks.$inferSelect;

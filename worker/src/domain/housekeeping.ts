@@ -31,7 +31,7 @@ export async function sweepExpired(db: Database, now = new Date()) {
       .delete(projectInvitations)
       .where(lt(projectInvitations.expiresAt, ago(INVITATION_KEPT_DAYS).toISOString()))
       .returning({ id: projectInvitations.id }),
-    // Ids sort by time (`evt_` + 48 bits of ms): a range of the primary key, no scan.
+    // Ids sort by time (`evt_` + 48 bits of ms): a range of the pings' own index, no scan.
     db
       .delete(events)
       .where(

@@ -7,7 +7,7 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { events, webhookAttempts, webhookInvocations } from "../db/webhooks.ts";
+import { eventOf, events, webhookAttempts, webhookInvocations } from "../db/webhooks.ts";
 import { isOpen, refused } from "./session-rules.ts";
 
 /**
@@ -85,7 +85,7 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
   const deliveries = db
     .select({ id: webhookInvocations.id })
     .from(webhookInvocations)
-    .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+    .innerJoin(events, eventOf(webhookInvocations))
     .where(ofSession);
   return [
     db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),

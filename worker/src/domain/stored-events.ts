@@ -1,4 +1,4 @@
-import { inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
 import { connectionKeys } from "../db/sessions.ts";
 import type { EventType } from "../db/webhooks.ts";
@@ -42,17 +42,31 @@ function referencesOf(payload: Payload): KeyReference[] {
   return keys.filter(isReference);
 }
 
-/** Events as they were sent: each key reference expanded from its row, in one read per 100 keys. */
-export async function withKeys<T extends { payload: Payload }>(
+/** Keys per read: two bound values each (a key is found by its session and id). */
+const KEYS_PER_READ = Math.floor(D1_MAX_BOUND_PARAMETERS / 2);
+
+/** Events as they were sent: each key reference expanded from its row, in one read per 50 keys. */
+export async function withKeys<T extends { sessionId: string | null; payload: Payload }>(
   db: Database,
   rows: T[],
 ): Promise<T[]> {
-  const ids = [...new Set(rows.flatMap((row) => referencesOf(row.payload).map((key) => key.id)))];
-  if (ids.length === 0) return rows;
+  const named = new Map<string, string>();
+  for (const row of rows)
+    for (const key of referencesOf(row.payload))
+      if (row.sessionId !== null) named.set(key.id, row.sessionId);
+  if (named.size === 0) return rows;
+  const ids = [...named];
   const found = new Map<string, Payload>();
-  for (let start = 0; start < ids.length; start += D1_MAX_BOUND_PARAMETERS) {
-    const chunk = ids.slice(start, start + D1_MAX_BOUND_PARAMETERS);
-    const keys = await db.select().from(connectionKeys).where(inArray(connectionKeys.id, chunk));
+  for (let start = 0; start < ids.length; start += KEYS_PER_READ) {
+    const pairs = ids
+      .slice(start, start + KEYS_PER_READ)
+      .map(([id, sessionId]) => sql`(${sessionId}, ${id})`);
+    const keys = await db
+      .select()
+      .from(connectionKeys)
+      .where(
+        sql`(${connectionKeys.sessionId}, ${connectionKeys.id}) IN (VALUES ${sql.join(pairs, sql`, `)})`,
+      );
     for (const key of keys) found.set(key.id, keyPayload(key));
   }
   const expand = (reference: unknown) => {

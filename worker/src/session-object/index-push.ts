@@ -1,6 +1,6 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { D1_MAX_BOUND_PARAMETERS, type Database, database } from "../db/client.ts";
 import {
   connectionKeys,
@@ -60,10 +60,11 @@ function chunks<T extends object>(rows: T[]): T[][] {
   return out;
 }
 
-/** Upserts that keep the newer of two versions of a row. */
-function newerOf<T extends SQLiteTable & { version: unknown; id: unknown }>(
+/** Upserts that keep the newer of two versions of a row, `key` naming the row. */
+function newerOf<T extends SQLiteTable & { version: unknown }>(
   db: Database,
   table: T,
+  key: SQLiteColumn[],
   rows: T["$inferInsert"][],
 ): BatchItem<"sqlite">[] {
   const version = (table as unknown as { version: SQL }).version;
@@ -72,7 +73,7 @@ function newerOf<T extends SQLiteTable & { version: unknown; id: unknown }>(
       .insert(table)
       .values(chunk)
       .onConflictDoUpdate({
-        target: (table as unknown as { id: SQL }).id as never,
+        target: key,
         set: fromExcluded(table),
         setWhere: sql`excluded."version" > ${version}`,
       }),
@@ -107,7 +108,8 @@ function fanOut(
     .insert(webhookInvocations)
     .select(
       sql`WITH pushed(id, type) AS (VALUES ${values})
-        SELECT 'whi_' || substr(pushed.id, 5) || substr(w.id, 4), w.id, pushed.id, 'pending', 0,
+        SELECT 'whi_' || substr(pushed.id, 5) || substr(w.id, 4), w.id, w.project_id, pushed.id,
+          'pending', 0,
           ${at}, NULL, NULL, ${at}, ${at}
         FROM pushed JOIN webhooks w
         ON w.project_id = ${target.projectId} AND w.enabled = 1
@@ -145,13 +147,13 @@ export function pushStatements(db: Database, request: PushRequest, at: string) {
   const statements: BatchItem<"sqlite">[] = [];
   if (changes.session && !deleted) {
     const { deleted: _deleted, ...row } = changes.session;
-    statements.push(...newerOf(db, sessions, [row]));
+    statements.push(...newerOf(db, sessions, [sessions.id], [row]));
   }
   statements.push(
     ...once(db, webhooks, newWebhooks),
-    ...newerOf(db, sessionKeys, changes.keys),
+    ...newerOf(db, sessionKeys, [sessionKeys.id], changes.keys),
     ...once(db, sessionAuthorities, changes.authorities),
-    ...newerOf(db, connections, changes.connections),
+    ...newerOf(db, connections, [connections.sessionId, connections.id], changes.connections),
     ...once(db, connectionKeys, changes.connectionKeys),
     ...once(
       db,

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../db/client.ts";
 import {
+  eventOf,
   events,
   type InvocationRow,
   webhookAttempts,
@@ -386,7 +387,7 @@ const withWebhookAndEvent = (db: Database) =>
     .select({ invocation: webhookInvocations, webhook: webhooks, event: events })
     .from(webhookInvocations)
     .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
-    .innerJoin(events, eq(events.id, webhookInvocations.eventId));
+    .innerJoin(events, eventOf(webhookInvocations));
 
 type LoadedInvocation = Awaited<
   ReturnType<ReturnType<typeof withWebhookAndEvent>["limit"]>

@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import { paginate } from "../db/paginate.ts";
 import {
   type EventType,
+  eventOf,
   events,
   type InvocationRow,
   webhookAttempts,
@@ -75,7 +76,7 @@ export async function listDeliveries(
     ctx.db
       .select({ invocation: webhookInvocations, event: events.type })
       .from(webhookInvocations)
-      .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+      .innerJoin(events, eventOf(webhookInvocations))
       .where(where)
       .$dynamic(),
     { table: webhookInvocations, where, id: webhookInvocations.id },
@@ -104,7 +105,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
   const [event] = await ctx.db
     .select({ type: events.type })
     .from(events)
-    .where(eq(events.id, row.eventId));
+    .where(and(eq(events.projectId, row.projectId), eq(events.id, row.eventId)));
   return deliveryView(row, event?.type ?? "ping", []);
 }
 
@@ -113,7 +114,7 @@ export async function deliveriesForSession(ctx: ProjectContext, sessionId: strin
   const rows = await ctx.db
     .select({ invocation: webhookInvocations, event: events.type })
     .from(webhookInvocations)
-    .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+    .innerJoin(events, eventOf(webhookInvocations))
     .where(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId)))
     .orderBy(desc(webhookInvocations.id))
     .limit(limit);

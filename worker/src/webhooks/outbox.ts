@@ -75,6 +75,7 @@ export function outboxRows(
       invocations.push({
         id: newId("whi", now.getTime()),
         webhookId: webhook.id,
+        projectId: row.projectId,
         eventId: row.id,
         status: "pending",
         attempts: 0,
