@@ -1,6 +1,10 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SIGNATURE_HEADERS, signRequest } from "../src/protocol/request-signing.ts";
+import { SeenNonces } from "../src/session-object/seen-nonces.ts";
+import { SESSION_ENTRY, type SessionEntry } from "../src/session-object/session-record.ts";
+import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import {
   call,
   callJson,
@@ -9,6 +13,7 @@ import {
   newProject,
   postRawJson,
 } from "./helpers.ts";
+import { objectOf } from "./session-objects.ts";
 
 const PATH = "/internal/v1/connections";
 
@@ -128,6 +133,34 @@ describe("internal endpoints", () => {
       expect((await send()).status).toBe(200);
       await expectProblem(await send(), 401);
     }
+  });
+
+  it("keep a call's nonce in the session's entry it wrote, through a restart of the object", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    const open = await signedOpen(session.connection_identifier);
+    await callJson(PATH, 200, { method: "POST", rawBody: open.body, headers: open.headers });
+    const nonce = open.headers[SIGNATURE_HEADERS.nonce];
+    const stub = objectOf(session.id);
+    const kept = await runInDurableObject(stub, (_instance, state) => {
+      const kv = state.storage.kv;
+      return {
+        alone: [...kv.list({ prefix: "nonce:" })].length,
+        inSession: kv.get<SessionEntry>(SESSION_ENTRY)?.nonces ?? {},
+      };
+    });
+    // The open wrote the session's entry (pending to active): the nonce rode in it.
+    expect(kept.alone).toBe(0);
+    expect(Object.keys(kept.inSession)).toEqual([nonce]);
+    // An object that starts over reads it back: the replay is still refused.
+    const refused = await runInDurableObject(stub, (_instance, state) => {
+      WriteBuffer.of(state.storage).forget();
+      return new SeenNonces(state.storage).admit(
+        { nonce: nonce ?? "", expiresAt: Date.now() + 60_000 },
+        Date.now(),
+      );
+    });
+    expect(refused).toBe(false);
   });
 
   it("answer a replayed call that changes nothing the same again", async () => {

@@ -61,7 +61,7 @@ export class HeldSession {
       ending: this.ending,
       scheduleAlarm: () => this.scheduleAlarm(),
     });
-    this.nonces = new SeenNonces(storage.kv);
+    this.nonces = new SeenNonces(storage);
   }
 
   /** The session as the API answers it. */

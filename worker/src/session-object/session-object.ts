@@ -365,8 +365,14 @@ export class SessionObject extends DurableObject<Env> {
   // ---------------------------------------------------------------- inside
 
   /** A bridge call's answer, unless its nonce was seen before. */
-  #admitted<T>(call: BridgeNonce, answer: () => T): T | "replayed" {
-    return this.#held.nonces.admit(call, Date.now()) ? answer() : "replayed";
+  async #admitted<T>(call: BridgeNonce, answer: () => T | Promise<T>): Promise<T | "replayed"> {
+    const nonces = this.#held.nonces;
+    if (!nonces.admit(call, Date.now())) return "replayed";
+    try {
+      return await answer();
+    } finally {
+      nonces.settle();
+    }
   }
 
   /**

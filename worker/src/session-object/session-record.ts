@@ -57,6 +57,8 @@ export interface SessionEntry extends Entry {
   webhooks: WebhookRow[] | null;
   /** The session's own webhooks until its first push has written them to D1. */
   newWebhooks: WebhookRow[];
+  /** Bridge calls' nonces, until their timestamps expire (ms): seen-nonces.ts. */
+  nonces?: Record<string, number>;
 }
 
 export interface ConnectionEntry extends Entry {

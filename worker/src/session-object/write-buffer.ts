@@ -17,6 +17,8 @@ export class WriteBuffer {
   readonly #listed = new Set<string>();
   /** The transition's writes so far: a value, or undefined for a deletion. */
   #pending: Map<string, unknown> | null = null;
+  /** What adds itself to a transition's writes just before they are made (seen-nonces.ts). */
+  readonly #riders: ((pending: Map<string, unknown>) => void)[] = [];
 
   static of(storage: DurableObjectStorage): WriteBuffer {
     let buffer = buffers.get(storage);
@@ -95,6 +97,14 @@ export class WriteBuffer {
     this.#stored.set(key, undefined);
   }
 
+  /**
+   * `rider` sees each transition's writes just before they are made, and may add to the entries
+   * written (not add entries): what it adds costs no row of its own.
+   */
+  ride(rider: (pending: Map<string, unknown>) => void) {
+    this.#riders.push(rider);
+  }
+
   /** Runs `change` holding its writes, then writes each key it changed once. */
   held<T>(change: () => T): T {
     if (this.#pending) return change();
@@ -103,6 +113,7 @@ export class WriteBuffer {
     let result: T;
     try {
       result = change();
+      for (const rider of this.#riders) rider(pending);
       for (const [key, value] of pending)
         if (value === undefined) this.#kv.delete(key);
         else this.#kv.put(key, value);
