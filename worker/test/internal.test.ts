@@ -140,7 +140,7 @@ describe("internal endpoints", () => {
     const session = await createSession(apiKey, "collect");
     const open = await signedOpen(session.connection_identifier);
     await callJson(PATH, 200, { method: "POST", rawBody: open.body, headers: open.headers });
-    const nonce = open.headers[SIGNATURE_HEADERS.nonce];
+    const nonce = (open.headers as Record<string, string>)[SIGNATURE_HEADERS.nonce];
     const stub = objectOf(session.id);
     const kept = await runInDurableObject(stub, (_instance, state) => {
       const kv = state.storage.kv;

@@ -114,6 +114,11 @@ describe("the public proof page hands out nothing of the integrator's", () => {
     const token = redirect.searchParams.get("keyproof_attestation");
     expect(token?.split(".")).toHaveLength(3);
     expect(delivered.payload.attestation).toBe(token);
+    // The same token because it is signed the same way each time, not because one was kept.
+    const kept = await runInDurableObject(objectOf(session.id), (_instance, state) =>
+      state.storage.kv.get("ending_attestation"),
+    );
+    expect(kept).toBeUndefined();
   });
 });
 

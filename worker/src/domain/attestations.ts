@@ -1,7 +1,8 @@
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { calculateJwkThumbprint, importJWK, type JWK, SignJWT } from "jose";
 import type { Env } from "../env.ts";
-import { randomBase32 } from "../lib/ids.ts";
+import { BASE32, randomBase32 } from "../lib/ids.ts";
 import type { SessionState } from "./session-commands.ts";
 
 /**
@@ -128,8 +129,13 @@ export async function publishedKeys(env: Pick<Env, "ATTESTATION_KEYS">) {
   return { keys: keys ? (await keys).published : [] };
 }
 
-/** The claims of a session's attestation, as of now. */
-export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionState, now: Date) {
+/** The claims of a session's attestation, as of `now`, named `jti` (a random one by default). */
+export function attestationClaims(
+  env: Pick<Env, "PUBLIC_URL">,
+  state: SessionState,
+  now: Date,
+  jti = randomBase32(26),
+) {
   const { session } = state;
   const methodOf = new Map(
     state.connections.map((connection) => [connection.id, connection.method]),
@@ -142,12 +148,13 @@ export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionSt
     sub: session.id,
     iat: issuedAt,
     exp: issuedAt + ATTESTATION_TTL_SECONDS,
-    jti: randomBase32(26),
+    jti,
     livemode: session.livemode,
     kind: session.kind,
     status: session.status,
     external_id: session.externalId,
-    keys: state.connectionKeys.map((key) => ({
+    // In one order whoever reads the keys (the object, or D1 after it retired): see signEnding.
+    keys: [...state.connectionKeys].sort(byProof).map((key) => ({
       public_key_sha256: key.publicKeySha256,
       public_key_algorithm: key.publicKeyAlgorithm,
       method: methodOf.get(key.connectionId) ?? "ssh",
@@ -159,6 +166,10 @@ export function attestationClaims(env: Pick<Env, "PUBLIC_URL">, state: SessionSt
   };
 }
 
+/** Keys in the order they were proven, ties by id. */
+const byProof = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1;
+
 export type AttestationClaims = ReturnType<typeof attestationClaims>;
 
 /** The session's result, signed; null when no signing key is set (ATTESTATION_KEYS). */
@@ -166,14 +177,30 @@ export async function signAttestation(
   env: Pick<Env, "ATTESTATION_KEYS" | "PUBLIC_URL">,
   state: SessionState,
   now = new Date(),
+  jti?: string,
 ): Promise<{ token: string; expires_at: string } | null> {
   const keys = keySet(env);
   if (!keys) return null;
   const set = await keys;
   const signing = state.session.livemode ? set.signing : set.testSigning;
-  const claims = attestationClaims(env, state, now);
+  const claims = attestationClaims(env, state, now, jti);
   const token = await new SignJWT(claims)
     .setProtectedHeader({ alg: "EdDSA", kid: signing.kid, typ: ATTESTATION_TYPE })
     .sign(signing.key);
   return { token, expires_at: new Date(claims.exp * 1000).toISOString() };
+}
+
+/**
+ * The attestation of a closed session's end (SPEC §16), which the return redirect and the ending
+ * webhook both carry: issued at the session's close, named after the session, and Ed25519
+ * signatures are deterministic (RFC 8032), so it is the same token whoever signs it and however
+ * often — the object from its copy, a delivery from D1's — and nothing needs to keep it.
+ */
+export function signEnding(env: Pick<Env, "ATTESTATION_KEYS" | "PUBLIC_URL">, state: SessionState) {
+  const { session } = state;
+  const closedAt = new Date(session.completedAt ?? session.updatedAt);
+  const digest = createHash("sha256").update(`keyproof ending\0${session.id}`).digest();
+  let jti = "";
+  for (let i = 0; i < 26; i++) jti += BASE32[(digest[i] ?? 0) & 31];
+  return signAttestation(env, state, closedAt, jti);
 }

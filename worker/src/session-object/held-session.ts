@@ -1,6 +1,6 @@
 import type { SessionRow } from "../db/sessions.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
-import { signAttestation } from "../domain/attestations.ts";
+import { signEnding } from "../domain/attestations.ts";
 import { statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
 import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
@@ -15,7 +15,7 @@ import { SeenNonces } from "./seen-nonces.ts";
 import { SessionEnding } from "./session-ending.ts";
 import { SessionStore } from "./session-store.ts";
 
-/** Key-value entry: the attestation of the session's end, signed once. */
+/** Key-value entry where the attestation of the session's end was kept until 2026-11-26. */
 const ENDING_ATTESTATION = "ending_attestation";
 
 /**
@@ -96,17 +96,15 @@ export class HeldSession {
     });
   }
 
-  /** The attestation of the session's end for the redirect, signed once and kept. */
+  /** The attestation of the session's end for the redirect: the token its webhook carries. */
   async endingAttestation(session: SessionRow): Promise<string | null> {
-    const kv = this.storage.kv;
-    const kept = kv.get<string>(ENDING_ATTESTATION);
-    if (kept) return kept;
-    const token = (await signAttestation(this.env, this.state(session)))?.token ?? null;
-    if (token) kv.put(ENDING_ATTESTATION, token);
-    return token;
+    return (await signEnding(this.env, this.state(session)))?.token ?? null;
   }
 
-  /** The kept attestation says what redaction erased: it goes with it. */
+  /**
+   * An attestation kept before 2026-11-26 (ending ones are signed the same way each time now)
+   * says what redaction erased: it goes with it.
+   */
   forgetEndingAttestation() {
     this.storage.kv.delete(ENDING_ATTESTATION);
   }

@@ -18,7 +18,6 @@ import type {
   SimulatedStep,
   Written,
 } from "../domain/session-commands.ts";
-import { isOpen } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
 import { meter, meteredStorage, metering } from "../lib/meter.ts";
 import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
@@ -153,17 +152,6 @@ export class SessionObject extends DurableObject<Env> {
       (stub, legacy) => stub.rememberWebhooks(legacy, rows, replace),
       undefined,
     );
-  }
-
-  /**
-   * The attestation of the session's end, signed once when it ended, for a webhook delivery to
-   * carry the same token as the redirect; null when this object no longer holds the session (it
-   * retired: the delivery signs one), it is open, or it was redacted. Reads back nothing.
-   */
-  async keptAttestation(sessionId: string): Promise<string | null> {
-    const session = this.#held.store.session();
-    if (session?.id !== sessionId || isOpen(session) || session.redactedAt !== null) return null;
-    return this.#held.endingAttestation(session);
   }
 
   /** Bytes this object's storage takes (bench/cost.ts, in development). */

@@ -1,9 +1,8 @@
 import { decodeJwt } from "jose";
 import type { Database } from "../db/client.ts";
 import type { EventRow } from "../db/webhooks.ts";
-import { signAttestation } from "../domain/attestations.ts";
+import { signAttestation, signEnding } from "../domain/attestations.ts";
 import { readFromIndex } from "../domain/indexed-session.ts";
-import { sessionObject } from "../domain/session-address.ts";
 import { isOpen } from "../domain/session-rules.ts";
 import { withKeys } from "../domain/stored-events.ts";
 import type { Env } from "../env.ts";
@@ -14,16 +13,16 @@ export async function deliveredEvent(env: Env, db: Database, event: EventRow): P
   return withAttestation(env, expanded);
 }
 
-/** A kept token is sent while it has this long left; after that, a fresh one is signed. */
+/** The ending token is sent while it has this long left; after that, a fresh one is signed. */
 const KEPT_TOKEN_MARGIN_SECONDS = 60;
 
 /**
- * The `status_changed` event that ends a session carries its result, signed (SPEC §16): the
- * token signed once when the session ended, which the return redirect carries too, kept by the
- * session's object; once that has expired or the object has retired, one signed as the attempt
- * is sent, from the session as D1 has it — so a retry an hour later still carries a valid token.
- * A redacted session carries none. The stored event keeps no copy: it was the largest part of a
- * session's footprint in D1 (docs/benchmarks.md §9).
+ * The `status_changed` event that ends a session carries its result, signed (SPEC §16), from the
+ * session as D1 has it: the attestation of its end, the token the return redirect carries too
+ * (signEnding: the same token whoever signs it); once that has expired, one signed as the attempt
+ * is sent — so a retry an hour later still carries a valid token. A redacted session carries
+ * none. The stored event keeps no copy: it was the largest part of a session's footprint in D1
+ * (docs/benchmarks.md §9).
  */
 async function withAttestation(env: Env, event: EventRow): Promise<EventRow> {
   if (event.type !== "status_changed" || event.sessionId === null) return event;
@@ -33,12 +32,9 @@ async function withAttestation(env: Env, event: EventRow): Promise<EventRow> {
     return event;
   if (session.redactedAt !== null)
     return { ...event, payload: { ...event.payload, attestation: null } };
-  const ref = { sessionId: session.id };
-  const kept = await sessionObject(env, ref)
-    .keptAttestation(session.id)
-    .catch(() => null);
-  const fresh = kept !== null && validFor(kept) > KEPT_TOKEN_MARGIN_SECONDS;
-  const token = fresh ? kept : ((await signAttestation(env, state))?.token ?? null);
+  const ending = (await signEnding(env, state))?.token ?? null;
+  const fresh = ending !== null && validFor(ending) > KEPT_TOKEN_MARGIN_SECONDS;
+  const token = fresh ? ending : ((await signAttestation(env, state))?.token ?? null);
   return { ...event, payload: { ...event.payload, attestation: token } };
 }
 
