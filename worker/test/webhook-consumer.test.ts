@@ -280,6 +280,68 @@ describe("webhook queue consumer", () => {
   });
 });
 
+describe("a burst of events to one webhook", () => {
+  /** A webhook with `count` ping events waiting, none sent yet: their invocations, oldest first. */
+  async function burst(path: string, count: number) {
+    const { projectId } = await newProject();
+    const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
+    const webhook = await createWebhook(
+      ctx,
+      { kind: "project" },
+      {
+        url: `${env.RECEIVER_URL}${path}`,
+        method: "post",
+        headers: {},
+        events: [],
+        retries: 3,
+        initial_backoff: 10,
+        backoff_multiplier: 2,
+        enabled: true,
+      },
+    );
+    const rows = outboxRows(
+      { projectId, sessionId: null, entity: "webhook", livemode: true },
+      Array.from({ length: count }, (_, n) => ({ type: "ping" as const, payload: { n } })),
+      [webhook],
+      new Date(),
+    );
+    await db().batch(outboxStatements(db(), rows) as [ReturnType<typeof outboxStatements>[number]]);
+    return rows.invocations.map((row) => row.id);
+  }
+
+  const order = async (path: string) =>
+    (await receivedAt(path)).map(
+      (request) => (JSON.parse(request.body).payload as { n: number }).n,
+    );
+
+  const statuses = async (ids: string[]) =>
+    (await db().select().from(webhookInvocations))
+      .filter((row) => ids.includes(row.id))
+      .map((row) => row.status);
+
+  it("goes out in order in one message's run, longer than D1's bound values allow one per event", async () => {
+    const path = `/ok/burst-${crypto.randomUUID()}`;
+    const ids = await burst(path, 45);
+    // The last event's message takes every earlier one with it: a run of 45.
+    const result = await consume(ids.at(-1) ?? "");
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(await order(path)).toEqual(Array.from({ length: 45 }, (_, n) => n));
+    expect(await statuses(ids)).toEqual(ids.map(() => "succeeded"));
+  });
+
+  it("goes on after a message's own event with the later ones waiting, in order", async () => {
+    const path = `/ok/burst-${crypto.randomUUID()}`;
+    const ids = await burst(path, 70);
+    // The first event's message sends its own, then the 69 later ones, run by run.
+    await consume(ids[0] ?? "");
+    expect(await order(path)).toEqual(Array.from({ length: 70 }, (_, n) => n));
+    // Their own messages, when they come, find nothing left to send.
+    const late = await consume(ids.at(-1) ?? "");
+    expect(late.explicitAcks).toHaveLength(1);
+    expect(await order(path)).toHaveLength(70);
+  });
+});
+
 describe("webhook sweeper", () => {
   async function swept(now: Date) {
     const queue = captureQueueSends();

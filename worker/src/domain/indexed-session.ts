@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { database } from "../db/client.ts";
 import {
   connectionKeys,
@@ -48,4 +48,43 @@ export async function readFromIndex(env: Env, ref: SessionRef): Promise<SessionS
     connectionKeys: keyRows,
     webhooks: null,
   };
+}
+
+/** Sessions by id, everything of each, read from the primary in one round trip: a run's sessions. */
+export async function readManyFromIndex(
+  env: Env,
+  sessionIds: string[],
+): Promise<Map<string, SessionState>> {
+  const found = new Map<string, SessionState>();
+  const ids = [...new Set(sessionIds)];
+  if (ids.length === 0) return found;
+  const db = database(env.DB);
+  const [rows, keys, authorities, connectionRows, keyRows] = await db.batch([
+    db.select().from(sessions).where(inArray(sessions.id, ids)),
+    db
+      .select()
+      .from(sessionKeys)
+      .where(inArray(sessionKeys.sessionId, ids))
+      .orderBy(asc(sessionKeys.position)),
+    db
+      .select()
+      .from(sessionAuthorities)
+      .where(inArray(sessionAuthorities.sessionId, ids))
+      .orderBy(asc(sessionAuthorities.position)),
+    db.select().from(connections).where(inArray(connections.sessionId, ids)),
+    db.select().from(connectionKeys).where(inArray(connectionKeys.sessionId, ids)),
+  ]);
+  for (const session of rows) {
+    const of = <T extends { sessionId: string }>(all: T[]) =>
+      all.filter((row) => row.sessionId === session.id);
+    found.set(session.id, {
+      session,
+      keys: of(keys),
+      authorities: of(authorities),
+      connections: of(connectionRows),
+      connectionKeys: of(keyRows),
+      webhooks: null,
+    });
+  }
+  return found;
 }

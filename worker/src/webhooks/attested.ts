@@ -2,15 +2,26 @@ import { decodeJwt } from "jose";
 import type { Database } from "../db/client.ts";
 import type { EventRow } from "../db/webhooks.ts";
 import { signAttestation, signEnding } from "../domain/attestations.ts";
-import { readFromIndex } from "../domain/indexed-session.ts";
+import { readManyFromIndex } from "../domain/indexed-session.ts";
+import type { SessionState } from "../domain/session-commands.ts";
 import { isOpen } from "../domain/session-rules.ts";
 import { withKeys } from "../domain/stored-events.ts";
 import type { Env } from "../env.ts";
 
-/** The event as a delivery sends it: its keys expanded (stored-events.ts), its ending signed. */
-export async function deliveredEvent(env: Env, db: Database, event: EventRow): Promise<EventRow> {
-  const [expanded = event] = await withKeys(db, [event]);
-  return withAttestation(env, expanded);
+/**
+ * Events as deliveries send them: their keys expanded (stored-events.ts), each ending signed; a
+ * run's events at once, in two reads (their keys, the sessions that ended) whatever their number.
+ */
+export async function deliveredEvents(env: Env, db: Database, events: EventRow[]) {
+  const ending = events.filter((event) => event.type === "status_changed" && event.sessionId);
+  const [expanded, states] = await Promise.all([
+    withKeys(db, events),
+    readManyFromIndex(
+      env,
+      ending.map((event) => event.sessionId ?? ""),
+    ),
+  ]);
+  return Promise.all(expanded.map((event) => withAttestation(env, event, states)));
 }
 
 /** The ending token is sent while it has this long left; after that, a fresh one is signed. */
@@ -24,9 +35,13 @@ const KEPT_TOKEN_MARGIN_SECONDS = 60;
  * none. The stored event keeps no copy: it was the largest part of a session's footprint in D1
  * (docs/benchmarks.md §9).
  */
-async function withAttestation(env: Env, event: EventRow): Promise<EventRow> {
+async function withAttestation(
+  env: Env,
+  event: EventRow,
+  states: Map<string, SessionState>,
+): Promise<EventRow> {
   if (event.type !== "status_changed" || event.sessionId === null) return event;
-  const state = await readFromIndex(env, { sessionId: event.sessionId });
+  const state = states.get(event.sessionId);
   const session = state?.session;
   if (!state || !session || isOpen(session) || event.payload.status !== session.status)
     return event;

@@ -13,7 +13,7 @@ import { renewWebhookCopy } from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
 import { newId } from "../lib/ids.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "../lib/url-safety.ts";
-import { deliveredEvent } from "./attested.ts";
+import { deliveredEvents } from "./attested.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_SECONDS, envelope, sendAttempt } from "./deliver.ts";
 import { enqueue, enqueueQuietly, queueDelay, type WebhookMessage } from "./queue.ts";
 import { leaseSeconds, nextDelaySeconds, retryAfterSeconds } from "./schedule.ts";
@@ -106,15 +106,17 @@ const firstAttemptDue = (webhookId: string, now: Date) =>
   );
 
 /**
- * Claims the first attempts of this invocation and of every earlier event of its webhook still
- * waiting (up to MAX_RUN, oldest first), so a burst drains in order at one read, one claim and one
- * record per run rather than per event. Nothing is claimed while an earlier one is being sent
- * elsewhere: order first. Each claim's lease covers the sends before it and its own, so if this
- * process dies mid-run, the sweeper finds each event again in order, soon.
+ * Claims the first attempts of a webhook's events still waiting, oldest first, up to the
+ * invocation `upTo` (its own and every earlier one) or, with none, whichever wait (up to
+ * MAX_RUN), so a burst drains in order at one read, one claim and one record per run rather than
+ * per event. Nothing is claimed while an earlier one is being sent elsewhere: order first. Each
+ * claim's lease covers the sends before it and its own, so if this process dies mid-run, the
+ * sweeper finds each event again in order, soon.
  */
 async function claimRun(
   db: Database,
-  invocation: InvocationRow,
+  webhookId: string,
+  upTo: string | null,
   timeoutSeconds: number,
 ): Promise<{ run: LoadedInvocation[]; dropped: string[] }> {
   // The claim's own clock: a message may have waited long before it got here.
@@ -122,52 +124,74 @@ async function claimRun(
   const candidates = await withWebhookAndEvent(db)
     .where(
       and(
-        firstAttemptDue(invocation.webhookId, now),
-        lte(webhookInvocations.id, invocation.id),
+        firstAttemptDue(webhookId, now),
+        upTo === null ? undefined : lte(webhookInvocations.id, upTo),
         free(now),
+        eq(webhooks.enabled, true),
       ),
     )
     .orderBy(asc(webhookInvocations.id))
     .limit(MAX_RUN);
-  if (candidates.length === 0) return { run: [], dropped: [] };
+  const last = candidates.at(-1)?.invocation.id;
+  if (last === undefined) return { run: [], dropped: [] };
   const earlierInFlight = db
     .select({ id: webhookInvocations.id })
     .from(webhookInvocations)
     .where(
       and(
-        firstAttemptDue(invocation.webhookId, now),
-        lt(webhookInvocations.id, invocation.id),
+        firstAttemptDue(webhookId, now),
+        lt(webhookInvocations.id, upTo ?? last),
         gt(webhookInvocations.leaseUntil, now.toISOString()),
       ),
     );
-  const leaseFor = candidates.map(
-    (loaded, position) =>
-      sql`WHEN ${loaded.invocation.id} THEN ${new Date(now.getTime() + (position + 1) * leaseSeconds(timeoutSeconds) * 1000).toISOString()}`,
-  );
+  // The run as one JSON array, its position giving each lease: one bound value however long the
+  // run (a value per id, and two per lease, went past D1's 100 for a run of more than 30).
+  const ids = JSON.stringify(candidates.map((loaded) => loaded.invocation.id));
+  const inRun = sql`json_each(${ids})`;
   const claimed = await db
     .update(webhookInvocations)
-    .set({ leaseUntil: sql`CASE ${webhookInvocations.id} ${sql.join(leaseFor, sql` `)} END` })
+    .set({
+      leaseUntil: sql`(SELECT strftime('%Y-%m-%dT%H:%M:%fZ',
+        ${now.getTime() / 1000} + (run.key + 1) * ${leaseSeconds(timeoutSeconds)}, 'unixepoch')
+        FROM ${inRun} AS run WHERE run.value = ${webhookInvocations.id})`,
+    })
     .where(
       and(
-        inArray(
-          webhookInvocations.id,
-          candidates.map((loaded) => loaded.invocation.id),
-        ),
+        sql`${webhookInvocations.id} IN (SELECT value FROM ${inRun})`,
         eq(webhookInvocations.attempts, 0),
         free(now),
         sql`NOT EXISTS ${earlierInFlight}`,
       ),
     )
     .returning({ id: webhookInvocations.id });
-  const ids = new Set(claimed.map((row) => row.id));
+  const taken = new Set(claimed.map((row) => row.id));
   // Another message may have taken some meanwhile: the run stops before the first it lost.
   const run: LoadedInvocation[] = [];
   for (const loaded of candidates) {
-    if (!ids.has(loaded.invocation.id)) break;
+    if (!taken.has(loaded.invocation.id)) break;
     run.push(loaded);
   }
-  const dropped = [...ids].filter((id) => !run.some((loaded) => loaded.invocation.id === id));
+  const dropped = [...taken].filter((id) => !run.some((loaded) => loaded.invocation.id === id));
   return { run, dropped };
+}
+
+/** How long a first attempt waits here, in steps, for an earlier one in flight elsewhere. */
+const ORDER_POLL_MS = 50;
+const ORDER_POLLS = 10;
+
+/**
+ * The run up to this invocation, claimed as soon as no earlier event is in flight: a burst's
+ * messages find one another's runs in flight, and a queue's retry waits whole seconds
+ * (ORDER_WAIT_SECONDS), so they wait here first, a few tenths of a second at most. Done when the
+ * run that was in flight sent this event too (sendLaterEvents).
+ */
+async function claimRunSoon(db: Database, invocation: InvocationRow, timeout: number) {
+  for (let poll = 0; ; poll++) {
+    const claimed = await claimRun(db, invocation.webhookId, invocation.id, timeout);
+    if (claimed.run.length > 0 || poll === ORDER_POLLS) return claimed;
+    if (!(await isClaimable(db, invocation, new Date()))) return claimed;
+    await new Promise((resolve) => setTimeout(resolve, ORDER_POLL_MS));
+  }
 }
 
 /** Whether nobody holds the invocation's first attempt (someone may have sent it meanwhile). */
@@ -222,8 +246,8 @@ export async function processInvocation(
   const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
   // A first attempt sends the earlier events of its webhook with it, in order: a run.
   if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS) {
-    const { run, dropped } = await claimRun(db, invocation, timeout);
-    // Nothing claimed: an earlier event is being sent elsewhere (wait for it), or this one was.
+    const { run, dropped } = await claimRunSoon(db, invocation, timeout);
+    // Nothing claimed: an earlier event is still being sent elsewhere (wait for it), or this was.
     if (run.length === 0)
       return (await isClaimable(db, invocation, new Date())) ? later(ORDER_WAIT_SECONDS) : done;
     let own: QueueDecision | null = null;
@@ -232,12 +256,34 @@ export async function processInvocation(
       else await followUp(env, loaded, decision);
     }
     // More than a run's worth of events came before this one: its turn is next.
-    return own ?? later(0);
+    if (own === null) return later(0);
+    await sendLaterEvents(env, db, invocation.webhookId, timeout);
+    return own;
   }
   // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
   if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout)))) return done;
   const [decision] = await deliverClaimed(env, db, [found], timeout);
   return decision?.[1] ?? done;
+}
+
+/** Runs one message sends after its own, at most: a burst's tail, without its messages' wait. */
+const MAX_LATER_RUNS = 4;
+
+/**
+ * After its own run, a message goes on with the webhook's later events that arrived meanwhile,
+ * in order, run by run: their own messages found this one's run in flight and wait a second
+ * (ORDER_WAIT_SECONDS) before trying; by then their events were sent, so they have nothing left
+ * to do. Under a burst the events thus go out back to back rather than a wave a second.
+ */
+async function sendLaterEvents(env: Env, db: Database, webhookId: string, timeout: number) {
+  for (let runs = 0; runs < MAX_LATER_RUNS; runs++) {
+    const { run, dropped } = await claimRun(db, webhookId, null, timeout);
+    if (run.length === 0) return;
+    const decisions = await deliverClaimed(env, db, run, timeout, dropped);
+    for (const [loaded, decision] of decisions) await followUp(env, loaded, decision);
+    // A 410 disabled the webhook: nothing more goes to it.
+    if (decisions.length < run.length) return;
+  }
 }
 
 /** What an earlier event of a run needs next: its retry queued, or nothing. */
@@ -263,10 +309,16 @@ async function deliverClaimed(
 ): Promise<[LoadedInvocation, QueueDecision][]> {
   const decisions: [LoadedInvocation, QueueDecision][] = [];
   const writes: BatchItem<"sqlite">[] = [];
+  // What each event says is read for the whole run at once; only the sends wait on one another.
+  const bodies = await deliveredEvents(
+    env,
+    db,
+    claimed.map((loaded) => loaded.event),
+  );
   let gone = false;
-  for (const loaded of claimed) {
+  for (const [position, loaded] of claimed.entries()) {
     if (gone) break;
-    const attempt = await attemptOnce(env, db, loaded, timeout);
+    const attempt = await attemptOnce(env, loaded, bodies[position] ?? loaded.event, timeout);
     writes.push(...attempt.writes(db));
     decisions.push([loaded, attempt.decision]);
     gone = attempt.gone;
@@ -298,14 +350,18 @@ async function deliverClaimed(
   return decisions;
 }
 
-/** One attempt: sent now, and the rows that record it, for the run's batch. */
-async function attemptOnce(env: Env, db: Database, found: LoadedInvocation, timeout: number) {
-  const { invocation, webhook, event } = found;
+/** One attempt, `delivered` being its event as sent: sent now, and the rows that record it. */
+async function attemptOnce(
+  env: Env,
+  found: LoadedInvocation,
+  delivered: LoadedInvocation["event"],
+  timeout: number,
+) {
+  const { invocation, webhook } = found;
   const attempt = invocation.attempts + 1;
   const now = new Date();
   const at = now.toISOString();
   const unsafe = unsafeUrlReason(webhook.url, allowsPrivateNetworks(env.ENVIRONMENT));
-  const delivered = await deliveredEvent(env, db, event);
   const body = JSON.stringify(envelope(webhook, invocation, delivered, attempt, now));
   const result = unsafe
     ? {
