@@ -1,6 +1,7 @@
-import { and, count, eq, gte, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
 import { connectionKeys, connections, sessions } from "../db/sessions.ts";
 import { encodeTime } from "../lib/ids.ts";
+import { SESSION_KINDS, SESSION_STATUSES } from "../protocol/messages.ts";
 import { keyTypeName } from "../protocol/terminal.ts";
 import type { ProjectContext } from "./context.ts";
 
@@ -22,16 +23,21 @@ export interface ProjectOverview {
 
 /**
  * Sessions created in the window, found by their ids: an id starts with its creation time, so
- * `(project, kind, id ≥ cs_<time>)` is a range of the sessions index, not a scan.
+ * `(project, kind, status, id ≥ cs_<time>)` is a range of the sessions index, one for each kind
+ * and status, not a scan.
  */
 function recentSessions(projectId: string, livemode: boolean, since: number): SQL {
-  return and(
-    eq(sessions.projectId, projectId),
-    eq(sessions.livemode, livemode),
-    or(
-      and(eq(sessions.kind, "collect"), gte(sessions.id, `cs_${encodeTime(since)}`)),
-      and(eq(sessions.kind, "verify"), gte(sessions.id, `vs_${encodeTime(since)}`)),
+  const time = encodeTime(since);
+  const ranges = SESSION_KINDS.flatMap((kind) =>
+    SESSION_STATUSES.map(
+      (status) =>
+        sql`SELECT id FROM sessions WHERE project_id = ${projectId} AND kind = ${kind}
+          AND status = ${status} AND id >= ${`${kind === "collect" ? "cs" : "vs"}_${time}`}`,
     ),
+  );
+  return and(
+    eq(sessions.livemode, livemode),
+    sql`${sessions.id} IN (${sql.join(ranges, sql` UNION ALL `)})`,
   ) as SQL;
 }
 

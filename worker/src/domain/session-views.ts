@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client.ts";
-import { paginate } from "../db/paginate.ts";
+import { listEnvelope } from "../db/paginate.ts";
 import {
   type ConnectionKeyRow,
   type ConnectionRow,
@@ -13,7 +14,12 @@ import {
 } from "../db/sessions.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
-import type { SessionKind, SessionStatus } from "../protocol/messages.ts";
+import {
+  SESSION_KINDS,
+  SESSION_STATUSES,
+  type SessionKind,
+  type SessionStatus,
+} from "../protocol/messages.ts";
 import { SIGNATURE_NAMESPACE } from "../protocol/sshsig.ts";
 import type { CertificateAuthority, CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
 import type {
@@ -147,9 +153,12 @@ export interface SessionListFilter {
 }
 
 /**
- * One page, newest first. Within a kind ids are time-ordered, so `id DESC` is creation order;
- * across both kinds (the dashboard's default) the two prefixes do not sort together, so the page
- * is ordered by `created_at` (sessions_project_created_idx).
+ * One page, newest first: ids start with their creation time after a prefix of their kind
+ * (`cs_`, `vs_`), so within a kind `id DESC` is creation order and across both the time after
+ * the prefix is. The one index of a project's sessions is by kind and status (an index entry is a
+ * row written: one for every order a list is read in cost a row per session each), so the page
+ * is the newest of each (kind, status) — or, filtered by `external_id`, of each kind — merged:
+ * each part a range of its index, never more than offset + limit rows read from it.
  */
 export async function listSessionRows(
   ctx: ProjectContext,
@@ -165,17 +174,40 @@ export async function listSessionRows(
   if (filter.external_id !== undefined)
     conditions.push(eq(sessions.externalId, filter.external_id));
   const where = and(...conditions);
-  const { items: rows, ...page } = await paginate(
-    ctx.db,
-    ctx.db.select().from(sessions).where(where).$dynamic(),
-    {
-      table: sessions,
-      where,
-      id: sessions.id,
-      order: kind ? undefined : [desc(sessions.createdAt), desc(sessions.id)],
-    },
-    filter,
+  const kinds = kind ? [kind] : SESSION_KINDS;
+  const byExternalId = filter.external_id !== undefined;
+  const statuses = filter.status || byExternalId ? [undefined] : SESSION_STATUSES;
+  const newest = filter.offset + filter.limit;
+  const parts = kinds.flatMap((partKind) =>
+    statuses.map((status, n) =>
+      ctx.db.select().from(
+        ctx.db
+          .select()
+          .from(sessions)
+          .where(
+            and(
+              where,
+              eq(sessions.kind, partKind),
+              status ? eq(sessions.status, status) : undefined,
+            ),
+          )
+          .orderBy(desc(sessions.id))
+          .limit(newest)
+          .as(`${partKind}_${n}`),
+      ),
+    ),
   );
+  const [first, second, ...rest] = parts;
+  if (!first) throw new Error("a list has a part for each kind");
+  const merged = second ? unionAll(first, second, ...rest).as("newest") : null;
+  const [items, [totals]] = await ctx.db.batch([
+    (merged ? ctx.db.select().from(merged) : first)
+      .orderBy(sql`substr("id", 4) desc`)
+      .limit(filter.limit)
+      .offset(filter.offset),
+    ctx.db.select({ total: count() }).from(sessions).where(where),
+  ]);
+  const { items: rows, ...page } = listEnvelope(items as SessionRow[], totals, filter);
   return { rows, page };
 }
 
