@@ -2,9 +2,10 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { connectionKeys, connections } from "../src/db/sessions.ts";
+import { connectionKeys, connections, sessions } from "../src/db/sessions.ts";
+import { listSessionRows } from "../src/domain/session-views.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call, callJson, db, expectProblem, newProject } from "./helpers.ts";
+import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
 import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519") ?? {
@@ -231,5 +232,45 @@ describe("collection sessions: expiry and deletion", () => {
       await call(`${BASE}${session.id}/`, { method: "DELETE", key: apiKey }),
       404,
     );
+  });
+});
+
+describe("lists of both kinds", () => {
+  it("are newest first across kinds and statuses, page by page, from one index's parts", async () => {
+    const { apiKey, projectId } = await newProject();
+    const statuses = ["pending", "completed", "failed", "expired", "verified"] as const;
+    const made: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const kind = i % 3 === 0 ? "verify" : "collect";
+      const body = kind === "verify" ? { keys: [{ public_key: ed25519.openssh }] } : {};
+      const { id } = await createSession(apiKey, kind, body);
+      // Each in a status of its own, as D1's index has it: the list reads D1.
+      await db()
+        .update(sessions)
+        .set({ status: statuses[i % statuses.length] })
+        .where(eq(sessions.id, id));
+      made.push(id);
+    }
+    const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
+    const pages: string[] = [];
+    for (let offset = 0; offset < 10; offset += 2) {
+      const { rows, page } = await listSessionRows(ctx, undefined, { offset, limit: 2 });
+      expect(page.total).toBe(9);
+      pages.push(...rows.map((row) => row.id));
+    }
+    expect(pages).toEqual([...made].reverse());
+    const collect = await listSessionRows(ctx, "collect", { offset: 1, limit: 3 });
+    expect(collect.rows.map((row) => row.id)).toEqual(
+      made
+        .filter((id) => id.startsWith("cs_"))
+        .reverse()
+        .slice(1, 4),
+    );
+    const failed = await listSessionRows(ctx, undefined, {
+      offset: 0,
+      limit: 10,
+      status: "failed",
+    });
+    expect(failed.rows.map((row) => row.id)).toEqual([made[7], made[2]]);
   });
 });
