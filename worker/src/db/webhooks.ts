@@ -131,7 +131,11 @@ export const webhookInvocations = sqliteTable(
       foreignColumns: [events.projectId, events.id],
     }).onDelete("cascade"),
     index("webhook_invocations_webhook_idx").on(t.webhookId, t.id),
-    index("webhook_invocations_due_idx").on(t.status, t.nextAttemptAt),
+    // The sweep of unfinished invocations, by when they are due: a finished one has no
+    // `next_attempt_at`, so it leaves the index (migration 0023) rather than moving in it.
+    index("webhook_invocations_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.nextAttemptAt} IS NOT NULL`),
   ],
 );
 

@@ -178,10 +178,12 @@ export async function listSessionRows(
   const byExternalId = filter.external_id !== undefined;
   const statuses = filter.status || byExternalId ? [undefined] : SESSION_STATUSES;
   const newest = filter.offset + filter.limit;
+  // Each part's newest ids, read from the index alone; the page's ids are the merge's; only the
+  // page's rows are read whole.
   const part = (partKind: SessionKind, status: SessionStatus | undefined, name: string) =>
     ctx.db.select().from(
       ctx.db
-        .select()
+        .select({ id: sessions.id })
         .from(sessions)
         .where(
           and(where, eq(sessions.kind, partKind), status ? eq(sessions.status, status) : undefined),
@@ -203,11 +205,13 @@ export async function listSessionRows(
   const [first, second] = ofKinds;
   if (!first) throw new Error("a list has a part for each kind");
   const all = second ? ctx.db.select().from(unionAll(first, second).as("newest")) : first;
+  const newestFirst = sql`substr("id", 4) desc`;
+  const pageIds = all.orderBy(newestFirst).limit(filter.limit).offset(filter.offset);
   const [items, [totals]] = await ctx.db.batch([
-    all.orderBy(sql`substr("id", 4) desc`).limit(filter.limit).offset(filter.offset),
+    ctx.db.select().from(sessions).where(inArray(sessions.id, pageIds)).orderBy(newestFirst),
     ctx.db.select({ total: count() }).from(sessions).where(where),
   ]);
-  const { items: rows, ...page } = listEnvelope(items as SessionRow[], totals, filter);
+  const { items: rows, ...page } = listEnvelope(items, totals, filter);
   return { rows, page };
 }
 
