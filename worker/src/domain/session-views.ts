@@ -177,42 +177,65 @@ export async function listSessionRows(
   const kinds = kind ? [kind] : SESSION_KINDS;
   const byExternalId = filter.external_id !== undefined;
   const statuses = filter.status || byExternalId ? [undefined] : SESSION_STATUSES;
-  const newest = filter.offset + filter.limit;
-  // Each part's newest ids, read from the index alone; the page's ids are the merge's; only the
-  // page's rows are read whole.
-  const part = (partKind: SessionKind, status: SessionStatus | undefined, name: string) =>
-    ctx.db.select().from(
-      ctx.db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(
-          and(where, eq(sessions.kind, partKind), status ? eq(sessions.status, status) : undefined),
-        )
-        .orderBy(desc(sessions.id))
-        .limit(newest)
-        .as(name),
-    );
-  // Each kind's parts, then the kinds: D1 takes no more than a few terms in one compound SELECT.
-  const ofKinds = kinds.map((partKind) => {
-    const [first, second, ...more] = statuses.map((status, n) =>
-      part(partKind, status, `${partKind}_${n}`),
-    );
-    if (!first) throw new Error("a kind has a part for each status");
-    return second
-      ? ctx.db.select().from(unionAll(first, second, ...more).as(`${partKind}_all`))
-      : first;
-  });
-  const [first, second] = ofKinds;
-  if (!first) throw new Error("a list has a part for each kind");
-  const all = second ? ctx.db.select().from(unionAll(first, second).as("newest")) : first;
   const newestFirst = sql`substr("id", 4) desc`;
-  const pageIds = all.orderBy(newestFirst).limit(filter.limit).offset(filter.offset);
   const [items, [totals]] = await ctx.db.batch([
-    ctx.db.select().from(sessions).where(inArray(sessions.id, pageIds)).orderBy(newestFirst),
+    ctx.db
+      .select()
+      .from(sessions)
+      .where(inArray(sessions.id, pageIds(ctx, where, kinds, statuses, filter)))
+      .orderBy(newestFirst),
     ctx.db.select({ total: count() }).from(sessions).where(where),
   ]);
   const { items: rows, ...page } = listEnvelope(items, totals, filter);
   return { rows, page };
+}
+
+/**
+ * The ids of a list's page, from the parts of the sessions index (project, kind, status, id) the
+ * list reads, each in creation order. One kind's parts are one compound SELECT, which SQLite
+ * merges as it reads (no sort, however deep the page); both kinds' parts, a compound each (D1
+ * takes no more than a few terms in one), are cut to the page's end and sorted.
+ */
+function pageIds(
+  ctx: ProjectContext,
+  where: SQL | undefined,
+  kinds: readonly SessionKind[],
+  statuses: readonly (SessionStatus | undefined)[],
+  page: SessionListFilter,
+) {
+  const idsOf = (kind: SessionKind, status: SessionStatus | undefined) =>
+    ctx.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(where, eq(sessions.kind, kind), status ? eq(sessions.status, status) : undefined));
+  const [onlyKind] = kinds;
+  if (kinds.length === 1 && onlyKind) {
+    const [first, second, ...more] = statuses.map((status) => idsOf(onlyKind, status));
+    if (!first) throw new Error("a list has a part for each status");
+    return (second ? unionAll(first, second, ...more) : first)
+      .orderBy(sql`"id" desc`)
+      .limit(page.limit)
+      .offset(page.offset);
+  }
+  const newest = page.offset + page.limit;
+  const ofKinds = kinds.map((kind) => {
+    const parts = statuses.map((status, n) =>
+      ctx.db
+        .select()
+        .from(idsOf(kind, status).orderBy(desc(sessions.id)).limit(newest).as(`${kind}_${n}`)),
+    );
+    const [first, second, ...more] = parts;
+    if (!first) throw new Error("a list has a part for each status");
+    return second
+      ? ctx.db.select().from(unionAll(first, second, ...more).as(`${kind}_all` as string))
+      : first;
+  });
+  const [first, second] = ofKinds;
+  if (!first) throw new Error("a list has a part for each kind");
+  return (second ? ctx.db.select().from(unionAll(first, second).as("newest")) : first)
+    .orderBy(sql`substr("id", 4) desc`)
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 export async function givenKeysOf(db: Database, sessionIds: string[]): Promise<GivenKeys> {
