@@ -10,10 +10,11 @@ import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts
 import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
 import { db, newProject } from "./helpers.ts";
 
-/** A webhook pointing at the test receiver, and one invocation written but not queued. */
-async function invocationFor(
+/** A webhook pointing at the test receiver, and a ping for it per payload, written but not queued. */
+async function pingsFor(
   path: string,
   options: { retries?: number; initial_backoff?: number; backoff_multiplier?: number } = {},
+  payloads: Record<string, unknown>[] = [{ hello: "world" }],
 ) {
   const { projectId } = await newProject();
   const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
@@ -33,14 +34,20 @@ async function invocationFor(
   );
   const rows = outboxRows(
     { projectId, sessionId: null, entity: "webhook", livemode: true },
-    [{ type: "ping", payload: { hello: "world" } }],
+    payloads.map((payload) => ({ type: "ping" as const, payload })),
     [webhook],
     new Date(),
   );
   await db().batch(outboxStatements(db(), rows) as [ReturnType<typeof outboxStatements>[number]]);
-  const invocation = rows.invocations[0];
-  if (!invocation) throw new Error("no invocation");
-  return { webhook, invocationId: invocation.id };
+  return { webhook, invocationIds: rows.invocations.map((row) => row.id) };
+}
+
+/** A webhook pointing at the test receiver, and one invocation written but not queued. */
+async function invocationFor(path: string, options: Parameters<typeof pingsFor>[1] = {}) {
+  const { webhook, invocationIds } = await pingsFor(path, options);
+  const [invocationId] = invocationIds;
+  if (!invocationId) throw new Error("no invocation");
+  return { webhook, invocationId };
 }
 
 type Sent = { body: WebhookMessage; delaySeconds: number | undefined };
@@ -282,32 +289,14 @@ describe("webhook queue consumer", () => {
 
 describe("a burst of events to one webhook", () => {
   /** A webhook with `count` ping events waiting, none sent yet: their invocations, oldest first. */
-  async function burst(path: string, count: number) {
-    const { projectId } = await newProject();
-    const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
-    const webhook = await createWebhook(
-      ctx,
-      { kind: "project" },
-      {
-        url: `${env.RECEIVER_URL}${path}`,
-        method: "post",
-        headers: {},
-        events: [],
-        retries: 3,
-        initial_backoff: 10,
-        backoff_multiplier: 2,
-        enabled: true,
-      },
-    );
-    const rows = outboxRows(
-      { projectId, sessionId: null, entity: "webhook", livemode: true },
-      Array.from({ length: count }, (_, n) => ({ type: "ping" as const, payload: { n } })),
-      [webhook],
-      new Date(),
-    );
-    await db().batch(outboxStatements(db(), rows) as [ReturnType<typeof outboxStatements>[number]]);
-    return rows.invocations.map((row) => row.id);
-  }
+  const burst = async (path: string, count: number) =>
+    (
+      await pingsFor(
+        path,
+        {},
+        Array.from({ length: count }, (_, n) => ({ n })),
+      )
+    ).invocationIds;
 
   const order = async (path: string) =>
     (await receivedAt(path)).map(
