@@ -1,0 +1,181 @@
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import {
+  eventOf,
+  events,
+  type InvocationRow,
+  webhookInvocations,
+  webhooks,
+} from "../db/webhooks.ts";
+import { leaseSeconds } from "./schedule.ts";
+
+/**
+ * Who sends an invocation's attempt: claims in D1, compare-and-set, so that however many queue
+ * messages, sweeps and manual retries ask at once, one sends it; and a webhook's first attempts go
+ * out in the order of their events, a run at a time (consumer.ts sends what is claimed here).
+ */
+
+/** Earlier events one message sends with its own, at most: a run. More wait their turn. */
+const MAX_RUN = 50;
+/** Older predecessors are assumed stuck and no longer hold later events back. */
+const ORDER_WAIT_WINDOW_MS = 5 * 60_000;
+
+/** An invocation with attempts still to make. */
+export const unfinished = inArray(webhookInvocations.status, ["pending", "retrying"]);
+
+/**
+ * Claims attempt `attempt` of an invocation: a compare-and-set in one statement, so however many
+ * messages (queue redeliveries, the sweeper, a manual retry) ask for the same attempt at once,
+ * exactly one sends it. The claim is a lease: if its holder dies, the attempt can be claimed again
+ * once the lease has passed.
+ */
+export async function claimAttempt(
+  db: Database,
+  invocation: InvocationRow,
+  now: Date,
+  lease: number,
+) {
+  const claimed = await db
+    .update(webhookInvocations)
+    .set({ leaseUntil: new Date(now.getTime() + lease * 1000).toISOString() })
+    .where(
+      and(
+        eq(webhookInvocations.id, invocation.id),
+        eq(webhookInvocations.attempts, invocation.attempts),
+        unfinished,
+        free(now),
+      ),
+    )
+    .returning({ id: webhookInvocations.id });
+  return claimed.length === 1;
+}
+
+/** Not leased, or its lease has passed. */
+const free = (now: Date) =>
+  or(isNull(webhookInvocations.leaseUntil), lte(webhookInvocations.leaseUntil, now.toISOString()));
+
+/** A first attempt not made yet, recent enough to keep later events of its webhook waiting. */
+const firstAttemptDue = (webhookId: string, now: Date) =>
+  and(
+    eq(webhookInvocations.webhookId, webhookId),
+    eq(webhookInvocations.attempts, 0),
+    eq(webhookInvocations.status, "pending"),
+    gt(webhookInvocations.createdAt, new Date(now.getTime() - ORDER_WAIT_WINDOW_MS).toISOString()),
+  );
+
+/**
+ * Claims the first attempts of a webhook's events still waiting, oldest first, up to the
+ * invocation `upTo` (its own and every earlier one) or, with none, whichever wait (up to
+ * MAX_RUN), so a burst drains in order at one read, one claim and one record per run rather than
+ * per event. Nothing is claimed while an earlier one is being sent elsewhere: order first. Each
+ * claim's lease covers the sends before it and its own, so if this process dies mid-run, the
+ * sweeper finds each event again in order, soon.
+ */
+export async function claimRun(
+  db: Database,
+  webhookId: string,
+  upTo: string | null,
+  timeoutSeconds: number,
+): Promise<{ run: LoadedInvocation[]; dropped: string[] }> {
+  // The claim's own clock: a message may have waited long before it got here.
+  const now = new Date();
+  const candidates = await withWebhookAndEvent(db)
+    .where(
+      and(
+        firstAttemptDue(webhookId, now),
+        upTo === null ? undefined : lte(webhookInvocations.id, upTo),
+        free(now),
+        eq(webhooks.enabled, true),
+      ),
+    )
+    .orderBy(asc(webhookInvocations.id))
+    .limit(MAX_RUN);
+  const last = candidates.at(-1)?.invocation.id;
+  if (last === undefined) return { run: [], dropped: [] };
+  const earlierInFlight = db
+    .select({ id: webhookInvocations.id })
+    .from(webhookInvocations)
+    .where(
+      and(
+        firstAttemptDue(webhookId, now),
+        lt(webhookInvocations.id, upTo ?? last),
+        gt(webhookInvocations.leaseUntil, now.toISOString()),
+      ),
+    );
+  // The run as one JSON array, its position giving each lease: one bound value however long the
+  // run (a value per id, and two per lease, went past D1's 100 for a run of more than 30).
+  const ids = JSON.stringify(candidates.map((loaded) => loaded.invocation.id));
+  const inRun = sql`json_each(${ids})`;
+  const claimed = await db
+    .update(webhookInvocations)
+    .set({
+      leaseUntil: sql`(SELECT strftime('%Y-%m-%dT%H:%M:%fZ',
+        ${now.getTime() / 1000} + (run.key + 1) * ${leaseSeconds(timeoutSeconds)}, 'unixepoch')
+        FROM ${inRun} AS run WHERE run.value = ${webhookInvocations.id})`,
+    })
+    .where(
+      and(
+        sql`${webhookInvocations.id} IN (SELECT value FROM ${inRun})`,
+        eq(webhookInvocations.attempts, 0),
+        free(now),
+        sql`NOT EXISTS ${earlierInFlight}`,
+      ),
+    )
+    .returning({ id: webhookInvocations.id });
+  const taken = new Set(claimed.map((row) => row.id));
+  // Another message may have taken some meanwhile: the run stops before the first it lost.
+  const run: LoadedInvocation[] = [];
+  for (const loaded of candidates) {
+    if (!taken.has(loaded.invocation.id)) break;
+    run.push(loaded);
+  }
+  const dropped = [...taken].filter((id) => !run.some((loaded) => loaded.invocation.id === id));
+  return { run, dropped };
+}
+
+/** How long a first attempt waits here, in steps, for an earlier one in flight elsewhere. */
+const ORDER_POLL_MS = 50;
+const ORDER_POLLS = 10;
+
+/**
+ * The run up to this invocation, claimed as soon as no earlier event is in flight: a burst's
+ * messages find one another's runs in flight, and a queue's retry waits whole seconds
+ * (ORDER_WAIT_SECONDS), so they wait here first, a few tenths of a second at most. Done when the
+ * run that was in flight sent this event too (sendLaterEvents).
+ */
+export async function claimRunSoon(db: Database, invocation: InvocationRow, timeout: number) {
+  for (let poll = 0; ; poll++) {
+    const claimed = await claimRun(db, invocation.webhookId, invocation.id, timeout);
+    if (claimed.run.length > 0 || poll === ORDER_POLLS) return claimed;
+    if (!(await isClaimable(db, invocation, new Date()))) return claimed;
+    await new Promise((resolve) => setTimeout(resolve, ORDER_POLL_MS));
+  }
+}
+
+/** Whether nobody holds the invocation's first attempt (someone may have sent it meanwhile). */
+export async function isClaimable(db: Database, invocation: InvocationRow, now: Date) {
+  const [row] = await db
+    .select({ id: webhookInvocations.id })
+    .from(webhookInvocations)
+    .where(
+      and(
+        eq(webhookInvocations.id, invocation.id),
+        eq(webhookInvocations.attempts, 0),
+        unfinished,
+        free(now),
+      ),
+    );
+  return row !== undefined;
+}
+
+/** An invocation with what sending it needs: its webhook and its event. */
+export const withWebhookAndEvent = (db: Database) =>
+  db
+    .select({ invocation: webhookInvocations, webhook: webhooks, event: events })
+    .from(webhookInvocations)
+    .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
+    .innerJoin(events, eventOf(webhookInvocations));
+
+export type LoadedInvocation = Awaited<
+  ReturnType<ReturnType<typeof withWebhookAndEvent>["limit"]>
+>[number];
