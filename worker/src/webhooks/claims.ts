@@ -133,20 +133,28 @@ export async function claimRun(
   return { run, dropped };
 }
 
-/** How long a first attempt waits here, in steps, for an earlier one in flight elsewhere. */
+/** How often a first attempt asks again, while it waits here for an earlier one in flight. */
 const ORDER_POLL_MS = 50;
-const ORDER_POLLS = 10;
+/** How long one queue batch's messages wait here, together, before their queue's retry. */
+export const ORDER_POLL_BUDGET_MS = 500;
 
 /**
  * The run up to this invocation, claimed as soon as no earlier event is in flight: a burst's
  * messages find one another's runs in flight, and a queue's retry waits whole seconds
- * (ORDER_WAIT_SECONDS), so they wait here first, a few tenths of a second at most. Done when the
- * run that was in flight sent this event too (sendLaterEvents).
+ * (ORDER_WAIT_SECONDS), so they wait here first, until `waitUntil` at most — a deadline the
+ * messages of one batch share, so a batch of waiting messages holds up the rest for half a second,
+ * not half a second each. Done when the run that was in flight sent this event too
+ * (sendLaterEvents).
  */
-export async function claimRunSoon(db: Database, invocation: InvocationRow, timeout: number) {
-  for (let poll = 0; ; poll++) {
+export async function claimRunSoon(
+  db: Database,
+  invocation: InvocationRow,
+  timeout: number,
+  waitUntil: number,
+) {
+  for (;;) {
     const claimed = await claimRun(db, invocation.webhookId, invocation.id, timeout);
-    if (claimed.run.length > 0 || poll === ORDER_POLLS) return claimed;
+    if (claimed.run.length > 0 || Date.now() + ORDER_POLL_MS > waitUntil) return claimed;
     if (!(await isClaimable(db, invocation, new Date()))) return claimed;
     await new Promise((resolve) => setTimeout(resolve, ORDER_POLL_MS));
   }

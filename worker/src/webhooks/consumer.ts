@@ -13,6 +13,7 @@ import {
   claimRunSoon,
   isClaimable,
   type LoadedInvocation,
+  ORDER_POLL_BUDGET_MS,
   unfinished,
   withWebhookAndEvent,
 } from "./claims.ts";
@@ -49,8 +50,16 @@ const later = (delaySeconds: number): QueueDecision => ({
 /** The queue consumer: one message is one attempt of one invocation; messages are handled in order. */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env) {
   const db = database(env.DB);
+  const waitUntil = Date.now() + ORDER_POLL_BUDGET_MS;
   for (const message of batch.messages) {
-    const decision = await processInvocation(env, db, message.body, new Date(), message.attempts);
+    const decision = await processInvocation(
+      env,
+      db,
+      message.body,
+      new Date(),
+      message.attempts,
+      waitUntil,
+    );
     if (decision.kind === "next") {
       const next = { invocation_id: message.body.invocation_id, attempt: decision.attempt };
       await enqueueQuietly(env, [next], decision.delaySeconds);
@@ -72,6 +81,8 @@ export async function processInvocation(
   message: WebhookMessage,
   now: Date,
   messageAttempts = 1,
+  /** Until when a first attempt may wait here for an earlier one in flight (claimRunSoon). */
+  waitUntil = Date.now() + ORDER_POLL_BUDGET_MS,
 ): Promise<QueueDecision> {
   const [found] = await withWebhookAndEvent(db)
     .where(eq(webhookInvocations.id, message.invocation_id))
@@ -102,7 +113,7 @@ export async function processInvocation(
   const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
   // A first attempt sends the earlier events of its webhook with it, in order: a run.
   if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS) {
-    const { run, dropped } = await claimRunSoon(db, invocation, timeout);
+    const { run, dropped } = await claimRunSoon(db, invocation, timeout, waitUntil);
     // Nothing claimed: an earlier event is still being sent elsewhere (wait for it), or this was.
     if (run.length === 0)
       return (await isClaimable(db, invocation, new Date())) ? later(ORDER_WAIT_SECONDS) : done;
