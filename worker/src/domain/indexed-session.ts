@@ -18,36 +18,17 @@ import type { SessionState } from "./session-commands.ts";
 
 /** The session `ref` names, everything of it, read from the primary: null if D1 has none. */
 export async function readFromIndex(env: Env, ref: SessionRef): Promise<SessionState | null> {
-  const db = database(env.DB);
-  const where =
-    "identifier" in ref
-      ? eq(sessions.connectionIdentifier, ref.identifier)
-      : eq(sessions.id, ref.sessionId);
-  const [session] = await db.select().from(sessions).where(where).limit(1);
-  if (!session) return null;
-  const [keys, authorities, connectionRows, keyRows] = await db.batch([
-    db
-      .select()
-      .from(sessionKeys)
-      .where(eq(sessionKeys.sessionId, session.id))
-      .orderBy(asc(sessionKeys.position)),
-    db
-      .select()
-      .from(sessionAuthorities)
-      .where(eq(sessionAuthorities.sessionId, session.id))
-      .orderBy(asc(sessionAuthorities.position)),
-    db.select().from(connections).where(eq(connections.sessionId, session.id)),
-    db.select().from(connectionKeys).where(eq(connectionKeys.sessionId, session.id)),
-  ]);
-  // The webhooks are read when first asked for (session-views.ts webhooksOf).
-  return {
-    session,
-    keys,
-    authorities,
-    connections: connectionRows,
-    connectionKeys: keyRows,
-    webhooks: null,
-  };
+  let sessionId: string;
+  if ("identifier" in ref) {
+    const [found] = await database(env.DB)
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.connectionIdentifier, ref.identifier))
+      .limit(1);
+    if (!found) return null;
+    sessionId = found.id;
+  } else sessionId = ref.sessionId;
+  return (await readManyFromIndex(env, [sessionId])).get(sessionId) ?? null;
 }
 
 /** Sessions by id, everything of each, read from the primary in one round trip: a run's sessions. */
@@ -74,6 +55,7 @@ export async function readManyFromIndex(
     db.select().from(connections).where(inArray(connections.sessionId, ids)),
     db.select().from(connectionKeys).where(inArray(connectionKeys.sessionId, ids)),
   ]);
+  // The webhooks are read when first asked for (session-views.ts webhooksOf).
   for (const session of rows) {
     const of = <T extends { sessionId: string }>(all: T[]) =>
       all.filter((row) => row.sessionId === session.id);
