@@ -4,6 +4,7 @@ import { type Database, database } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
 import { events } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
+import { encodedTimeSql } from "../lib/ids.ts";
 import { sessionObject } from "./session-address.ts";
 
 /**
@@ -57,24 +58,34 @@ export async function projectRetentionDays(env: Env, projectId: string): Promise
 /** Sessions erased by one sweep at most; the next sweep (a minute later) takes the rest. */
 const SWEEP_BATCH = 100;
 
+/** Statuses a closed session can have (an open `verified` one is left out by `completed_at`). */
+const CLOSED_STATUSES = ["completed", "verified", "failed", "expired"] as const;
+
 /**
- * Closed sessions past their project's retention, oldest first: one probe of each project's
- * closed sessions (sessions_project_completed_idx), so a sweep reads what is due and no more.
+ * Closed sessions past their project's retention, oldest project first. There is no index of
+ * closed sessions by when they closed (each entry would be a row written a session, D1 bills it):
+ * a session closes after it was made and its id begins with the time it was made, so the ones
+ * closed before a project's cutoff are among those the lists' index holds, under a closed status,
+ * with an id older than the cutoff. Each project is one range per kind of that index; what it
+ * reads and does not erase is what was made before the cutoff and closed after it.
  */
-export function sessionsPastRetention(env: Env, db: Database, now: Date) {
-  const cutoff = sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${now.getTime() / 1000} - ${projects.retentionDays} * ${retentionDaySeconds(env)}, 'unixepoch')`;
-  return db
-    .select({ id: sessions.id, projectId: sessions.projectId })
-    .from(projects)
-    .innerJoin(
-      sessions,
-      and(
-        eq(sessions.projectId, projects.id),
-        sql`${sessions.completedAt} IS NOT NULL`,
-        sql`${sessions.completedAt} < ${cutoff}`,
-      ),
-    )
-    .limit(SWEEP_BATCH);
+export async function sessionsPastRetention(env: Env, db: Database, now: Date) {
+  const dayMs = retentionDaySeconds(env) * 1000;
+  const closed = sql.join(
+    CLOSED_STATUSES.map((status) => sql`${status}`),
+    sql`, `,
+  );
+  // CROSS JOIN keeps SQLite's order: each project, then each kind, then a range of its sessions.
+  return db.all<{ id: string; projectId: string }>(sql`
+    SELECT s.id AS id, s.project_id AS projectId
+    FROM (SELECT id, ${now.getTime()} - retention_days * ${dayMs} AS cutoff FROM projects) AS p
+    CROSS JOIN (SELECT 'collect' AS kind, 'cs_' AS prefix UNION ALL SELECT 'verify', 'vs_') AS k
+    CROSS JOIN sessions AS s
+      ON s.project_id = p.id AND s.kind = k.kind AND s.status IN (${closed})
+      AND s.id < k.prefix || ${encodedTimeSql(sql`p.cutoff`)}
+    WHERE s.completed_at IS NOT NULL
+      AND s.completed_at < strftime('%Y-%m-%dT%H:%M:%fZ', p.cutoff / 1000.0, 'unixepoch')
+    LIMIT ${SWEEP_BATCH}`);
 }
 
 /**

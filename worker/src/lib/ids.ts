@@ -1,3 +1,5 @@
+import { type SQL, sql } from "drizzle-orm";
+
 /**
  * Crockford's base32 in lowercase: digits and letters without i, l, o and u, so identifiers are
  * safe to read aloud and type, and in ASCII order, so time-prefixed ids sort as strings.
@@ -66,6 +68,19 @@ export function encodeTime(time: number): string {
     rest = Math.floor(rest / 32);
   }
   return encoded;
+}
+
+/**
+ * `encodeTime` in SQL, of an integer expression (milliseconds): a bound on ids, computed by the
+ * query for each row it reads (retention's sweep bounds each project's sessions by its own cutoff).
+ */
+export function encodedTimeSql(time: SQL): SQL {
+  const digits = Array.from(
+    { length: 10 },
+    (_, i) =>
+      sql`substr(${sql.raw(`'${BASE32}'`)}, ((${time} >> ${sql.raw(String(5 * (9 - i)))}) & 31) + 1, 1)`,
+  );
+  return sql.join(digits, sql` || `);
 }
 
 /** The SSH username of a session: 26 base32 characters carry 130 bits of randomness. */

@@ -29,7 +29,7 @@ import type { PendingChanges } from "./session-store.ts";
 /**
  * Columns a row is written with once and never changes: left out of an upsert's `SET`, so that
  * the indexes made of them are not rewritten with the row (D1 bills each index entry written as
- * a row: a session's close rewrote six, it now rewrites its status's and its completion's).
+ * a row: a session's close rewrote six, it now rewrites its status's).
  */
 const WRITTEN_ONCE = new Set([
   "id",
