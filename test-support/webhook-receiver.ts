@@ -24,6 +24,7 @@ export interface SwitchState {
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook tests. Its path says how to answer:
  *   /ok/...          200
+ *   /echo/...        200 with the request's own body, as a receiver that echoes what it got
  *   /status/NNN/...  that status
  *   /fail-times/N/... 500 for the first N requests on that path, then 200
  *   /slow/MS/...     answers 200 after MS milliseconds
@@ -71,7 +72,7 @@ export async function startWebhookReceiver() {
         record.finishedAt = Date.now();
         record.status = response.statusCode;
       });
-      answer(path, response);
+      answer(path, body, response);
     });
   });
 
@@ -86,10 +87,11 @@ export async function startWebhookReceiver() {
     }
   }
 
-  function answer(path: string, response: import("node:http").ServerResponse) {
+  function answer(path: string, body: string, response: import("node:http").ServerResponse) {
     const [, mode, arg] = path.split("/");
     const count = (counts.get(path) ?? 0) + 1;
     counts.set(path, count);
+    if (mode === "echo") return response.writeHead(200).end(body);
     if (mode === "status") return response.writeHead(Number(arg)).end(`status ${arg}`);
     if (mode === "fail-times" && count <= Number(arg))
       return response.writeHead(500).end(`failure ${count}`);

@@ -8,8 +8,9 @@ import { ROOT, wrangler } from "../../scripts/local-dev.ts";
  * D1's migrations as an existing database takes them: wrangler's own local D1 at migration 0020
  * with rows in every table a proof writes, then the rest applied. 0021 rebuilds connections,
  * their keys, events and deliveries under new keys (dropping the old tables children first, so
- * no cascade runs on them); 0022 and 0023 change indexes. Every row must come through, and the
- * cascades must still hold afterwards.
+ * no cascade runs on them); 0022, 0023 and 0024 change indexes; 0025 moves each delivery's
+ * attempts into its invocation's row. Every row must come through, and the cascades must still
+ * hold afterwards.
  */
 
 const dir = mkdtempSync(join(tmpdir(), "keyproof-d1-upgrade-"));
@@ -61,7 +62,7 @@ function counts(tables: string[]): Record<string, number> {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("D1's migrations on a database with rows", () => {
-  it("keep every row through 0021–0023, and the cascades hold after", () => {
+  it("keep every row through 0021–0025, and the cascades hold after", () => {
     migrationsUpTo(21);
     const at = "2026-11-25T00:00:00.000Z";
     execute(`
@@ -84,8 +85,10 @@ describe("D1's migrations on a database with rows", () => {
         VALUES ('evt_1', 'prj_1', 'cs_1', 'collect_session', 'status_changed', '{}', '${at}');
       INSERT INTO webhook_invocations (id, webhook_id, event_id, status, attempts, created_at,
         updated_at) VALUES ('whi_1', 'wh_1', 'evt_1', 'succeeded', 1, '${at}', '${at}');
-      INSERT INTO webhook_attempts (id, invocation_id, attempt, request_time, duration_ms)
-        VALUES ('wha_1', 'whi_1', 1, '${at}', 3);
+      INSERT INTO webhook_attempts (id, invocation_id, attempt, request_time, duration_ms,
+        status_code, response_body, error)
+        VALUES ('wha_2', 'whi_1', 2, '${at}', 5, 200, 'ok', NULL),
+        ('wha_1', 'whi_1', 1, '${at}', 3, NULL, NULL, 'timed out');
     `);
     migrationsUpTo(10_000);
 
@@ -95,12 +98,33 @@ describe("D1's migrations on a database with rows", () => {
       "connection_keys",
       "events",
       "webhook_invocations",
-      "webhook_attempts",
     ];
     expect(counts(proofTables)).toEqual(Object.fromEntries(proofTables.map((table) => [table, 1])));
     // The invocation names its event by the event's new key: the project, from its webhook's.
     expect(query("SELECT project_id, event_id FROM webhook_invocations")).toEqual([
       { project_id: "prj_1", event_id: "evt_1" },
+    ]);
+    // Its attempts are its attempt log now, oldest first, as the API shows them.
+    const [{ attempt_log } = { attempt_log: "" }] = query<{ attempt_log: string }>(
+      "SELECT attempt_log FROM webhook_invocations",
+    );
+    expect(JSON.parse(attempt_log)).toEqual([
+      {
+        attempt: 1,
+        request_time: at,
+        duration_ms: 3,
+        status_code: null,
+        response_body: null,
+        error: "timed out",
+      },
+      {
+        attempt: 2,
+        request_time: at,
+        duration_ms: 5,
+        status_code: 200,
+        response_body: "ok",
+        error: null,
+      },
     ]);
     const schema = query<{ type: string; name: string; tbl_name: string; sql: string | null }>(
       "SELECT type, name, tbl_name, sql FROM sqlite_master",
@@ -112,13 +136,12 @@ describe("D1's migrations on a database with rows", () => {
       .map((row) => row.name);
     expect(sessionIndexes).not.toContain("sessions_project_kind_idx");
     expect(sessionIndexes).not.toContain("sessions_project_created_idx");
+    expect(sessionIndexes).not.toContain("sessions_project_completed_idx");
+    expect(schema.map((row) => row.name)).not.toContain("webhook_attempts");
 
-    // An event takes its deliveries and their attempts with it; a session its connections and keys.
+    // An event takes its deliveries (and their attempts) with it; a session its connections and keys.
     execute("DELETE FROM events WHERE id = 'evt_1';");
-    expect(counts(["webhook_invocations", "webhook_attempts"])).toEqual({
-      webhook_invocations: 0,
-      webhook_attempts: 0,
-    });
+    expect(counts(["webhook_invocations"])).toEqual({ webhook_invocations: 0 });
     execute("DELETE FROM sessions WHERE id = 'cs_1';");
     expect(counts(["connections", "connection_keys"])).toEqual({
       connections: 0,

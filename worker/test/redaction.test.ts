@@ -58,7 +58,8 @@ const VERIFY = "/api/v1/ssh/verify/sessions";
 /** A collected session, closed, with a webhook that heard everything: what redaction must erase. */
 async function collectedSession() {
   const { apiKey } = await newProject();
-  const hookPath = `/ok/redaction-${crypto.randomUUID()}`;
+  // A receiver that echoes what it got: its answers, kept with each attempt, say it all again.
+  const hookPath = `/echo/redaction-${crypto.randomUUID()}`;
   await callJson("/api/v1/webhooks/", 201, {
     method: "POST",
     key: apiKey,

@@ -1,14 +1,15 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { webhookAttempts, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
+import { sessions } from "../src/db/sessions.ts";
+import { events, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
 import worker from "../src/index.ts";
 import { createWebhook } from "../src/webhooks/definitions.ts";
 import { outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts";
 import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
-import { db, newProject } from "./helpers.ts";
+import { createSession, db, newProject } from "./helpers.ts";
 
 /** A webhook pointing at the test receiver, and a ping for it per payload, written but not queued. */
 async function pingsFor(
@@ -16,7 +17,7 @@ async function pingsFor(
   options: { retries?: number; initial_backoff?: number; backoff_multiplier?: number } = {},
   payloads: Record<string, unknown>[] = [{ hello: "world" }],
 ) {
-  const { projectId } = await newProject();
+  const { projectId, apiKey } = await newProject();
   const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
   const webhook = await createWebhook(
     ctx,
@@ -39,15 +40,15 @@ async function pingsFor(
     new Date(),
   );
   await db().batch(outboxStatements(db(), rows) as [ReturnType<typeof outboxStatements>[number]]);
-  return { webhook, invocationIds: rows.invocations.map((row) => row.id) };
+  return { webhook, apiKey, invocationIds: rows.invocations.map((row) => row.id) };
 }
 
 /** A webhook pointing at the test receiver, and one invocation written but not queued. */
 async function invocationFor(path: string, options: Parameters<typeof pingsFor>[1] = {}) {
-  const { webhook, invocationIds } = await pingsFor(path, options);
+  const { webhook, apiKey, invocationIds } = await pingsFor(path, options);
   const [invocationId] = invocationIds;
   if (!invocationId) throw new Error("no invocation");
-  return { webhook, invocationId };
+  return { webhook, apiKey, invocationId };
 }
 
 type Sent = { body: WebhookMessage; delaySeconds: number | undefined };
@@ -115,12 +116,7 @@ async function makeDue(invocationId: string) {
 
 async function invocation(id: string) {
   const [row] = await db().select().from(webhookInvocations).where(eq(webhookInvocations.id, id));
-  const attempts = await db()
-    .select()
-    .from(webhookAttempts)
-    .where(eq(webhookAttempts.invocationId, id))
-    .orderBy(webhookAttempts.attempt);
-  return { row, attempts };
+  return { row, attempts: row?.attemptLog ?? [] };
 }
 
 async function receivedAt(path: string) {
@@ -144,8 +140,8 @@ describe("webhook queue consumer", () => {
     expect(row).toMatchObject({ status: "succeeded", attempts: 1, nextAttemptAt: null });
     expect(attempts[0]).toMatchObject({
       attempt: 1,
-      statusCode: 200,
-      responseBody: "ok",
+      status_code: 200,
+      response_body: "ok",
       error: null,
     });
     const [request] = await receivedAt(path);
@@ -161,6 +157,31 @@ describe("webhook queue consumer", () => {
       attempt: 1,
       payload: { hello: "world" },
     });
+  });
+
+  it("keeps no answer that comes back after the event's session was redacted", async () => {
+    // A receiver that echoes what it got, answering a delivery of a session redacted meanwhile.
+    const path = `/echo/${crypto.randomUUID()}`;
+    const { apiKey, invocationId } = await invocationFor(path);
+    const session = await createSession<{ id: string }>(apiKey, "collect", {});
+    const [row] = await db()
+      .select()
+      .from(webhookInvocations)
+      .where(eq(webhookInvocations.id, invocationId));
+    await db()
+      .update(events)
+      .set({ sessionId: session.id })
+      .where(and(eq(events.projectId, row?.projectId ?? ""), eq(events.id, row?.eventId ?? "")));
+    await db()
+      .update(sessions)
+      .set({ redactedAt: new Date().toISOString() })
+      .where(eq(sessions.id, session.id));
+    await consume(invocationId, 1);
+    const [request] = await receivedAt(path);
+    expect(request?.body).toContain(invocationId);
+    const { attempts } = await invocation(invocationId);
+    expect(attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200 })]);
+    expect(attempts[0]?.response_body).toBeNull();
   });
 
   it("schedules the next attempt after initial_backoff × backoff_multiplier^(n-1), in D1 and on the queue", async () => {
@@ -184,8 +205,8 @@ describe("webhook queue consumer", () => {
     ]);
     const { row, attempts } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "retrying", attempts: 2, leaseUntil: null });
-    expect(attempts.map((attempt) => attempt.statusCode)).toEqual([503, 503]);
-    expect(attempts[0]?.responseBody).toBe("status 503");
+    expect(attempts.map((attempt) => attempt.status_code)).toEqual([503, 503]);
+    expect(attempts[0]?.response_body).toBe("status 503");
   });
 
   it("retries a timeout", async () => {
@@ -196,7 +217,7 @@ describe("webhook queue consumer", () => {
     expect(result.sent.map((sent) => sent.delaySeconds)).toEqual([5]);
     const { attempts } = await invocation(invocationId);
     expect(attempts[0]).toMatchObject({
-      statusCode: null,
+      status_code: null,
       error: expect.stringMatching(/^127\.0\.0\.1:\d+ did not answer within 1 s$/),
     });
   });

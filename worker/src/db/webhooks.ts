@@ -104,6 +104,16 @@ export const INVOCATION_STATUSES = [
  * source of truth for its schedule: while it is unfinished, `next_attempt_at` says when the next
  * attempt is due, and the queue is only how that attempt is made promptly.
  */
+/** One attempt of a delivery: when, how long, what came back (the first KiB) or went wrong. */
+export interface AttemptRecord {
+  attempt: number;
+  request_time: string;
+  duration_ms: number;
+  status_code: number | null;
+  response_body: string | null;
+  error: string | null;
+}
+
 export const webhookInvocations = sqliteTable(
   "webhook_invocations",
   {
@@ -122,6 +132,14 @@ export const webhookInvocations = sqliteTable(
     leaseUntil: text("lease_until"),
     /** Why a finished invocation failed or was cancelled, in a sentence. */
     failureReason: text("failure_reason"),
+    /**
+     * Every attempt, oldest first, as the API shows it: written by the same update that counts
+     * the attempt (migration 0025), where a row of its own was one more row written an attempt.
+     */
+    attemptLog: text("attempt_log", { mode: "json" })
+      .$type<AttemptRecord[]>()
+      .notNull()
+      .default(sql`'[]'`),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
@@ -139,28 +157,6 @@ export const webhookInvocations = sqliteTable(
   ],
 );
 
-/**
- * One attempt of an invocation, keyed by the invocation and its number (WITHOUT ROWID, migration
- * 0020): the key is the index the delivery log reads, so an attempt is one row written, not three.
- */
-export const webhookAttempts = sqliteTable(
-  "webhook_attempts",
-  {
-    id: text().notNull(),
-    invocationId: text("invocation_id")
-      .notNull()
-      .references(() => webhookInvocations.id, { onDelete: "cascade" }),
-    attempt: integer().notNull(),
-    requestTime: text("request_time").notNull(),
-    durationMs: integer("duration_ms").notNull(),
-    statusCode: integer("status_code"),
-    /** The first KiB of the response body. */
-    responseBody: text("response_body"),
-    error: text(),
-  },
-  (t) => [primaryKey({ columns: [t.invocationId, t.attempt] })],
-);
-
 /** Joins an invocation to its event, by the event's key. */
 export const eventOf = (invocation: typeof webhookInvocations) =>
   and(eq(events.projectId, invocation.projectId), eq(events.id, invocation.eventId));
@@ -168,4 +164,3 @@ export const eventOf = (invocation: typeof webhookInvocations) =>
 export type EventRow = typeof events.$inferSelect;
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type InvocationRow = typeof webhookInvocations.$inferSelect;
-export type AttemptRow = typeof webhookAttempts.$inferSelect;

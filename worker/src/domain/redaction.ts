@@ -7,7 +7,7 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { eventOf, events, webhookAttempts, webhookInvocations } from "../db/webhooks.ts";
+import { eventOf, events, webhookInvocations } from "../db/webhooks.ts";
 import { isOpen, refused } from "./session-rules.ts";
 
 /**
@@ -97,8 +97,10 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
       .set({ payload: REDACTED_PAYLOAD as never })
       .where(ofSession),
     db
-      .update(webhookAttempts)
-      .set({ responseBody: null })
-      .where(inArray(webhookAttempts.invocationId, deliveries)),
+      .update(webhookInvocations)
+      .set({
+        attemptLog: sql`(SELECT json_group_array(json(json_set(value, '$.response_body', NULL))) FROM json_each(${webhookInvocations.attemptLog}))`,
+      })
+      .where(inArray(webhookInvocations.id, deliveries)),
   ] as const;
 }

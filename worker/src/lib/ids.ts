@@ -25,7 +25,6 @@ export type IdPrefix =
   | "ca"
   | "wh"
   | "whi"
-  | "wha"
   | "evt"
   | "inv";
 

@@ -110,7 +110,7 @@ function fanOut(
       sql`WITH pushed(id, type) AS (VALUES ${values})
         SELECT 'whi_' || substr(pushed.id, 5) || substr(w.id, 4), w.id, w.project_id, pushed.id,
           'pending', 0,
-          ${at}, NULL, NULL, ${at}, ${at}
+          ${at}, NULL, NULL, '[]', ${at}, ${at}
         FROM pushed JOIN webhooks w
         ON w.project_id = ${target.projectId} AND w.enabled = 1
           AND w.livemode = ${target.livemode ? 1 : 0}

@@ -1,10 +1,16 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../db/client.ts";
-import { webhookAttempts, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import { sessions } from "../db/sessions.ts";
+import {
+  type AttemptRecord,
+  eventOf,
+  events,
+  webhookInvocations,
+  webhooks,
+} from "../db/webhooks.ts";
 import { renewWebhookCopy } from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
-import { newId } from "../lib/ids.ts";
 import { allowsPrivateNetworks, unsafeUrlReason } from "../lib/url-safety.ts";
 import { deliveredEvents } from "./attested.ts";
 import {
@@ -33,6 +39,11 @@ const MAX_ORDER_WAITS = 10;
 const QUEUE_RETRY_BUDGET = 50;
 
 /** What to do with one queue message. */
+/** The invocation being updated delivers an event of a session that has been redacted since. */
+const ofRedactedSession = sql`EXISTS (SELECT 1 FROM ${events}
+  JOIN ${sessions} ON ${sessions.id} = ${events.sessionId}
+  WHERE ${eventOf(webhookInvocations)} AND ${sessions.redactedAt} IS NOT NULL)`;
+
 export type QueueDecision =
   /** Nothing more for this message: delivered, finished, or a stale duplicate. */
   | { kind: "done" }
@@ -261,21 +272,15 @@ async function attemptOnce(
       : 0;
   const nextAttemptAt =
     status === "retrying" ? new Date(answered.getTime() + delay * 1000).toISOString() : null;
+  const record: AttemptRecord = {
+    attempt,
+    request_time: result.requestTime,
+    duration_ms: result.durationMs,
+    status_code: result.statusCode,
+    response_body: result.responseBody,
+    error: result.error,
+  };
   const writes = (db: Database): BatchItem<"sqlite">[] => [
-    db
-      .insert(webhookAttempts)
-      .values({
-        id: newId("wha", now.getTime()),
-        invocationId: invocation.id,
-        attempt,
-        requestTime: result.requestTime,
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        responseBody: result.responseBody,
-        error: result.error,
-      })
-      // An attempt is keyed by its number: one recorded twice (two sends racing past a lease) is kept once.
-      .onConflictDoNothing(),
     db
       .update(webhookInvocations)
       .set({
@@ -285,6 +290,12 @@ async function attemptOnce(
         leaseUntil: null,
         failureReason,
         updatedAt: answered.toISOString(),
+        // Appended by the update that counts it: an attempt recorded twice (two sends racing
+        // past a lease) cannot be, as only one of them finds the count it expects. An answer
+        // that comes back after its session was redacted is not kept (it may echo what was sent).
+        attemptLog: sql`json_insert(${webhookInvocations.attemptLog}, '$[#]', json(
+          CASE WHEN ${ofRedactedSession} THEN ${JSON.stringify({ ...record, response_body: null })}
+          ELSE ${JSON.stringify(record)} END))`,
       })
       .where(
         and(eq(webhookInvocations.id, invocation.id), eq(webhookInvocations.attempts, attempt - 1)),

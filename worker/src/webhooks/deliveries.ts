@@ -1,12 +1,10 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { and, desc, eq } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
 import {
   type EventType,
   eventOf,
   events,
   type InvocationRow,
-  webhookAttempts,
   webhookInvocations,
 } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
@@ -31,30 +29,17 @@ export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
   await enqueueQuietly(ctx.env, firstAttempts(rows.invocations));
   const [invocation] = rows.invocations;
   if (!invocation) throw new ApiError(500, "No invocation was created for the test event");
-  return deliveryView(invocation, "ping", []);
+  return deliveryView(invocation, "ping");
 }
 
-function deliveryView(
-  invocation: InvocationRow,
-  event: EventType,
-  attempts: (typeof webhookAttempts.$inferSelect)[],
-): Delivery {
+function deliveryView(invocation: InvocationRow, event: EventType): Delivery {
   return {
     id: invocation.id,
     webhook_id: invocation.webhookId,
     event_id: invocation.eventId,
     event,
     status: invocation.status,
-    attempts: attempts
-      .filter((attempt) => attempt.invocationId === invocation.id)
-      .map((attempt) => ({
-        attempt: attempt.attempt,
-        request_time: attempt.requestTime,
-        duration_ms: attempt.durationMs,
-        status_code: attempt.statusCode,
-        response_body: attempt.responseBody,
-        error: attempt.error,
-      })),
+    attempts: invocation.attemptLog,
     next_attempt_at: invocation.nextAttemptAt,
     failure_reason: invocation.failureReason,
     created_at: invocation.createdAt,
@@ -82,7 +67,7 @@ export async function listDeliveries(
     { table: webhookInvocations, where, id: webhookInvocations.id },
     query,
   );
-  return { ...list, items: await withAttempts(ctx.db, list.items) };
+  return { ...list, items: list.items.map((row) => deliveryView(row.invocation, row.event)) };
 }
 
 /** Delivers an invocation again (same `webhook-id`), whatever became of it. */
@@ -106,7 +91,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     .select({ type: events.type })
     .from(events)
     .where(and(eq(events.projectId, row.projectId), eq(events.id, row.eventId)));
-  return deliveryView(row, event?.type ?? "ping", []);
+  return deliveryView(row, event?.type ?? "ping");
 }
 
 /** Deliveries of one session's events, to any webhook, newest first (for the session page). */
@@ -118,18 +103,5 @@ export async function deliveriesForSession(ctx: ProjectContext, sessionId: strin
     .where(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId)))
     .orderBy(desc(webhookInvocations.id))
     .limit(limit);
-  return withAttempts(ctx.db, rows);
-}
-
-/** Delivery views for invocations, each with its attempts, read in one query for all of them. */
-async function withAttempts(db: Database, rows: { invocation: InvocationRow; event: EventType }[]) {
-  const ids = rows.map((row) => row.invocation.id);
-  const attempts = ids.length
-    ? await db
-        .select()
-        .from(webhookAttempts)
-        .where(inArray(webhookAttempts.invocationId, ids))
-        .orderBy(webhookAttempts.attempt)
-    : [];
-  return rows.map((row) => deliveryView(row.invocation, row.event, attempts));
+  return rows.map((row) => deliveryView(row.invocation, row.event));
 }

@@ -83,6 +83,7 @@ export function outboxRows(
         nextAttemptAt: at,
         leaseUntil: null,
         failureReason: null,
+        attemptLog: [],
         createdAt: at,
         updatedAt: at,
       });
