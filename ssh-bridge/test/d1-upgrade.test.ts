@@ -9,7 +9,8 @@ import { ROOT, wrangler } from "../../scripts/local-dev.ts";
  * with rows in every table a proof writes, then the rest applied. 0021 rebuilds connections,
  * their keys, events and deliveries under new keys (dropping the old tables children first, so
  * no cascade runs on them); 0022, 0023 and 0024 change indexes; 0025 moves each delivery's
- * attempts into its invocation's row. Every row must come through, and the cascades must still
+ * attempts into its invocation's row; 0026 keys invocations by webhook, each under an id made
+ * from its event's and its webhook's. Every row must come through, and the cascades must still
  * hold afterwards.
  */
 
@@ -62,7 +63,7 @@ function counts(tables: string[]): Record<string, number> {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("D1's migrations on a database with rows", () => {
-  it("keep every row through 0021–0025, and the cascades hold after", () => {
+  it("keep every row through 0021–0026, and the cascades hold after", () => {
     migrationsUpTo(21);
     const at = "2026-11-25T00:00:00.000Z";
     execute(`
@@ -101,8 +102,9 @@ describe("D1's migrations on a database with rows", () => {
     ];
     expect(counts(proofTables)).toEqual(Object.fromEntries(proofTables.map((table) => [table, 1])));
     // The invocation names its event by the event's new key: the project, from its webhook's.
-    expect(query("SELECT project_id, event_id FROM webhook_invocations")).toEqual([
-      { project_id: "prj_1", event_id: "evt_1" },
+    // …and its id is made from its event's and its webhook's, so that every id names its webhook.
+    expect(query("SELECT id, project_id, event_id FROM webhook_invocations")).toEqual([
+      { id: "whi_11", project_id: "prj_1", event_id: "evt_1" },
     ]);
     // Its attempts are its attempt log now, oldest first, as the API shows them.
     const [{ attempt_log } = { attempt_log: "" }] = query<{ attempt_log: string }>(
@@ -131,6 +133,9 @@ describe("D1's migrations on a database with rows", () => {
     );
     for (const table of ["connections", "connection_keys", "events", "webhook_invocations"])
       expect(schema.find((row) => row.name === table)?.sql).toContain("WITHOUT ROWID");
+    expect(schema.find((row) => row.name === "webhook_invocations")?.sql).toContain(
+      "PRIMARY KEY(`webhook_id`, `id`)",
+    );
     const sessionIndexes = schema
       .filter((row) => row.type === "index" && row.tbl_name === "sessions")
       .map((row) => row.name);
@@ -139,8 +144,9 @@ describe("D1's migrations on a database with rows", () => {
     expect(sessionIndexes).not.toContain("sessions_project_completed_idx");
     expect(schema.map((row) => row.name)).not.toContain("webhook_attempts");
 
-    // An event takes its deliveries (and their attempts) with it; a session its connections and keys.
-    execute("DELETE FROM events WHERE id = 'evt_1';");
+    // A webhook takes its deliveries (and their attempts) with it; a session its connections and
+    // keys. (An event's deliveries are deleted with it by the statements that delete events.)
+    execute("DELETE FROM webhooks WHERE id = 'wh_1';");
     expect(counts(["webhook_invocations"])).toEqual({ webhook_invocations: 0 });
     execute("DELETE FROM sessions WHERE id = 'cs_1';");
     expect(counts(["connections", "connection_keys"])).toEqual({

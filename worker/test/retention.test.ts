@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { projectInvitations, projectMembers, webSessions } from "../src/db/accounts.ts";
 import { sessions } from "../src/db/sessions.ts";
-import { events } from "../src/db/webhooks.ts";
+import { events, invocationIdOf, webhookInvocations } from "../src/db/webhooks.ts";
 import { INVITATION_KEPT_DAYS, PING_KEPT_DAYS, sweepExpired } from "../src/domain/housekeeping.ts";
 import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { encodeTime, newId, randomBase32 } from "../src/lib/ids.ts";
@@ -33,7 +33,7 @@ interface Detail {
 
 /** A collected session (a key, an address, events, a webhook delivery) that closed `ago` ms ago. */
 async function closedSession(ago: number) {
-  const { apiKey } = await newProject();
+  const { apiKey, projectId } = await newProject();
   await callJson("/api/v1/webhooks/", 201, {
     method: "POST",
     key: apiKey,
@@ -57,11 +57,25 @@ async function closedSession(ago: number) {
   const before = await everythingInD1();
   for (const trace of [session.id, session.connection_identifier, fingerprint])
     expect(before).toContain(trace);
-  return { apiKey, session, fingerprint };
+  expect(await deliveriesIn(projectId)).toBeGreaterThan(0);
+  return { apiKey, projectId, session, fingerprint };
+}
+
+/** Delivery records in D1 of the project's events (an invocation names no session itself). */
+async function deliveriesIn(projectId: string) {
+  const rows = await db()
+    .select({ id: webhookInvocations.id })
+    .from(webhookInvocations)
+    .where(eq(webhookInvocations.projectId, projectId));
+  return rows.length;
 }
 
 /** After erasure: unknown on every surface, and nothing of it in D1 or in its object. */
-async function expectErased(apiKey: string, session: Detail, fingerprint: string) {
+async function expectErased(
+  { apiKey, projectId }: { apiKey: string; projectId: string },
+  session: Detail,
+  fingerprint: string,
+) {
   await expectProblem(
     await call(`/api/v1/ssh/collect/sessions/${session.id}`, { key: apiKey }),
     404,
@@ -83,6 +97,7 @@ async function expectErased(apiKey: string, session: Detail, fingerprint: string
   for (const trace of [session.id, session.connection_identifier, fingerprint, "198.51.100.7"])
     expect(after).not.toContain(trace);
   expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
+  expect(await deliveriesIn(projectId)).toBe(0);
 }
 
 describe("retention_days", () => {
@@ -110,18 +125,20 @@ describe("retention_days", () => {
 
 describe("a closed session past its project's retention", () => {
   it("is erased by its object's alarm: every surface, D1 and the object's storage", async () => {
-    const { apiKey, session, fingerprint } = await closedSession(2 * DAY_MS);
+    const { apiKey, projectId, session, fingerprint } = await closedSession(2 * DAY_MS);
     await callJson("/api/v1/project", 200, {
       method: "PATCH",
       key: apiKey,
       body: { retention_days: 1 },
     });
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
-    await expectErased(apiKey, session, fingerprint);
+    await expectErased({ apiKey, projectId }, session, fingerprint);
   });
 
   it("is erased by the sweep once its object retired, and retention is counted per project", async () => {
-    const { apiKey, session, fingerprint } = await closedSession(RETIRE_AFTER_MS + 60_000);
+    const { apiKey, projectId, session, fingerprint } = await closedSession(
+      RETIRE_AFTER_MS + 60_000,
+    );
     // Kept for now (30 days): the object retires and the session stays readable.
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
     expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
@@ -132,7 +149,7 @@ describe("a closed session past its project's retention", () => {
     await callJson(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key: apiKey });
     // Thirty days on, the sweep erases it (its object, read back meanwhile, with it).
     await sweepRetention(env, db(), new Date(Date.now() + 31 * DAY_MS));
-    await expectErased(apiKey, session, fingerprint);
+    await expectErased({ apiKey, projectId }, session, fingerprint);
   });
 
   it("never touches an open session", async () => {
@@ -152,7 +169,7 @@ describe("a closed session past its project's retention", () => {
 
 describe("DELETE", () => {
   it("erases the session's events and delivery records too", async () => {
-    const { apiKey, session } = await closedSession(0);
+    const { apiKey, projectId, session } = await closedSession(0);
     const path = `/api/v1/ssh/collect/sessions/${session.id}`;
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
     // Its object keeps no tombstone: D1 had the deletion before the answer.
@@ -164,12 +181,18 @@ describe("DELETE", () => {
     const after = await everythingInD1();
     for (const trace of [session.id, session.connection_identifier])
       expect(after).not.toContain(trace);
+    expect(await deliveriesIn(projectId)).toBe(0);
   });
 });
 
 describe("what is not a session's", () => {
-  it("expires and is swept: web sessions, invitations, test pings", async () => {
-    const { projectId } = await newProject();
+  it("expires and is swept: web sessions, invitations, test pings and their deliveries", async () => {
+    const { projectId, apiKey } = await newProject();
+    const webhook = await callJson<{ id: string }>("/api/v1/webhooks/", 201, {
+      method: "POST",
+      key: apiKey,
+      body: { url: `${env.RECEIVER_URL}/pings` },
+    });
     const [member] = await db()
       .select({ accountId: projectMembers.accountId })
       .from(projectMembers)
@@ -221,6 +244,20 @@ describe("what is not a session's", () => {
             createdAt: at(0),
           })),
         ),
+      db()
+        .insert(webhookInvocations)
+        .values(
+          [rows.oldPing, rows.newPing].map((eventId) => ({
+            id: invocationIdOf(eventId, webhook.id),
+            webhookId: webhook.id,
+            projectId,
+            eventId,
+            status: "succeeded" as const,
+            attempts: 1,
+            createdAt: at(0),
+            updatedAt: at(0),
+          })),
+        ),
     ]);
     const swept = await sweepExpired(db(), now);
     expect(swept).toMatchObject({ webSessions: 1, invitations: 1, pings: 1 });
@@ -229,5 +266,11 @@ describe("what is not a session's", () => {
       expect(left).not.toContain(gone);
     for (const kept of [rows.liveWeb, rows.newInvitation, rows.newPing])
       expect(left).toContain(kept);
+    // The old ping's delivery went with it; the new one's stays.
+    const deliveries = await db()
+      .select({ eventId: webhookInvocations.eventId })
+      .from(webhookInvocations)
+      .where(eq(webhookInvocations.projectId, projectId));
+    expect(deliveries).toEqual([{ eventId: rows.newPing }]);
   });
 });

@@ -1,13 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
-import {
-  foreignKey,
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-} from "drizzle-orm/sqlite-core";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { projects } from "./accounts.ts";
 import { sessions } from "./sessions.ts";
 
@@ -114,14 +106,23 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/**
+ * One event for one webhook. Keyed by the webhook (WITHOUT ROWID, migration 0026): the key is the
+ * delivery log's index, so a delivery is its row and its due entry, not a third for the log. Its
+ * id is its event's and its webhook's (`invocationIdOf`), so the webhook of any id is known
+ * (`invocationKey`) and a session's deliveries are found from its events without an index of
+ * invocations by event (`deliveriesOfEvents`). It goes with its webhook by cascade, and with its
+ * event by the statements that delete events (no foreign key: a cascade from events would search
+ * every invocation for each event deleted, there being no index by event to search).
+ */
 export const webhookInvocations = sqliteTable(
   "webhook_invocations",
   {
-    id: text().primaryKey(),
+    id: text().notNull(),
     webhookId: text("webhook_id")
       .notNull()
       .references(() => webhooks.id, { onDelete: "cascade" }),
-    /** Its event's project and id: the event's key, so the invocation goes with its event. */
+    /** Its event's project and id: the event's key. */
     projectId: text("project_id").notNull(),
     eventId: text("event_id").notNull(),
     status: text({ enum: INVOCATION_STATUSES }).notNull(),
@@ -144,11 +145,7 @@ export const webhookInvocations = sqliteTable(
     updatedAt: text("updated_at").notNull(),
   },
   (t) => [
-    foreignKey({
-      columns: [t.projectId, t.eventId],
-      foreignColumns: [events.projectId, events.id],
-    }).onDelete("cascade"),
-    index("webhook_invocations_webhook_idx").on(t.webhookId, t.id),
+    primaryKey({ columns: [t.webhookId, t.id] }),
     // The sweep of unfinished invocations, by when they are due: a finished one has no
     // `next_attempt_at`, so it leaves the index (migration 0023) rather than moving in it.
     index("webhook_invocations_due_idx")
@@ -156,6 +153,54 @@ export const webhookInvocations = sqliteTable(
       .where(sql`${t.nextAttemptAt} IS NOT NULL`),
   ],
 );
+
+/** An invocation's id: `whi_`, its event's id and its webhook's, each without its prefix. */
+export const invocationIdOf = (eventId: string, webhookId: string) =>
+  `whi_${eventId.slice(EVENT_PREFIX.length)}${webhookId.slice(WEBHOOK_PREFIX.length)}`;
+
+const EVENT_PREFIX = "evt_";
+const WEBHOOK_PREFIX = "wh_";
+/** `whi_` and an event id's 26 characters: what comes after is the webhook's. */
+const WEBHOOK_IN_INVOCATION_ID = 30;
+
+/** The webhook an invocation id names. */
+export const webhookOfInvocation = (invocationId: string) =>
+  `${WEBHOOK_PREFIX}${invocationId.slice(WEBHOOK_IN_INVOCATION_ID)}`;
+
+/** An invocation by its id alone: its key, the webhook taken from the id. */
+export const invocationKey = (invocationId: string) =>
+  and(
+    eq(webhookInvocations.webhookId, webhookOfInvocation(invocationId)),
+    eq(webhookInvocations.id, invocationId),
+  );
+
+/** Invocations by their ids alone: their keys, each webhook taken from its ids. */
+export const invocationKeys = (invocationIds: string[]) =>
+  and(
+    inArray(webhookInvocations.webhookId, [...new Set(invocationIds.map(webhookOfInvocation))]),
+    inArray(webhookInvocations.id, invocationIds),
+  );
+
+/**
+ * The keys (webhook, id) of the invocations of the events `where` selects: for each event, those
+ * of the webhooks that could have heard it — the project's own and its session's, each a seek —
+ * the key made from the event's and the webhook's ids as the invocation's was. A few seeks an
+ * event, however many deliveries the database holds.
+ */
+export function deliveriesOfEvents(where: SQL | undefined) {
+  const key = sql`${webhooks.id} AS webhook_id, 'whi_' || substr(${events.id}, ${sql.raw(String(EVENT_PREFIX.length + 1))})
+    || substr(${webhooks.id}, ${sql.raw(String(WEBHOOK_PREFIX.length + 1))}) AS id`;
+  return sql`SELECT ${key} FROM ${events} JOIN ${webhooks}
+      ON ${webhooks.projectId} = ${events.projectId} AND ${webhooks.sessionId} IS NULL
+      WHERE ${where}
+    UNION ALL
+    SELECT ${key} FROM ${events} JOIN ${webhooks} ON ${webhooks.sessionId} = ${events.sessionId}
+      WHERE ${where}`;
+}
+
+/** The invocation is one of those of the events `where` selects (deliveriesOfEvents). */
+export const isDeliveryOf = (where: SQL | undefined) =>
+  sql`(${webhookInvocations.webhookId}, ${webhookInvocations.id}) IN (${deliveriesOfEvents(where)})`;
 
 /** Joins an invocation to its event, by the event's key. */
 export const eventOf = (invocation: typeof webhookInvocations) =>

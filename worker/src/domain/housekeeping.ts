@@ -1,7 +1,7 @@
 import { and, isNull, lt } from "drizzle-orm";
 import { projectInvitations, webSessions } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
-import { events } from "../db/webhooks.ts";
+import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import { encodeTime } from "../lib/ids.ts";
 
 /**
@@ -22,7 +22,12 @@ export const isHousekeepingMinute = (now: Date) => now.getUTCMinutes() === 0;
 
 export async function sweepExpired(db: Database, now = new Date()) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const [signedOut, invitations, pings] = await db.batch([
+  // Ids sort by time (`evt_` + 48 bits of ms): a range of the pings' own index, no scan.
+  const expiredPings = and(
+    lt(events.id, `evt_${encodeTime(ago(PING_KEPT_DAYS).getTime())}`),
+    isNull(events.sessionId),
+  );
+  const [signedOut, invitations, , pings] = await db.batch([
     db
       .delete(webSessions)
       .where(lt(webSessions.expiresAt, now.toISOString()))
@@ -31,16 +36,8 @@ export async function sweepExpired(db: Database, now = new Date()) {
       .delete(projectInvitations)
       .where(lt(projectInvitations.expiresAt, ago(INVITATION_KEPT_DAYS).toISOString()))
       .returning({ id: projectInvitations.id }),
-    // Ids sort by time (`evt_` + 48 bits of ms): a range of the pings' own index, no scan.
-    db
-      .delete(events)
-      .where(
-        and(
-          lt(events.id, `evt_${encodeTime(ago(PING_KEPT_DAYS).getTime())}`),
-          isNull(events.sessionId),
-        ),
-      )
-      .returning({ id: events.id }),
+    db.delete(webhookInvocations).where(isDeliveryOf(expiredPings)),
+    db.delete(events).where(expiredPings).returning({ id: events.id }),
   ]);
   return { webSessions: signedOut.length, invitations: invitations.length, pings: pings.length };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import {
   connectionKeys,
@@ -7,7 +7,7 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { eventOf, events, webhookInvocations } from "../db/webhooks.ts";
+import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import { isOpen, refused } from "./session-rules.ts";
 
 /**
@@ -82,11 +82,6 @@ const REDACTED_PAYLOAD = sql.raw(`json_replace(payload,
  */
 export function redactionStatements(db: Database, projectId: string, sessionId: string) {
   const ofSession = and(eq(events.projectId, projectId), eq(events.sessionId, sessionId));
-  const deliveries = db
-    .select({ id: webhookInvocations.id })
-    .from(webhookInvocations)
-    .innerJoin(events, eventOf(webhookInvocations))
-    .where(ofSession);
   return [
     db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),
     db.update(sessionKeys).set(REDACTED_CONFIGURED_KEY).where(eq(sessionKeys.sessionId, sessionId)),
@@ -101,6 +96,6 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
       .set({
         attemptLog: sql`(SELECT json_group_array(json(json_set(value, '$.response_body', NULL))) FROM json_each(${webhookInvocations.attemptLog}))`,
       })
-      .where(inArray(webhookInvocations.id, deliveries)),
+      .where(isDeliveryOf(ofSession)),
   ] as const;
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { projects } from "../db/accounts.ts";
 import { type Database, database } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
-import { events } from "../db/webhooks.ts";
+import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
 import { sessionObject } from "./session-address.ts";
@@ -34,13 +34,15 @@ export const eraseAt = (env: Env, closedAt: string, retentionDays: number) =>
   Date.parse(closedAt) + retentionDays * retentionDaySeconds(env) * 1000;
 
 /**
- * The statements that erase one session from D1, in one batch: its events (their deliveries and
- * attempts go with them, by cascade), then its row (its keys, connections, their keys, its own
- * webhooks and their deliveries go with it).
+ * The statements that erase one session from D1, in one batch: its events' deliveries, its events,
+ * then its row (its keys, connections, their keys, its own webhooks and their deliveries go with
+ * it, by cascade).
  */
 export function erasureStatements(db: Database, projectId: string, sessionId: string) {
+  const ofSession = and(eq(events.projectId, projectId), eq(events.sessionId, sessionId));
   return [
-    db.delete(events).where(and(eq(events.projectId, projectId), eq(events.sessionId, sessionId))),
+    db.delete(webhookInvocations).where(isDeliveryOf(ofSession)),
+    db.delete(events).where(ofSession),
     db.delete(sessions).where(eq(sessions.id, sessionId)),
   ] as const;
 }

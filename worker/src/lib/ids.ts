@@ -24,7 +24,6 @@ export type IdPrefix =
   | "vk"
   | "ca"
   | "wh"
-  | "whi"
   | "evt"
   | "inv";
 

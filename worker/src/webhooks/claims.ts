@@ -4,6 +4,7 @@ import {
   eventOf,
   events,
   type InvocationRow,
+  invocationKey,
   webhookInvocations,
   webhooks,
 } from "../db/webhooks.ts";
@@ -40,7 +41,7 @@ export async function claimAttempt(
     .set({ leaseUntil: new Date(now.getTime() + lease * 1000).toISOString() })
     .where(
       and(
-        eq(webhookInvocations.id, invocation.id),
+        invocationKey(invocation.id),
         eq(webhookInvocations.attempts, invocation.attempts),
         unfinished,
         free(now),
@@ -115,6 +116,7 @@ export async function claimRun(
     })
     .where(
       and(
+        eq(webhookInvocations.webhookId, webhookId),
         sql`${webhookInvocations.id} IN (SELECT value FROM ${inRun})`,
         eq(webhookInvocations.attempts, 0),
         free(now),
@@ -166,12 +168,7 @@ export async function isClaimable(db: Database, invocation: InvocationRow, now: 
     .select({ id: webhookInvocations.id })
     .from(webhookInvocations)
     .where(
-      and(
-        eq(webhookInvocations.id, invocation.id),
-        eq(webhookInvocations.attempts, 0),
-        unfinished,
-        free(now),
-      ),
+      and(invocationKey(invocation.id), eq(webhookInvocations.attempts, 0), unfinished, free(now)),
     );
   return row !== undefined;
 }

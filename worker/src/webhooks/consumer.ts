@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type Database, database } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
@@ -6,6 +6,8 @@ import {
   type AttemptRecord,
   eventOf,
   events,
+  invocationKey,
+  invocationKeys,
   webhookInvocations,
   webhooks,
 } from "../db/webhooks.ts";
@@ -96,7 +98,7 @@ export async function processInvocation(
   waitUntil = Date.now() + ORDER_POLL_BUDGET_MS,
 ): Promise<QueueDecision> {
   const [found] = await withWebhookAndEvent(db)
-    .where(eq(webhookInvocations.id, message.invocation_id))
+    .where(invocationKey(message.invocation_id))
     .limit(1);
   if (!found) return done;
   const { invocation, webhook } = found;
@@ -114,7 +116,7 @@ export async function processInvocation(
         failureReason: "The webhook was disabled before this event was delivered",
         updatedAt: at,
       })
-      .where(and(eq(webhookInvocations.id, invocation.id), unfinished));
+      .where(and(invocationKey(invocation.id), unfinished));
     return done;
   }
   // A wait longer than Queues allow is taken in steps: an early message just goes back.
@@ -207,10 +209,7 @@ async function deliverClaimed(
   ];
   if (unsent.length > 0)
     writes.push(
-      db
-        .update(webhookInvocations)
-        .set({ leaseUntil: null })
-        .where(inArray(webhookInvocations.id, unsent)),
+      db.update(webhookInvocations).set({ leaseUntil: null }).where(invocationKeys(unsent)),
     );
   if (writes.length > 0) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   // A session's webhook disabled by a 410: its session's object keeps a copy of its webhooks.
@@ -297,9 +296,7 @@ async function attemptOnce(
           CASE WHEN ${ofRedactedSession} THEN ${JSON.stringify({ ...record, response_body: null })}
           ELSE ${JSON.stringify(record)} END))`,
       })
-      .where(
-        and(eq(webhookInvocations.id, invocation.id), eq(webhookInvocations.attempts, attempt - 1)),
-      ),
+      .where(and(invocationKey(invocation.id), eq(webhookInvocations.attempts, attempt - 1))),
     // 410 Gone: the receiver asks to stop, so the webhook is disabled.
     ...(gone
       ? [

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { database } from "../db/client.ts";
-import { webhookInvocations, webhooks } from "../db/webhooks.ts";
+import { invocationKey, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { enqueue, type WebhookMessage } from "./queue.ts";
 
@@ -18,7 +18,7 @@ export async function reconcileDeadLetters(batch: MessageBatch<WebhookMessage>, 
       .select({ invocation: webhookInvocations, retries: webhooks.retries })
       .from(webhookInvocations)
       .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
-      .where(eq(webhookInvocations.id, message.body.invocation_id))
+      .where(invocationKey(message.body.invocation_id))
       .limit(1);
     const invocation = found?.invocation;
     if (!invocation || (invocation.status !== "pending" && invocation.status !== "retrying")) {
@@ -34,7 +34,7 @@ export async function reconcileDeadLetters(batch: MessageBatch<WebhookMessage>, 
           failureReason: `Retries used up after ${invocation.attempts} attempts (reconciled from the dead-letter queue)`,
           updatedAt: new Date(now).toISOString(),
         })
-        .where(eq(webhookInvocations.id, invocation.id));
+        .where(invocationKey(invocation.id));
     } else {
       const due = invocation.nextAttemptAt ? Date.parse(invocation.nextAttemptAt) : now;
       const next = { invocation_id: invocation.id, attempt: invocation.attempts + 1 };

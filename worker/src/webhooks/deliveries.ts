@@ -5,6 +5,7 @@ import {
   eventOf,
   events,
   type InvocationRow,
+  isDeliveryOf,
   webhookInvocations,
 } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
@@ -100,7 +101,7 @@ export async function deliveriesForSession(ctx: ProjectContext, sessionId: strin
     .select({ invocation: webhookInvocations, event: events.type })
     .from(webhookInvocations)
     .innerJoin(events, eventOf(webhookInvocations))
-    .where(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId)))
+    .where(isDeliveryOf(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId))))
     .orderBy(desc(webhookInvocations.id))
     .limit(limit);
   return rows.map((row) => deliveryView(row.invocation, row.event));

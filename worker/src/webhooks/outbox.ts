@@ -5,6 +5,7 @@ import {
   type EventType,
   events,
   type InvocationRow,
+  invocationIdOf,
   type WebhookRow,
   webhookInvocations,
   webhooks,
@@ -73,7 +74,7 @@ export function outboxRows(
     eventRows.push(row);
     for (const webhook of listeners.filter((listener) => wantsEvent(listener, event.type))) {
       invocations.push({
-        id: newId("whi", now.getTime()),
+        id: invocationIdOf(row.id, webhook.id),
         webhookId: webhook.id,
         projectId: row.projectId,
         eventId: row.id,
