@@ -23,8 +23,8 @@ export interface ProjectOverview {
 
 /**
  * Sessions created in the window, found by their ids: an id starts with its creation time, so
- * `(project, kind, status, id ≥ cs_<time>)` is a range of the sessions index, one for each kind
- * and status, not a scan.
+ * `(project, mode, kind, status, id ≥ cs_<time>)` is a range of the sessions index, one for each
+ * kind and status, not a scan.
  */
 function recentSessions(projectId: string, livemode: boolean, since: number): SQL {
   const time = encodeTime(since);
@@ -32,8 +32,9 @@ function recentSessions(projectId: string, livemode: boolean, since: number): SQ
   const ofKinds = SESSION_KINDS.map((kind) => {
     const ranges = SESSION_STATUSES.map(
       (status) =>
-        sql`SELECT id FROM sessions WHERE project_id = ${projectId} AND kind = ${kind}
-          AND status = ${status} AND id >= ${`${kind === "collect" ? "cs" : "vs"}_${time}`}`,
+        sql`SELECT id FROM sessions WHERE project_id = ${projectId} AND livemode = ${livemode ? 1 : 0}
+          AND kind = ${kind} AND status = ${status}
+          AND id >= ${`${kind === "collect" ? "cs" : "vs"}_${time}`}`,
     );
     return sql`SELECT id FROM (${sql.join(ranges, sql` UNION ALL `)})`;
   });

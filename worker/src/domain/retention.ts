@@ -83,7 +83,8 @@ export async function sessionsPastRetention(env: Env, db: Database, now: Date) {
     FROM (SELECT id, ${now.getTime()} - retention_days * ${dayMs} AS cutoff FROM projects) AS p
     CROSS JOIN (SELECT 'collect' AS kind, 'cs_' AS prefix UNION ALL SELECT 'verify', 'vs_') AS k
     CROSS JOIN sessions AS s
-      ON s.project_id = p.id AND s.kind = k.kind AND s.status IN (${closed})
+      ON s.project_id = p.id AND s.livemode IN (0, 1) AND s.kind = k.kind
+      AND s.status IN (${closed})
       AND s.id < k.prefix || ${encodedTimeSql(sql`p.cutoff`)}
     WHERE s.completed_at IS NOT NULL
       AND s.completed_at < strftime('%Y-%m-%dT%H:%M:%fZ', p.cutoff / 1000.0, 'unixepoch')
