@@ -157,8 +157,8 @@ export const sessions = sqliteTable(
       t.id,
     ),
     // Only sessions that have an external_id: a filter by it names one (an index row less each).
-    index("sessions_project_kind_external_idx")
-      .on(t.projectId, t.kind, t.externalId, t.id)
+    index("sessions_project_mode_kind_external_idx")
+      .on(t.projectId, t.livemode, t.kind, t.externalId, t.id)
       .where(sql`${t.externalId} IS NOT NULL`),
   ],
 );

@@ -169,7 +169,8 @@ export async function listSessionRows(
     eq(sessions.projectId, ctx.projectId),
     eq(sessions.livemode, ctx.livemode),
   ];
-  if (kind) conditions.push(eq(sessions.kind, kind));
+  // Both kinds named, not left out: the count then seeks each kind's part of an index too.
+  conditions.push(kind ? eq(sessions.kind, kind) : inArray(sessions.kind, [...SESSION_KINDS]));
   if (filter.status) conditions.push(eq(sessions.status, filter.status));
   if (filter.external_id !== undefined)
     conditions.push(eq(sessions.externalId, filter.external_id));
