@@ -6804,8 +6804,11 @@ export interface components {
             keys: {
                 algorithm: string;
                 bits: number;
+                /** @description Proven through a certificate */
                 certified: boolean;
+                /** @description Counted for the first time in this session */
                 new: boolean;
+                /** @description The key's SHA-256 fingerprint */
                 sha256: string;
             }[];
             max_attempts: number;

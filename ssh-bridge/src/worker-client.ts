@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import {
   type ConnectionProgressRequest,
   type ConnectionStatusResponse,
@@ -95,7 +95,7 @@ export class WorkerClient implements WorkerApi {
     return this.#call("health", "GET", "/internal/v1/health", healthResponse, undefined, requestId);
   }
 
-  async #call<T extends z.ZodType>(
+  async #call<T extends z.ZodMiniType>(
     endpoint: WorkerEndpoint,
     method: string,
     path: string,
@@ -114,7 +114,7 @@ export class WorkerClient implements WorkerApi {
     }
   }
 
-  async #send<T extends z.ZodType>(
+  async #send<T extends z.ZodMiniType>(
     method: string,
     path: string,
     answer: T,
@@ -141,12 +141,13 @@ export class WorkerClient implements WorkerApi {
         response.status,
       );
     }
-    let parsed: z.ZodSafeParseResult<z.infer<T>>;
+    let json: unknown;
     try {
-      parsed = answer.safeParse(JSON.parse(text));
+      json = JSON.parse(text);
     } catch {
       throw new WorkerUnavailableError(`Worker answered ${method} ${path} with something not JSON`);
     }
+    const parsed = answer.safeParse(json);
     if (!parsed.success) {
       throw new WorkerUnavailableError(
         `Worker's answer to ${method} ${path} is outside the contract: ${parsed.error.message.slice(0, 300)}`,

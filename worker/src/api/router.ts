@@ -36,7 +36,7 @@ export const apiRouter = () =>
   new OpenAPIHono<AppEnv>({ strict: false, defaultHook: (result) => throwProblem(result) });
 
 /** The same validation for routes that are not part of the public API (the bridge's). */
-export const validate = <Target extends keyof ValidationTargets, Schema extends z.ZodType>(
+export const validate = <Target extends keyof ValidationTargets, Schema extends z.core.$ZodType>(
   target: Target,
   schema: Schema,
 ) => zValidator(target, schema, (result) => throwProblem({ ...result, target }));

@@ -12,7 +12,7 @@ import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isConnectionIdentifier } from "../lib/ids.ts";
 import { objectStub } from "../lib/meter.ts";
-import { CONNECTION_RESULTS, countedKey, SESSION_STATUSES } from "../protocol/messages.ts";
+import { CONNECTION_RESULTS, SESSION_STATUSES } from "../protocol/messages.ts";
 import { REFUSALS, render } from "../protocol/terminal.ts";
 import { printableClientVersion } from "../protocol/terminal-text.ts";
 import { problem } from "../schemas/common.ts";
@@ -42,6 +42,15 @@ const textProblems = createMiddleware<AppEnv>(async (c, next) => {
   const headers = new Headers(c.res.headers);
   headers.set("content-type", "text/plain; charset=utf-8");
   c.res = new Response(render([body.detail], false), { status: c.res.status, headers });
+});
+
+/** A key the signature counted: the bridge's wire format (protocol/messages.ts), described. */
+const countedKey = z.object({
+  sha256: z.string().describe("The key's SHA-256 fingerprint"),
+  algorithm: z.string(),
+  bits: z.int(),
+  certified: z.boolean().describe("Proven through a certificate"),
+  new: z.boolean().describe("Counted for the first time in this session"),
 });
 
 const signatureResult = z

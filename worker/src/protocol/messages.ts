@@ -1,9 +1,11 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { UNCOUNTED_REASONS } from "./key-outcomes.ts";
 
 /**
  * The wire format between the bridge and the Worker's /internal/v1 endpoints (never in OpenAPI).
  * The Worker answers with codes; every sentence the SSH user reads is the bridge's to write.
+ * Written with zod's mini API, which the bridge's bundle can shake down to what it uses: the
+ * bridge carries no other zod, and its resting memory is what it loads.
  */
 
 /** Keys a connection may offer, and so the most it can prove and record. */
@@ -23,14 +25,13 @@ export type ConnectionMethod = (typeof CONNECTION_METHODS)[number];
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 
 export const openConnectionRequest = z.strictObject({
-  connection_identifier: z.string().max(64),
+  connection_identifier: z.string().check(z.maxLength(64)),
   /** The client's address: the socket's, or the one a trusted load balancer's PROXY header gave. */
   ip_address: z.union([z.ipv4(), z.ipv6()]),
   /** The SSH identification line, escaped by the bridge to printable ASCII (RFC 4253 §4.2). */
   client_version: z
     .string()
-    .max(255)
-    .regex(/^[\x20-\x7e]*$/, "Printable ASCII only"),
+    .check(z.maxLength(255), z.regex(/^[\x20-\x7e]*$/, "Printable ASCII only")),
 });
 
 export const REFUSAL_REASONS = [
@@ -51,16 +52,16 @@ export const openConnectionResponse = z.discriminatedUnion("accepted", [
     kind: z.enum(SESSION_KINDS),
     multi_key: z.boolean(),
     must_confirm: z.boolean(),
-    ssh_banner: z.string().nullable(),
-    ssh_message: z.string().nullable(),
+    ssh_banner: z.nullable(z.string()),
+    ssh_message: z.nullable(z.string()),
     expired_at: z.string(),
     /** SHA-256 fingerprints of the configured keys (verification only), so the bridge can answer "key OK". */
     expected_fingerprints: z.array(z.string()),
     /** The forge accounts whose keys the session expects (`github.com/alice`), for the user. */
-    expected_accounts: z.array(z.string()).default([]),
+    expected_accounts: z._default(z.array(z.string()), []),
     /** SHA-256 fingerprints of the trusted certificate authorities (verification only). */
     authority_fingerprints: z.array(z.string()),
-    principal: z.string().nullable(),
+    principal: z.nullable(z.string()),
     require_security_key: z.boolean(),
     require_user_verification: z.boolean(),
   }),
@@ -69,25 +70,31 @@ export const openConnectionResponse = z.discriminatedUnion("accepted", [
 
 /** A key's wire-format blob (base64) as the client offered it: a plain key or a certificate. */
 const provenKey = z.strictObject({
-  key: z.string().max(MAX_KEY_BLOB_BASE64),
+  key: z.string().check(z.maxLength(MAX_KEY_BLOB_BASE64)),
   /** The flags and counter a security key signed; null for any other key. */
-  security_key: z
-    .strictObject({ flags: z.int().min(0).max(255), counter: z.int().min(0).max(0xffff_ffff) })
-    .nullable(),
+  security_key: z.nullable(
+    z.strictObject({
+      flags: z.int().check(z.minimum(0), z.maximum(255)),
+      counter: z.int().check(z.minimum(0), z.maximum(0xffff_ffff)),
+    }),
+  ),
 });
 
 export const finishConnectionRequest = z.strictObject({
-  session_id: z.string().max(64),
+  session_id: z.string().check(z.maxLength(64)),
   /** The keys whose possession the bridge verified, with their security key's report. */
-  keys: z.array(provenKey).max(MAX_KEYS_PER_CONNECTION),
+  keys: z.array(provenKey).check(z.maxLength(MAX_KEYS_PER_CONNECTION)),
   /** Distinct keys the client offered, proven or not (tells "no key" from "no match"). */
-  keys_offered: z.int().min(0).max(1000),
+  keys_offered: z.int().check(z.minimum(0), z.maximum(1000)),
   /** Why offered keys did not count, each reason once (bridges before 2026-11 send none). */
-  refusals: z.array(z.enum(UNCOUNTED_REASONS)).max(UNCOUNTED_REASONS.length).default([]),
+  refusals: z._default(
+    z.array(z.enum(UNCOUNTED_REASONS)).check(z.maxLength(UNCOUNTED_REASONS.length)),
+    [],
+  ),
   /** The user's answer when the session has must_confirm; null otherwise. */
-  confirmed: z.boolean().nullable(),
+  confirmed: z.nullable(z.boolean()),
   /** The bridge ended the connection (it is restarting) before it was done. */
-  interrupted: z.boolean().default(false),
+  interrupted: z._default(z.boolean(), false),
 });
 
 /** The bridge is asking the user to confirm these keys (must_confirm): the proof page shows it. */
@@ -101,18 +108,19 @@ export const LEASE_RENEWAL_MS = 15_000;
 
 /** The connection lives (its lease renewed); with `confirming`, the user is asked to confirm. */
 export const connectionProgressRequest = z.strictObject({
-  session_id: z.string().max(64),
-  confirming: z
-    .array(
-      z.strictObject({
-        sha256: z.string().max(64),
-        algorithm: z.string().max(64),
-        bits: z.int().min(0).max(16_384),
-        certified: z.boolean(),
-      }),
-    )
-    .max(MAX_KEYS_PER_CONNECTION)
-    .optional(),
+  session_id: z.string().check(z.maxLength(64)),
+  confirming: z.optional(
+    z
+      .array(
+        z.strictObject({
+          sha256: z.string().check(z.maxLength(64)),
+          algorithm: z.string().check(z.maxLength(64)),
+          bits: z.int().check(z.minimum(0), z.maximum(16_384)),
+          certified: z.boolean(),
+        }),
+      )
+      .check(z.maxLength(MAX_KEYS_PER_CONNECTION)),
+  ),
 });
 
 export const connectionProgressResponse = z.object({ ok: z.literal(true) });
@@ -134,7 +142,7 @@ export const CONNECTION_RESULTS = [
 export type ConnectionResult = (typeof CONNECTION_RESULTS)[number];
 
 /** A key a connection counted, as the bridge and the signature answer report it. */
-export const countedKey = z.object({
+const countedKey = z.object({
   sha256: z.string(),
   algorithm: z.string(),
   bits: z.int(),
@@ -150,9 +158,10 @@ export const finishConnectionResponse = z.object({
   keys: z.array(countedKey),
   failed_attempts: z.int(),
   max_attempts: z.int(),
-  remaining_keys: z.int().describe("Configured keys still to prove (match_all_keys)"),
+  /** Configured keys still to prove (match_all_keys). */
+  remaining_keys: z.int(),
   /** The forge accounts whose keys the session expects (`github.com/alice`), for the user. */
-  expected_accounts: z.array(z.string()).default([]),
+  expected_accounts: z._default(z.array(z.string()), []),
 });
 
 export const connectionStatusResponse = z.object({
