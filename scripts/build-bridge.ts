@@ -41,8 +41,12 @@ export async function buildBridge(outfile = BRIDGE_BUNDLE): Promise<string> {
     platform: "node",
     format: "esm",
     target: "node20",
-    // Readable as shipped: a stack trace or a crash line in the journal points at real code.
+    // Readable as shipped: a stack trace or a crash line in the journal names the real functions,
+    // and the source map beside the bundle turns its positions into the sources' lines. Only
+    // whitespace is minified: V8 keeps the bundle's source in memory, and 0.35 MB less of it is
+    // 1 MB less of the bridge's RSS at rest (bench/bridge-memory.ts).
     sourcemap: "linked",
+    minifyWhitespace: true,
     external: ["cpu-features", "*.node"],
     plugins: [leaveOutUnused],
     // ssh2 is CommonJS: it requires Node's modules (and its optional ones) at run time, and

@@ -1,5 +1,6 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { BridgeMetrics } from "./metrics.ts";
+import { http } from "./node-http.ts";
 import { WorkerUnavailableError } from "./worker-client.ts";
 
 /**
@@ -47,7 +48,7 @@ export async function startOperationsServer(options: {
   readiness: Readiness;
   metrics: BridgeMetrics;
 }): Promise<{ port: number; close: () => Promise<void> }> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = http.createServer((request, response) => {
     const path = (request.url ?? "/").split("?")[0];
     const text = (status: number, body: string, type = "text/plain; charset=utf-8") => {
       response.writeHead(status, { "content-type": type, "cache-control": "no-store" });

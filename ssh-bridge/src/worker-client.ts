@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type * as z from "zod/mini";
 import {
   type ConnectionProgressRequest,
@@ -14,6 +15,7 @@ import {
 } from "../../worker/src/protocol/messages.ts";
 import { signRequest } from "../../worker/src/protocol/request-signing.ts";
 import type { WorkerEndpoint } from "./metrics.ts";
+import { http, https } from "./node-http.ts";
 
 /** The Worker could not be reached, failed, or answered outside the contract; the user is told so. */
 export class WorkerUnavailableError extends Error {
@@ -123,19 +125,19 @@ export class WorkerClient implements WorkerApi {
   ): Promise<z.infer<T>> {
     const body = payload === undefined ? "" : JSON.stringify(payload);
     const headers = await signRequest(this.#options.secret, { method, path, body, requestId });
-    let response: Response;
+    let response: { status: number; text: string };
     try {
-      response = await fetch(new URL(path, this.#options.baseUrl), {
+      response = await exchange(new URL(path, this.#options.baseUrl), {
         method,
         headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
-        body: body || undefined,
-        signal: AbortSignal.timeout(this.#options.timeoutMs),
+        body,
+        timeoutMs: this.#options.timeoutMs,
       });
     } catch (error) {
-      throw new WorkerUnavailableError(`Worker unreachable: ${reasonOf(error)}`);
+      throw new WorkerUnavailableError(`Worker unreachable: ${(error as Error).message}`);
     }
-    const text = await response.text();
-    if (!response.ok) {
+    const { text } = response;
+    if (response.status < 200 || response.status > 299) {
       throw new WorkerUnavailableError(
         `Worker answered ${response.status} to ${method} ${path}: ${text.slice(0, 300)}`,
         response.status,
@@ -157,11 +159,39 @@ export class WorkerClient implements WorkerApi {
   }
 }
 
-/** fetch's "fetch failed" says little; its cause (ECONNREFUSED 127.0.0.1:8787) says what. */
-function reasonOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const message = (error as Error).message ?? String(error);
-  return cause?.message
-    ? `${message} (${cause.code ?? ""}${cause.code ? ": " : ""}${cause.message})`
-    : message;
+/**
+ * One request and its whole answer, with node:http(s) and its keep-alive agent. Node's `fetch`
+ * would do it too, but loading it (undici) is a few MB of the bridge's resting memory
+ * (docs/benchmarks.md §4).
+ */
+function exchange(
+  url: URL,
+  init: { method: string; headers: Record<string, string>; body: string; timeoutMs: number },
+): Promise<{ status: number; text: string }> {
+  const send = url.protocol === "https:" ? https().request : http.request;
+  return new Promise((resolve, reject) => {
+    const signal = AbortSignal.timeout(init.timeoutMs);
+    const request = send(
+      url.href,
+      { method: init.method, headers: init.headers, signal },
+      (answer) => readAnswer(answer).then(resolve, reject),
+    );
+    request.on("error", (error) =>
+      reject(signal.aborted ? new Error(`no answer within ${init.timeoutMs} ms`) : error),
+    );
+    request.end(init.body || undefined);
+  });
+}
+
+function readAnswer(answer: IncomingMessage): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+    answer.on("error", reject);
+    answer.on("close", () => {
+      if (!answer.complete) reject(new Error("the answer was cut off"));
+      else
+        resolve({ status: answer.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+    });
+  });
 }

@@ -30,7 +30,7 @@ describe("the Worker goes away and comes back", () => {
     expect(during.code).toBe(255);
     expect(during.stderr).toContain("temporarily unavailable");
     await expect.poll(() => bridge.logs.at(-1)?.outcome).toBe("unavailable");
-    expect(bridge.logs.at(-1)?.error).toMatch(/^Worker unreachable: fetch failed \(ECONNREFUSED/);
+    expect(bridge.logs.at(-1)?.error).toMatch(/^Worker unreachable: connect ECONNREFUSED /);
 
     await worker.start();
     const after = await runSsh({
