@@ -154,14 +154,14 @@ export const webhookInvocations = sqliteTable(
   ],
 );
 
-/** An invocation's id: `whi_`, its event's id and its webhook's, each without its prefix. */
-export const invocationIdOf = (eventId: string, webhookId: string) =>
-  `whi_${eventId.slice(EVENT_PREFIX.length)}${webhookId.slice(WEBHOOK_PREFIX.length)}`;
-
 const EVENT_PREFIX = "evt_";
 const WEBHOOK_PREFIX = "wh_";
 /** `whi_` and an event id's 26 characters: what comes after is the webhook's. */
 const WEBHOOK_IN_INVOCATION_ID = 30;
+
+/** An invocation's id: `whi_`, its event's id and its webhook's, each without its prefix. */
+export const invocationIdOf = (eventId: string, webhookId: string) =>
+  `whi_${eventId.slice(EVENT_PREFIX.length)}${webhookId.slice(WEBHOOK_PREFIX.length)}`;
 
 /** The webhook an invocation id names. */
 export const webhookOfInvocation = (invocationId: string) =>

@@ -64,7 +64,7 @@ const SWEEP_BATCH = 100;
 const CLOSED_STATUSES = ["completed", "verified", "failed", "expired"] as const;
 
 /**
- * Closed sessions past their project's retention, oldest project first. There is no index of
+ * Closed sessions past their project's retention, project by project. There is no index of
  * closed sessions by when they closed (each entry would be a row written a session, D1 bills it):
  * a session closes after it was made and its id begins with the time it was made, so the ones
  * closed before a project's cutoff are among those the lists' index holds, under a closed status,

@@ -40,12 +40,12 @@ const MAX_ORDER_WAITS = 10;
  */
 const QUEUE_RETRY_BUDGET = 50;
 
-/** What to do with one queue message. */
 /** The invocation being updated delivers an event of a session that has been redacted since. */
 const ofRedactedSession = sql`EXISTS (SELECT 1 FROM ${events}
   JOIN ${sessions} ON ${sessions.id} = ${events.sessionId}
   WHERE ${eventOf(webhookInvocations)} AND ${sessions.redactedAt} IS NOT NULL)`;
 
+/** What to do with one queue message. */
 export type QueueDecision =
   /** Nothing more for this message: delivered, finished, or a stale duplicate. */
   | { kind: "done" }
