@@ -1,4 +1,3 @@
-import type { IncomingMessage } from "node:http";
 import type * as z from "zod/mini";
 import {
   type ConnectionProgressRequest,
@@ -171,27 +170,24 @@ function exchange(
   const send = url.protocol === "https:" ? https().request : http.request;
   return new Promise((resolve, reject) => {
     const signal = AbortSignal.timeout(init.timeoutMs);
+    const late = () => new Error(`no answer within ${init.timeoutMs} ms`);
     const request = send(
       url.href,
       { method: init.method, headers: init.headers, signal },
-      (answer) => readAnswer(answer).then(resolve, reject),
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        // An answer's error (cut off, timed out) ends in `close`, which says which it was.
+        answer.on("error", () => {});
+        answer.on("close", () => {
+          if (answer.complete) {
+            const text = Buffer.concat(chunks).toString("utf8");
+            resolve({ status: answer.statusCode ?? 0, text });
+          } else reject(signal.aborted ? late() : new Error("the answer was cut off"));
+        });
+      },
     );
-    request.on("error", (error) =>
-      reject(signal.aborted ? new Error(`no answer within ${init.timeoutMs} ms`) : error),
-    );
+    request.on("error", (error) => reject(signal.aborted ? late() : error));
     request.end(init.body || undefined);
-  });
-}
-
-function readAnswer(answer: IncomingMessage): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-    answer.on("error", reject);
-    answer.on("close", () => {
-      if (!answer.complete) reject(new Error("the answer was cut off"));
-      else
-        resolve({ status: answer.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
-    });
   });
 }

@@ -170,4 +170,33 @@ describe("the bridge against the Worker interface", () => {
       await bridge.close();
     }
   });
+
+  it("says what went wrong when a Worker does not answer, cuts its answer off or answers non-JSON", async () => {
+    // A Worker misbehaving three ways, by path: silent, cut off mid-answer, or not JSON.
+    const server = createServer((request, response) => {
+      if (request.url?.includes("/sessions/silent/")) return;
+      if (request.url?.includes("/sessions/cut/")) {
+        response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        response.write('{"open": tr');
+        setTimeout(() => response.destroy(), 50);
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end("<html>a proxy's page</html>");
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    const client = new WorkerClient({ baseUrl: url, secret: "s", timeoutMs: 300 });
+    await expect(client.sessionStatus("silent")).rejects.toThrow(
+      /^Worker unreachable: no answer within 300 ms$/,
+    );
+    await expect(client.sessionStatus("cut")).rejects.toThrow(
+      /^Worker unreachable: the answer was cut off$/,
+    );
+    await expect(client.sessionStatus("html")).rejects.toThrow(
+      /^Worker answered GET \/internal\/v1\/sessions\/html\/status with something not JSON$/,
+    );
+  });
 });
