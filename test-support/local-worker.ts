@@ -50,6 +50,11 @@ export async function startLocalWorker(
     shippedEnvironment?: boolean;
     /** The JWK set that signs attestations; a new one by default. */
     attestationKeys?: string;
+    /**
+     * Keep wrangler's local trace explorer on, as `npm start` has it (or LOCAL_OBSERVABILITY=on,
+     * to measure what it costs); benches and tests have it off.
+     */
+    localObservability?: boolean;
     /** Run the cron handler this often, as `npm start` does every minute. */
     scheduledEveryMs?: number;
   } = {},
@@ -109,7 +114,18 @@ export async function startLocalWorker(
           cwd: ROOT,
           stdio: ["ignore", "ignore", "inherit"],
           detached: true,
-          env: { ...process.env, CI: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+          env: {
+            ...process.env,
+            CI: "1",
+            CLOUDFLARE_CF_FETCH_ENABLED: "false",
+            // wrangler's local trace explorer streams every invocation (each Durable Object call
+            // and D1 query a span) to a collector Worker in the same workerd, which stores them:
+            // a third of a request's local CPU, and no part of the deployed Worker. Off here.
+            X_LOCAL_OBSERVABILITY:
+              (options.localObservability ?? process.env.LOCAL_OBSERVABILITY === "on")
+                ? "true"
+                : "false",
+          },
         },
       );
       await waitForHttp(`${worker.url}${options.readyPath ?? "/api/v1/openapi.json"}`, 60_000);
