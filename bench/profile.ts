@@ -279,7 +279,7 @@ export async function runProfileBench(proofs = 50, write = true) {
 
 ${nativeTable}
 
-The JavaScript, from V8's profiler (DevTools' \`Profiler\`, every 100 µs) over another ${proofs} proofs: shares of the ${inJs} samples taken in JavaScript. V8's sampler cannot sample while workerd runs its own C++ or another isolate, so these are shares, not times (the table above has the times).
+The JavaScript, from V8's profiler (DevTools' \`Profiler\`, every 100 µs) over another ${proofs} proofs: shares of the ${inJs} samples taken in JavaScript. V8's sampler takes few samples while workerd runs its own C++ or another isolate (the gaps show as long intervals between samples), so these are shares, not times (the table above has the times); a function's share includes the native work it calls and waits for synchronously, such as a Durable Object stub's call setting up a new object.
 
 ${table(
   ["File", "share of JavaScript"],

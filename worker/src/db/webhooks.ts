@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { projects } from "./accounts.ts";
 import { sessions } from "./sessions.ts";
@@ -163,6 +163,11 @@ const WEBHOOK_IN_INVOCATION_ID = 30;
 export const invocationIdOf = (eventId: string, webhookId: string) =>
   `whi_${eventId.slice(EVENT_PREFIX.length)}${webhookId.slice(WEBHOOK_PREFIX.length)}`;
 
+/** invocationIdOf in SQL: the same id, made from an event id and a webhook id there. */
+export const invocationIdSql = (eventId: SQL | AnyColumn, webhookId: SQL | AnyColumn) =>
+  sql`'whi_' || substr(${eventId}, ${sql.raw(String(EVENT_PREFIX.length + 1))})
+    || substr(${webhookId}, ${sql.raw(String(WEBHOOK_PREFIX.length + 1))})`;
+
 /** The webhook an invocation id names. */
 export const webhookOfInvocation = (invocationId: string) =>
   `${WEBHOOK_PREFIX}${invocationId.slice(WEBHOOK_IN_INVOCATION_ID)}`;
@@ -188,8 +193,7 @@ export const invocationKeys = (invocationIds: string[]) =>
  * event, however many deliveries the database holds.
  */
 export function deliveriesOfEvents(where: SQL | undefined) {
-  const key = sql`${webhooks.id} AS webhook_id, 'whi_' || substr(${events.id}, ${sql.raw(String(EVENT_PREFIX.length + 1))})
-    || substr(${webhooks.id}, ${sql.raw(String(WEBHOOK_PREFIX.length + 1))}) AS id`;
+  const key = sql`${webhooks.id} AS webhook_id, ${invocationIdSql(events.id, webhooks.id)} AS id`;
   return sql`SELECT ${key} FROM ${events} JOIN ${webhooks}
       ON ${webhooks.projectId} = ${events.projectId} AND ${webhooks.sessionId} IS NULL
       WHERE ${where}

@@ -9,7 +9,13 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { events, type WebhookRow, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import {
+  events,
+  invocationIdSql,
+  type WebhookRow,
+  webhookInvocations,
+  webhooks,
+} from "../db/webhooks.ts";
 import { redactionStatements } from "../domain/redaction.ts";
 import { erasureStatements } from "../domain/retention.ts";
 import { storedPayload } from "../domain/stored-events.ts";
@@ -108,7 +114,7 @@ function fanOut(
     .insert(webhookInvocations)
     .select(
       sql`WITH pushed(id, type) AS (VALUES ${values})
-        SELECT 'whi_' || substr(pushed.id, 5) || substr(w.id, 4), w.id, w.project_id, pushed.id,
+        SELECT ${invocationIdSql(sql.raw("pushed.id"), sql.raw("w.id"))}, w.id, w.project_id, pushed.id,
           'pending', 0,
           ${at}, NULL, NULL, '[]', ${at}, ${at}
         FROM pushed JOIN webhooks w
