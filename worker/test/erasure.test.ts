@@ -2,12 +2,12 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { accounts, apiKeys, projects } from "../src/db/accounts.ts";
+import { accounts, apiKeys, projectInvitations, projects } from "../src/db/accounts.ts";
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, createSession, db } from "./helpers.ts";
 import { everythingInD1, objectOf } from "./session-objects.ts";
-import { browserWithProject } from "./web-client.ts";
+import { browserWithProject, signedUpBrowser } from "./web-client.ts";
 
 /** Issue 29, item 3 (SPEC §19): deleting a project, and an account that owns none. */
 
@@ -88,6 +88,28 @@ describe("deleting an account", () => {
     expect(gone).toBeUndefined();
     // Signed out: the projects page asks to sign in again.
     expect((await browser.get("/projects")).status).toBe(303);
+  });
+
+  it("keeps the invitations it took in others' projects, no longer naming it", async () => {
+    const owner = await browserWithProject("Hosting");
+    const guest = await signedUpBrowser();
+    const created = await owner.browser.follow(
+      await owner.browser.post(`/projects/${owner.projectId}/invitations`),
+    );
+    const link = created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
+    await guest.browser.post(new URL(link).pathname);
+    const [account] = await db().select().from(accounts).where(eq(accounts.email, guest.email));
+    const taken = () =>
+      db()
+        .select()
+        .from(projectInvitations)
+        .where(eq(projectInvitations.projectId, owner.projectId));
+    expect((await taken()).map((row) => row.acceptedBy)).toEqual([account?.id]);
+    // A member owns no project: the account goes, its membership with it.
+    expect((await guest.browser.post("/projects/account/delete")).location).toBe("/");
+    const [kept] = await taken();
+    expect(kept?.acceptedAt).not.toBeNull();
+    expect(kept?.acceptedBy).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const accounts = sqliteTable("accounts", {
@@ -74,7 +75,17 @@ export const projectInvitations = sqliteTable(
     acceptedBy: text("accepted_by").references(() => accounts.id, { onDelete: "set null" }),
     revokedAt: text("revoked_at"),
   },
-  (t) => [index("project_invitations_project_idx").on(t.projectId, t.id)],
+  (t) => [
+    index("project_invitations_project_idx").on(t.projectId, t.id),
+    // What deleting an account seeks to set its invitations' authors and guests to NULL; without
+    // them the deletion read the whole table (migration 0028).
+    index("project_invitations_created_by_idx")
+      .on(t.createdBy)
+      .where(sql`${t.createdBy} IS NOT NULL`),
+    index("project_invitations_accepted_by_idx")
+      .on(t.acceptedBy)
+      .where(sql`${t.acceptedBy} IS NOT NULL`),
+  ],
 );
 
 /** Signed-in browsers: the cookie holds a random token, this table only its SHA-256. */
