@@ -185,6 +185,7 @@ export async function nativeProfile(pids: number[], work: () => Promise<void>) {
       stdio: "ignore",
     },
   );
+  // perf takes a moment to attach to the processes; what runs before that goes unsampled.
   await new Promise((resolve) => setTimeout(resolve, 500));
   await work();
   const exited = new Promise((resolve) => recorder.once("exit", resolve));
@@ -270,7 +271,7 @@ export async function runProfileBench(proofs = 50, write = true) {
             ((cpuMs * n) / nativeTotal).toFixed(1),
           ]),
         )
-      : "(`perf` is not installed here: no native breakdown.)";
+      : "(`perf` is not installed here, or may not record: no native breakdown.)";
     const markdown = `## 11. Where the Worker's CPU goes
 
 \`node bench/profile.ts ${proofs}\` — ${proofs} proofs one after another, each an API create, a real \`ssh\` login through the bridge and a GET, with every push they cause, under \`wrangler dev\` with wrangler's local trace explorer off (as every bench here) and without metering, as deployed.
