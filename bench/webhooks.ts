@@ -48,7 +48,9 @@ export async function runWebhookBench(events = 200, runs = 3, singles = 20, writ
       await api(`/webhooks/${hook.id}/`, undefined, "DELETE");
 
       const path = `/ok/bench-${run}`;
-      await api("/webhooks/", { url: `${receiver.url}${path}`, events: ["status_changed"] });
+      const burstHook = (await (
+        await api("/webhooks/", { url: `${receiver.url}${path}`, events: ["status_changed"] })
+      ).json()) as { id: string };
       const sessions = await Promise.all(Array.from({ length: events }, newSession));
       const started = Date.now();
       await Promise.all(sessions.map((id) => api(`/ssh/collect/sessions/${id}/complete/`)));
@@ -64,6 +66,8 @@ export async function runWebhookBench(events = 200, runs = 3, singles = 20, writ
       });
       if (received.length < events)
         throw new Error(`only ${received.length} of ${events} deliveries arrived`);
+      // The next run's burst goes to its own webhook alone, as this one did.
+      await api(`/webhooks/${burstHook.id}/`, undefined, "DELETE");
     }
     const markdown = `## 3. Webhooks: state change to receiver
 
