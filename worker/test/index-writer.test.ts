@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { projects } from "../src/db/accounts.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { setD1Outage } from "../src/db/simulated-primary.ts";
-import { call, createSession, db, newProject } from "./helpers.ts";
+import { events, webhookInvocations } from "../src/db/webhooks.ts";
+import { call, callJson, createSession, db, newProject } from "./helpers.ts";
 import { indexed } from "./session-objects.ts";
 
 /** Issue 33, item 4: one writer for D1's index, group-committing the pushes of many sessions. */
@@ -89,5 +90,68 @@ describe("the index writer", () => {
     // Whether the doomed push shared a group or not (timing decides), every other change lands.
     const rows = await db().select().from(sessions).where(eq(sessions.projectId, kept.projectId));
     expect(rows.map((row) => row.externalId)).toEqual(Array(10).fill("changed"));
+  });
+
+  it("fans a group's events out to each event's own project, mode and session webhooks only", async () => {
+    const first = await newProject();
+    const second = await newProject();
+    const hook = (key: string, path = "/api/v1/webhooks/") =>
+      callJson<{ id: string }>(path, 201, {
+        method: "POST",
+        key,
+        body: {
+          url: `${env.RECEIVER_URL}/ok/fan-out-${crypto.randomUUID()}`,
+          events: ["status_changed"],
+        },
+      }).then((webhook) => webhook.id);
+    const hooks = {
+      firstLive: await hook(first.apiKey),
+      firstTest: await hook(first.testKey),
+      secondLive: await hook(second.apiKey),
+    };
+    const sessionsOf = (key: string) =>
+      Promise.all(
+        Array.from({ length: 5 }, () =>
+          createSession(key, "collect", { multi_connection: true }).then((session) => session.id),
+        ),
+      );
+    const made = {
+      firstLive: await sessionsOf(first.apiKey),
+      firstTest: await sessionsOf(first.testKey),
+      secondLive: await sessionsOf(second.apiKey),
+    };
+    // One session has a webhook of its own: only its events reach it.
+    const own = await hook(
+      first.apiKey,
+      `/api/v1/ssh/collect/sessions/${made.firstLive[0]}/webhooks/`,
+    );
+    const keyOf = { firstLive: first.apiKey, firstTest: first.testKey, secondLive: second.apiKey };
+    const before = await writer().stats();
+    await Promise.all(
+      Object.entries(made).flatMap(([mode, ids]) =>
+        ids.map((id) =>
+          call(`/api/v1/ssh/collect/sessions/${id}/complete/`, {
+            method: "POST",
+            key: keyOf[mode as keyof typeof keyOf],
+          }).then((response) => expect(response.status).toBe(200)),
+        ),
+      ),
+    );
+    const after = await writer().stats();
+    // The completions shared transactions, so their fan-outs shared statements.
+    expect(after.transactions - before.transactions).toBeLessThan(after.pushes - before.pushes);
+    const reached = async (webhookId: string) =>
+      (
+        await db()
+          .select({ sessionId: events.sessionId })
+          .from(webhookInvocations)
+          .innerJoin(events, eq(events.id, webhookInvocations.eventId))
+          .where(inArray(webhookInvocations.webhookId, [webhookId]))
+      )
+        .map((row) => row.sessionId)
+        .sort();
+    for (const [name, webhookId] of Object.entries(hooks))
+      expect(await reached(webhookId)).toEqual([...made[name as keyof typeof made]].sort());
+    expect(await reached(own)).toEqual([made.firstLive[0]]);
   });
 });

@@ -91,36 +91,43 @@ function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInse
   return chunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
 }
 
-/** Events per fan-out statement: two bound values each, under D1's limit with room to spare. */
-const EVENTS_PER_FAN_OUT = 40;
+/** Pushed events per fan-out statement: five bound values each and two more, under D1's limit. */
+const EVENTS_PER_FAN_OUT = Math.floor((D1_MAX_BOUND_PARAMETERS - 2) / 5);
+
+/** An event as a fan-out takes it: what it is and whose. */
+interface PushedEvent {
+  id: string;
+  type: string;
+  projectId: string;
+  sessionId: string;
+  livemode: boolean;
+}
 
 /**
- * One invocation per (event, webhook listening to it): the project's and the session's own,
- * enabled, whose `events` are empty or name it; one statement for a push's events. An id joins
- * the event's and the webhook's, so a push made again writes none twice; RETURNING names those
- * made now, to queue.
+ * One invocation per (event, webhook listening to it): its project's and its session's own,
+ * enabled, of its mode, whose `events` are empty or name it; one statement for many pushes'
+ * events. An id joins the event's and the webhook's, so a push made again writes none twice;
+ * RETURNING names those made now, to queue.
  */
-function fanOut(
-  db: Database,
-  pushed: { id: string; type: string }[],
-  target: { projectId: string; sessionId: string; livemode: boolean },
-  at: string,
-) {
+function fanOut(db: Database, pushed: PushedEvent[], at: string) {
   const values = sql.join(
-    pushed.map((event) => sql`(${event.id}, ${event.type})`),
+    pushed.map(
+      (event) =>
+        sql`(${event.id}, ${event.type}, ${event.projectId}, ${event.sessionId}, ${event.livemode ? 1 : 0})`,
+    ),
     sql`, `,
   );
   return db
     .insert(webhookInvocations)
     .select(
-      sql`WITH pushed(id, type) AS (VALUES ${values})
+      sql`WITH pushed(id, type, project_id, session_id, livemode) AS (VALUES ${values})
         SELECT ${invocationIdSql(sql.raw("pushed.id"), sql.raw("w.id"))}, w.id, w.project_id, pushed.id,
           'pending', 0,
           ${at}, NULL, NULL, '[]', ${at}, ${at}
         FROM pushed JOIN webhooks w
-        ON w.project_id = ${target.projectId} AND w.enabled = 1
-          AND w.livemode = ${target.livemode ? 1 : 0}
-          AND (w.session_id IS NULL OR w.session_id = ${target.sessionId})
+        ON w.project_id = pushed.project_id AND w.enabled = 1
+          AND w.livemode = pushed.livemode
+          AND (w.session_id IS NULL OR w.session_id = pushed.session_id)
           AND (json_array_length(w.events) = 0
             OR EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = pushed.type))
         WHERE true`,
@@ -144,58 +151,94 @@ export interface PushRequest {
 }
 
 /**
- * A push as statements for one D1 batch, and where its fan-outs' results fall in that batch, so
- * many sessions' pushes can share one transaction (index-writer.ts).
+ * Pushes as the statements of one D1 batch: each table's rows of every push together, in as few
+ * statements as D1's parameter limit allows, so many sessions' pushes share one transaction at
+ * little more than one's cost (index-writer.ts). Tables go in the order their rows refer to each
+ * other: sessions, their own webhooks, keys, connections, events, then the events' fan-outs, then
+ * each push's erasure or redaction.
  */
-export function pushStatements(db: Database, request: PushRequest, at: string) {
-  const { target, changes, newWebhooks } = request;
-  const deleted = changes.session?.deleted === true;
-  const statements: BatchItem<"sqlite">[] = [];
-  if (changes.session && !deleted) {
-    const { deleted: _deleted, ...row } = changes.session;
-    statements.push(...newerOf(db, sessions, [sessions.id], [row]));
-  }
-  statements.push(
-    ...once(db, webhooks, newWebhooks),
-    ...newerOf(db, sessionKeys, [sessionKeys.id], changes.keys),
-    ...once(db, sessionAuthorities, changes.authorities),
-    ...newerOf(db, connections, [connections.sessionId, connections.id], changes.connections),
-    ...once(db, connectionKeys, changes.connectionKeys),
+export function pushStatements(db: Database, requests: PushRequest[], at: string) {
+  const kept = requests.filter(({ changes }) => changes.session?.deleted !== true);
+  const statements: BatchItem<"sqlite">[] = [
+    ...newerOf(
+      db,
+      sessions,
+      [sessions.id],
+      kept.flatMap(({ changes }) => {
+        if (!changes.session) return [];
+        const { deleted: _deleted, ...row } = changes.session;
+        return [row];
+      }),
+    ),
+    ...once(
+      db,
+      webhooks,
+      requests.flatMap((request) => request.newWebhooks),
+    ),
+    ...newerOf(
+      db,
+      sessionKeys,
+      [sessionKeys.id],
+      requests.flatMap(({ changes }) => changes.keys),
+    ),
+    ...once(
+      db,
+      sessionAuthorities,
+      requests.flatMap(({ changes }) => changes.authorities),
+    ),
+    ...newerOf(
+      db,
+      connections,
+      [connections.sessionId, connections.id],
+      requests.flatMap(({ changes }) => changes.connections),
+    ),
+    ...once(
+      db,
+      connectionKeys,
+      requests.flatMap(({ changes }) => changes.connectionKeys),
+    ),
     ...once(
       db,
       events,
-      changes.events.map((event) => ({
-        id: event.id,
-        projectId: target.projectId,
-        sessionId: target.sessionId,
-        entity: `${target.kind}_session` as const,
-        livemode: target.livemode,
-        type: event.type,
-        payload: storedPayload(event.type, event.payload),
-        createdAt: event.createdAt,
-      })),
+      requests.flatMap(({ target, changes }) =>
+        changes.events.map((event) => ({
+          id: event.id,
+          projectId: target.projectId,
+          sessionId: target.sessionId,
+          entity: `${target.kind}_session` as const,
+          livemode: target.livemode,
+          type: event.type,
+          payload: storedPayload(event.type, event.payload),
+          createdAt: event.createdAt,
+        })),
+      ),
     ),
+  ];
+  const pushed = requests.flatMap(({ target, changes }) =>
+    changes.events.map((event) => ({ ...target, id: event.id, type: event.type })),
   );
-  const fanOuts = [];
-  for (let start = 0; start < changes.events.length; start += EVENTS_PER_FAN_OUT)
-    fanOuts.push(fanOut(db, changes.events.slice(start, start + EVENTS_PER_FAN_OUT), target, at));
-  // Deleting last: the session's events (with their deliveries), then its row, whose keys,
-  // connections and own webhooks go with it (SPEC §19).
-  const deletion = deleted ? erasureStatements(db, target.projectId, target.sessionId) : [];
-  // A redacted session's rows are rewritten in D1 as in the object, events and deliveries too:
-  // after the events, so one pushed with the redaction is redacted with the rest (SPEC §19).
-  const redaction =
-    changes.session?.redactedAt && !deleted
-      ? redactionStatements(db, target.projectId, target.sessionId)
-      : [];
+  const fanOuts: BatchItem<"sqlite">[] = [];
+  for (let start = 0; start < pushed.length; start += EVENTS_PER_FAN_OUT)
+    fanOuts.push(fanOut(db, pushed.slice(start, start + EVENTS_PER_FAN_OUT), at));
+  const endings = requests.flatMap(({ target, changes }): BatchItem<"sqlite">[] => {
+    // Deleting last: the session's events (with their deliveries), then its row, whose keys,
+    // connections and own webhooks go with it (SPEC §19).
+    if (changes.session?.deleted === true)
+      return [...erasureStatements(db, target.projectId, target.sessionId)];
+    // A redacted session's rows are rewritten in D1 as in the object, events and deliveries too:
+    // after the events, so one pushed with the redaction is redacted with the rest (SPEC §19).
+    if (changes.session?.redactedAt)
+      return [...redactionStatements(db, target.projectId, target.sessionId)];
+    return [];
+  });
   return {
-    all: [...statements, ...fanOuts, ...deletion, ...redaction],
+    all: [...statements, ...fanOuts, ...endings],
     /** The fan-outs' places in `all`: their RETURNING rows are the invocations to queue. */
     fanOuts: { from: statements.length, to: statements.length + fanOuts.length },
   };
 }
 
-/** The invocations a push's fan-outs made, from its slice of the batch's results. */
+/** The invocations the fan-outs made, from the batch's results. */
 export function madeInvocations(results: unknown[], fanOuts: { from: number; to: number }) {
   return results
     .slice(fanOuts.from, fanOuts.to)
@@ -203,14 +246,21 @@ export function madeInvocations(results: unknown[], fanOuts: { from: number; to:
     .map((row) => ({ invocation_id: row.id, attempt: 1 }));
 }
 
-/** Writes one session's push alone, in its own transaction, and queues its deliveries. */
-export async function pushToIndex(env: Env, request: PushRequest): Promise<PushResult> {
+/**
+ * Writes pushes in one transaction and queues their deliveries; D1's bookmark after it. Alone,
+ * one push is written this way too.
+ */
+export async function writePushes(env: Env, requests: PushRequest[]): Promise<string | null> {
   const d1 = env.DB.withSession("first-primary");
   const db = database(d1);
-  const { all, fanOuts } = pushStatements(db, request, new Date().toISOString());
-  const version = request.changes.version;
-  if (all.length === 0) return { version, bookmark: d1.getBookmark() };
+  const { all, fanOuts } = pushStatements(db, requests, new Date().toISOString());
+  if (all.length === 0) return d1.getBookmark();
   const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await enqueueQuietly(env, madeInvocations(results, fanOuts));
-  return { version, bookmark: d1.getBookmark() };
+  return d1.getBookmark();
+}
+
+/** Writes one session's push alone, in its own transaction, and queues its deliveries. */
+export async function pushToIndex(env: Env, request: PushRequest): Promise<PushResult> {
+  return { version: request.changes.version, bookmark: await writePushes(env, [request]) };
 }

@@ -1,17 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
-import type { BatchItem } from "drizzle-orm/batch";
-import { database } from "../db/client.ts";
+import { getTableColumns } from "drizzle-orm";
+import { D1_MAX_BOUND_PARAMETERS } from "../db/client.ts";
+import { sessions } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
-import { enqueueQuietly } from "../webhooks/queue.ts";
-import {
-  madeInvocations,
-  type PushRequest,
-  type PushResult,
-  pushStatements,
-  pushToIndex,
-} from "./index-push.ts";
+import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./index-push.ts";
 
 /**
  * The one writer of D1's index (SPEC §15, issue #33): every session object's push comes here, and
@@ -25,7 +19,7 @@ import {
  */
 
 /** Sessions in one transaction at most. */
-export const MAX_GROUP = 50;
+export const MAX_GROUP = 100;
 /** Statements in one transaction at most (D1 allows 1,000 queries per invocation). */
 const MAX_STATEMENTS = 500;
 
@@ -115,30 +109,38 @@ export class IndexWriter extends DurableObject<Env> {
 
   /** The group's pushes in one transaction, their deliveries queued; D1's bookmark after it. */
   async #writeTogether(group: Waiting[]): Promise<string | null> {
-    const d1 = this.env.DB.withSession("first-primary");
-    const db = database(d1);
-    const at = new Date().toISOString();
-    const parts = group.map(({ request }) => pushStatements(db, request, at));
-    const all: BatchItem<"sqlite">[] = [];
-    const offsets = parts.map((part) => {
-      const offset = all.length;
-      all.push(...part.all);
-      return offset;
-    });
-    if (all.length === 0) return d1.getBookmark();
-    const results = await db.batch(all as [BatchItem<"sqlite">]);
+    const bookmark = await writePushes(
+      this.env,
+      group.map((waiting) => waiting.request),
+    );
     this.#stats.transactions += 1;
     this.#stats.pushes += group.length;
-    await enqueueQuietly(
-      this.env,
-      parts.flatMap((part, i) => madeInvocations(results.slice(offsets[i]), part.fanOuts)),
-    );
-    return d1.getBookmark();
+    return bookmark;
   }
 }
 
-/** Statements a push takes, roughly: its rows' tables and its events' fan-outs. */
+/** Rows of one table a statement holds at least: the sessions table's, the widest pushed. */
+const FEWEST_ROWS_A_STATEMENT = Math.floor(
+  D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(sessions)).length,
+);
+/** Statements a session's erasure or redaction takes, at most (their own, one session each). */
+const ENDING_STATEMENTS = 4;
+
+/**
+ * Statements a push adds to its group's batch, at most: a group's rows share each table's
+ * statements (index-push.ts), so a push adds its rows' worth of them, and its erasure or
+ * redaction. Each table's last, partly filled statement is the slack MAX_STATEMENTS leaves.
+ */
 function sizeOf(request: PushRequest): number {
   const { changes } = request;
-  return 8 + Math.ceil(changes.events.length / 40) + changes.keys.length / 50;
+  const rows =
+    1 +
+    request.newWebhooks.length +
+    changes.keys.length +
+    changes.authorities.length +
+    changes.connections.length +
+    changes.connectionKeys.length +
+    2 * changes.events.length;
+  const ending = changes.session?.deleted || changes.session?.redactedAt ? ENDING_STATEMENTS : 0;
+  return Math.ceil(rows / FEWEST_ROWS_A_STATEMENT) + ending;
 }
