@@ -18,19 +18,25 @@ export type Database = ReturnType<typeof database>;
 /** D1 binds at most 100 parameters per statement. */
 export const D1_MAX_BOUND_PARAMETERS = 100;
 
+/**
+ * Rows in groups small enough for one statement each under D1's parameter limit: a row binds a
+ * parameter for each value it has (drizzle writes a missing one as `null`, unbound), so the
+ * fullest row sets the size.
+ */
+export function inChunks<T extends object>(rows: T[]): T[][] {
+  const perRow = Math.max(1, ...rows.map((row) => Object.keys(row).length));
+  const size = Math.max(1, Math.floor(D1_MAX_BOUND_PARAMETERS / perRow));
+  const chunks: T[][] = [];
+  for (let start = 0; start < rows.length; start += size)
+    chunks.push(rows.slice(start, start + size));
+  return chunks;
+}
+
 /** Inserts split into statements that each stay under D1's parameter limit, for one batch. */
 export function insertInChunks<T extends SQLiteTable>(
   db: Database,
   table: T,
   rows: T["$inferInsert"][],
 ) {
-  const first = rows[0];
-  if (!first) return [];
-  const perRow = Object.keys(first).length;
-  const size = Math.max(1, Math.floor(D1_MAX_BOUND_PARAMETERS / perRow));
-  const statements = [];
-  for (let start = 0; start < rows.length; start += size) {
-    statements.push(db.insert(table).values(rows.slice(start, start + size)));
-  }
-  return statements;
+  return inChunks(rows).map((chunk) => db.insert(table).values(chunk));
 }

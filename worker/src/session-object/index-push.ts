@@ -1,7 +1,7 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { D1_MAX_BOUND_PARAMETERS, type Database, database } from "../db/client.ts";
+import { D1_MAX_BOUND_PARAMETERS, type Database, database, inChunks } from "../db/client.ts";
 import {
   connectionKeys,
   connections,
@@ -56,16 +56,6 @@ function fromExcluded(table: SQLiteTable): Record<string, SQL> {
   return set;
 }
 
-/** Rows per statement so that each stays under D1's bound parameters. */
-function chunks<T extends object>(rows: T[]): T[][] {
-  const first = rows[0];
-  if (!first) return [];
-  const size = Math.max(1, Math.floor(D1_MAX_BOUND_PARAMETERS / Object.keys(first).length));
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += size) out.push(rows.slice(start, start + size));
-  return out;
-}
-
 /** Upserts that keep the newer of two versions of a row, `key` naming the row. */
 function newerOf<T extends SQLiteTable & { version: unknown }>(
   db: Database,
@@ -74,7 +64,7 @@ function newerOf<T extends SQLiteTable & { version: unknown }>(
   rows: T["$inferInsert"][],
 ): BatchItem<"sqlite">[] {
   const version = (table as unknown as { version: SQL }).version;
-  return chunks(rows).map((chunk) =>
+  return inChunks(rows).map((chunk) =>
     db
       .insert(table)
       .values(chunk)
@@ -88,7 +78,7 @@ function newerOf<T extends SQLiteTable & { version: unknown }>(
 
 /** Inserts of rows that never change once written. */
 function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInsert"][]) {
-  return chunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
+  return inChunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
 }
 
 /** Pushed events per fan-out statement: five bound values each and two more, under D1's limit. */
@@ -157,15 +147,16 @@ export interface PushRequest {
  * other: sessions, their own webhooks, keys, connections, events, then the events' fan-outs, then
  * each push's erasure or redaction.
  */
-export function pushStatements(db: Database, requests: PushRequest[], at: string) {
-  const kept = requests.filter(({ changes }) => changes.session?.deleted !== true);
+function pushStatements(db: Database, requests: PushRequest[], at: string) {
+  /** Every push's rows of one table, together. */
+  const each = <T>(rows: (request: PushRequest) => T[]) => requests.flatMap(rows);
   const statements: BatchItem<"sqlite">[] = [
     ...newerOf(
       db,
       sessions,
       [sessions.id],
-      kept.flatMap(({ changes }) => {
-        if (!changes.session) return [];
+      each(({ changes }) => {
+        if (!changes.session || changes.session.deleted) return [];
         const { deleted: _deleted, ...row } = changes.session;
         return [row];
       }),
@@ -173,34 +164,34 @@ export function pushStatements(db: Database, requests: PushRequest[], at: string
     ...once(
       db,
       webhooks,
-      requests.flatMap((request) => request.newWebhooks),
+      each((request) => request.newWebhooks),
     ),
     ...newerOf(
       db,
       sessionKeys,
       [sessionKeys.id],
-      requests.flatMap(({ changes }) => changes.keys),
+      each(({ changes }) => changes.keys),
     ),
     ...once(
       db,
       sessionAuthorities,
-      requests.flatMap(({ changes }) => changes.authorities),
+      each(({ changes }) => changes.authorities),
     ),
     ...newerOf(
       db,
       connections,
       [connections.sessionId, connections.id],
-      requests.flatMap(({ changes }) => changes.connections),
+      each(({ changes }) => changes.connections),
     ),
     ...once(
       db,
       connectionKeys,
-      requests.flatMap(({ changes }) => changes.connectionKeys),
+      each(({ changes }) => changes.connectionKeys),
     ),
     ...once(
       db,
       events,
-      requests.flatMap(({ target, changes }) =>
+      each(({ target, changes }) =>
         changes.events.map((event) => ({
           id: event.id,
           projectId: target.projectId,
@@ -214,13 +205,13 @@ export function pushStatements(db: Database, requests: PushRequest[], at: string
       ),
     ),
   ];
-  const pushed = requests.flatMap(({ target, changes }) =>
+  const pushed = each(({ target, changes }) =>
     changes.events.map((event) => ({ ...target, id: event.id, type: event.type })),
   );
   const fanOuts: BatchItem<"sqlite">[] = [];
   for (let start = 0; start < pushed.length; start += EVENTS_PER_FAN_OUT)
     fanOuts.push(fanOut(db, pushed.slice(start, start + EVENTS_PER_FAN_OUT), at));
-  const endings = requests.flatMap(({ target, changes }): BatchItem<"sqlite">[] => {
+  const endings = each(({ target, changes }): BatchItem<"sqlite">[] => {
     // Deleting last: the session's events (with their deliveries), then its row, whose keys,
     // connections and own webhooks go with it (SPEC §19).
     if (changes.session?.deleted === true)
@@ -239,7 +230,7 @@ export function pushStatements(db: Database, requests: PushRequest[], at: string
 }
 
 /** The invocations the fan-outs made, from the batch's results. */
-export function madeInvocations(results: unknown[], fanOuts: { from: number; to: number }) {
+function madeInvocations(results: unknown[], fanOuts: { from: number; to: number }) {
   return results
     .slice(fanOuts.from, fanOuts.to)
     .flatMap((rows) => rows as { id: string }[])
