@@ -123,8 +123,11 @@ export class IndexWriter extends DurableObject<Env> {
 const FEWEST_ROWS_A_STATEMENT = Math.floor(
   D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(sessions)).length,
 );
-/** Statements a session's erasure or redaction takes, at most (their own, one session each). */
-const ENDING_STATEMENTS = 4;
+/**
+ * Statements a session's erasure or redaction takes, at most: redaction's six (one a table it
+ * rewrites, domain/redaction.ts), erasure's three (domain/retention.ts). Their own, one session each.
+ */
+const ENDING_STATEMENTS = 6;
 
 /**
  * Statements a push adds to its group's batch, at most: a group's rows share each table's
