@@ -3,7 +3,13 @@
  * generated from keyproof's OpenAPI document), webhook verification (Standard Webhooks) and
  * attestation verification (jose), with no other dependency.
  */
-import { createLocalJWKSet, createRemoteJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  type JSONWebKeySet,
+  jwtVerify,
+} from "jose";
 import createClient, { type Client } from "openapi-fetch";
 import { Webhook } from "standardwebhooks";
 import type { components, paths } from "./schema.js";
@@ -17,6 +23,9 @@ export type AttestationClaims = components["schemas"]["AttestationClaims"];
 
 /** The JWT type keyproof's attestations carry in their header. */
 export const ATTESTATION_TYPE = "keyproof-attestation+jwt";
+/** A test session's attestation names its issuer and audience with these after them. */
+const TEST_ISSUER_SUFFIX = "/test-mode";
+const TEST_AUDIENCE_SUFFIX = ":test-mode";
 
 /**
  * A client for the API at `baseUrl` (e.g. `https://keyproof.example.com`), authenticated with a
@@ -99,16 +108,29 @@ export async function verifyAttestation(
     ? remoteKeySet(remote)
     : createLocalJWKSet((options as { jwks: JSONWebKeySet }).jwks);
   const issuer = options.issuer ?? remote?.origin;
+  // A test attestation's issuer and audience differ from live ones: only asked for are they taken.
+  const test = options.acceptTestMode === true;
+  if (!test && claimsOf(token)?.livemode === false) throw testModeRefused();
   const { payload } = await jwtVerify(token, keys, {
     algorithms: ["EdDSA"],
     typ: ATTESTATION_TYPE,
-    audience: options.audience,
-    ...(issuer ? { issuer } : {}),
+    audience: test ? [options.audience, options.audience + TEST_AUDIENCE_SUFFIX] : options.audience,
+    ...(issuer ? { issuer: test ? [issuer, issuer + TEST_ISSUER_SUFFIX] : issuer } : {}),
   });
-  if (payload.livemode === false && options.acceptTestMode !== true) {
-    throw new Error(
-      "This attestation is of a test-mode session (livemode: false); pass acceptTestMode: true to accept it",
-    );
-  }
+  if (payload.livemode === false && !test) throw testModeRefused();
   return payload as unknown as AttestationClaims;
+}
+
+const testModeRefused = () =>
+  new Error(
+    "This attestation is of a test-mode session (livemode: false); pass acceptTestMode: true to accept it",
+  );
+
+/** The claims as the token says, unchecked: only to say why it is refused. */
+function claimsOf(token: string): { livemode?: unknown } | null {
+  try {
+    return decodeJwt(token);
+  } catch {
+    return null;
+  }
 }

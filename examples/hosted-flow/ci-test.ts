@@ -1,7 +1,7 @@
 /**
  * A CI-style test of a keyproof integration in test mode (SPEC §20): no SSH key in sight.
  *
- *   KEYPROOF_URL=http://localhost:8787 KEYPROOF_TEST_API_KEY=kp_test_... node examples/hosted-flow/ci-test.ts
+ *   KEYPROOF_URL=http://localhost:8787 KEYPROOF_TEST_API_KEY=kp_test_... npx node examples/hosted-flow/ci-test.ts
  *
  * It listens for webhooks on 127.0.0.1, makes a test webhook and a test verification session,
  * has the test helper prove the session's key, and checks what a real integration relies on:

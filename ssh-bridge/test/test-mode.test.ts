@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -124,17 +125,28 @@ describe("test mode, end to end", () => {
 });
 
 describe("the CI-style test README prints (examples/hosted-flow/ci-test.ts)", () => {
-  it("passes against the running service with the seeded test key, and refuses a live key", async () => {
+  /** README's command line, as a new user copies it, with this run's URL and key put in. */
+  const printed = readFileSync(join(ROOT, "README.md"), "utf8")
+    .split("\n")
+    .find((line) => line.startsWith("KEYPROOF_URL=") && line.includes("ci-test.ts"));
+
+  it("runs as printed in a shell whose node is the system's, with the seeded test key, and refuses a live key", async () => {
+    expect(printed).toBeDefined();
     const run = (key: string) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(
-          process.execPath,
-          [join(ROOT, "examples", "hosted-flow", "ci-test.ts")],
-          {
-            env: { ...process.env, KEYPROOF_URL: ctx.worker.url, KEYPROOF_TEST_API_KEY: key },
-            stdio: ["ignore", "pipe", "pipe"],
-          },
-        );
+        const command = (printed ?? "")
+          .replace(/KEYPROOF_URL=\S+/, `KEYPROOF_URL=${ctx.worker.url}`)
+          .replace(/KEYPROOF_TEST_API_KEY=\S+/, `KEYPROOF_TEST_API_KEY=${key}`);
+        // A new user's shell: the machine's own node first, not node_modules/.bin's (npm scripts').
+        const path = (process.env.PATH ?? "")
+          .split(":")
+          .filter((dir) => !dir.includes("node_modules"))
+          .join(":");
+        const child = spawn("sh", ["-c", command], {
+          cwd: ROOT,
+          env: { ...process.env, PATH: path },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let output = "";
         child.stdout?.on("data", (data: Buffer) => (output += data));
         child.stderr?.on("data", (data: Buffer) => (output += data));

@@ -124,7 +124,8 @@ export function buildApp() {
 
   // Who may call is decided here, at the mount: every route below needs an API key.
   const api = apiRouter();
-  api.use(limitBody, readNearCaller, requireApiKey, rateLimit, idempotent);
+  // The caller is known and admitted before anything it sent (a bookmark, a body) is acted on.
+  api.use(limitBody, requireApiKey, rateLimit, readNearCaller, idempotent);
   api.route("/auth/info", authInfoRoutes);
   api.route("/ssh/collect/sessions", collectSessionRoutes);
   api.route("/ssh/collect/sessions", sessionWebhookRoutes("collect"));

@@ -21,14 +21,21 @@ export function configurationProblems(env: Env): string[] {
       );
     }
   }
-  const day = env.RETENTION_DAY_SECONDS;
-  if (day !== undefined && day !== "") {
+  for (const [name, setting, what] of [
+    ["RETENTION_DAY_SECONDS", env.RETENTION_DAY_SECONDS, "shortens how long sessions are kept"],
+    [
+      "RETIREMENT_GRACE_SECONDS",
+      env.RETIREMENT_GRACE_SECONDS,
+      "shortens how long a closed session's object keeps it",
+    ],
+  ] as const) {
+    if (setting === undefined || setting === "") continue;
     if (env.ENVIRONMENT === "production") {
       problems.push(
-        "RETENTION_DAY_SECONDS is a development setting that shortens how long sessions are kept; a Worker with ENVIRONMENT=production refuses to start with it set",
+        `${name} is a development setting that ${what}; a Worker with ENVIRONMENT=production refuses to start with it set`,
       );
-    } else if (!/^[1-9]\d*$/.test(day)) {
-      problems.push(`RETENTION_DAY_SECONDS must be a whole number of seconds, not "${day}"`);
+    } else if (!/^[1-9]\d*$/.test(setting)) {
+      problems.push(`${name} must be a whole number of seconds, not "${setting}"`);
     }
   }
   if (logLevelOf(env.LOG_LEVEL) === null)

@@ -17,6 +17,8 @@ declare global {
       SIMULATED_D1_PRIMARY_MS?: string;
       /** Development only: the seconds in a retention day (SPEC §19), to see erasure happen. */
       RETENTION_DAY_SECONDS?: string;
+      /** Development only: seconds after its close a session's object retires (15 minutes). */
+      RETIREMENT_GRACE_SECONDS?: string;
       /**
        * Development only: "on" counts the billed units every request causes, read at
        * `/__dev/meters` (bench/cost.ts). Off otherwise: the counting wraps every storage call.

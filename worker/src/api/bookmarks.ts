@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
+import { database } from "../db/client.ts";
 import { sessionObject } from "../domain/session-address.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
@@ -12,8 +13,11 @@ import { IndexUnavailableError } from "../lib/unavailable.ts";
  * carries the bookmark of the newest D1 state it saw or wrote; a request that sends it back reads
  * at least that fresh. Without one, reads go to the nearest replica, which may lag the primary.
  *
- * A bookmark is D1's, sealed by the Worker (lib/sealed.ts): one a caller made up or changed is
- * refused, never passed to D1 or answered back, and a response only ever carries what D1 said.
+ * A bookmark is D1's, sealed by the Worker for the caller's project (lib/sealed.ts): one a caller
+ * made up or changed, or one another project's key was given, is refused, never passed to D1 or
+ * answered back, and a response only ever carries what D1 said. It is read only once the API
+ * key is known and the request admitted by the rate limit: a caller with no key reaches nothing
+ * a bookmark names.
  *
  * A write whose push to D1 failed (D1 away) cannot have D1's bookmark: the sealed value names the
  * session instead (`pending`), and a request that sends it back first has that session's object
@@ -24,7 +28,8 @@ export const BOOKMARK_HEADER = "keyproof-bookmark";
 const UNCONSTRAINED = "first-unconstrained";
 /** What D1's bookmarks look like: fixed-width hex groups, so they order as strings. */
 const D1_BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
-const SEAL_PURPOSE = "bookmark";
+/** Sealed for one project: a bookmark is that project's, and no other's key may use it. */
+const sealPurpose = (projectId: string) => `bookmark\0${projectId}`;
 
 /** Sessions whose writes D1 has not taken, carried at most this many in one bookmark. */
 const MAX_PENDING = 10;
@@ -37,9 +42,9 @@ interface Opened {
 }
 
 /** What one the caller sent back holds; null when the Worker did not make it. */
-async function openBookmark(env: Env, sent: string): Promise<Opened | null> {
+async function openBookmark(env: Env, projectId: string, sent: string): Promise<Opened | null> {
   if (sent === UNCONSTRAINED) return { d1: UNCONSTRAINED, pending: [] };
-  const sealed = await unseal(env, SEAL_PURPOSE, sent);
+  const sealed = await unseal(env, sealPurpose(projectId), sent);
   if (!sealed) return null;
   if (D1_BOOKMARK.test(sealed)) return { d1: sealed, pending: [] };
   const [d1 = "", ...pending] = sealed.split(" ");
@@ -90,15 +95,22 @@ export function noteBookmark(c: Context<AppEnv>, bookmark: string | null, sessio
   c.set("bookmark", latest(c.var.bookmark, bookmark));
 }
 
-/** Opens the request's D1 session at the caller's bookmark and answers with the newest one. */
+/**
+ * Opens the request's D1 session at the caller's bookmark, for everything the request reads of
+ * its project, and answers with the newest one. After `requireApiKey` and `rateLimit` (app.ts).
+ */
 export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
+  const { projectId } = c.var.project;
   const sent = c.req.header(BOOKMARK_HEADER)?.trim();
   const opened =
-    sent === undefined ? { d1: UNCONSTRAINED, pending: [] } : await openBookmark(c.env, sent);
+    sent === undefined
+      ? { d1: UNCONSTRAINED, pending: [] }
+      : await openBookmark(c.env, projectId, sent);
   const caughtUp = opened && opened.pending.length > 0 ? await catchUp(c.env, opened) : opened?.d1;
   const d1 =
     caughtUp === null ? unavailableSession() : c.env.DB.withSession(caughtUp ?? UNCONSTRAINED);
   c.set("d1", d1);
+  c.set("project", { ...c.var.project, db: database(d1) });
   c.set("bookmark", null);
   // Still not in D1: the answer's bookmark keeps naming them.
   c.set("pendingSessions", caughtUp === null && opened ? opened.pending : []);
@@ -117,7 +129,7 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
     const value = pending.length > 0 ? [newest ?? UNCONSTRAINED, ...pending].join(" ") : newest;
     c.res.headers.set(
       BOOKMARK_HEADER,
-      value ? await seal(c.env, SEAL_PURPOSE, value) : UNCONSTRAINED,
+      value ? await seal(c.env, sealPurpose(projectId), value) : UNCONSTRAINED,
     );
   }
 });

@@ -30,8 +30,9 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const records = objectStub(c.env, c.env.IDEMPOTENCY, c.var.project.projectId);
   // The body is read once here; Hono keeps it for the route's own validation.
   const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-  // Each mode has its own keys (SPEC §20): a test request never replays a live answer.
-  const recorded = c.var.project.livemode ? key : `test:${key}`;
+  // Each mode has its own keys (SPEC §20): a request never replays the other mode's answer,
+  // whatever its key looks like.
+  const recorded = `${c.var.project.livemode ? "live" : "test"}:${key}`;
   const admission = await records.admit(recorded, fingerprint);
   if (admission.kind === "mismatch") {
     throw new ApiError(

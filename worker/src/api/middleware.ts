@@ -17,8 +17,9 @@ const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const plaintext = c.req.header(API_KEY_HEADER);
   const now = new Date();
-  // Keys and everything the request reads come from D1 near the caller (api/bookmarks.ts).
-  const db = database(c.var.d1);
+  // Keys are read near the caller; what the request reads after is opened at its bookmark
+  // (api/bookmarks.ts), once the caller is known and admitted.
+  const db = database(c.env.DB.withSession("first-unconstrained"));
   const auth = plaintext ? await authenticateApiKey(db, plaintext, now) : null;
   if (!auth) {
     throw new ApiError(401, `A valid API key is required in the ${API_KEY_HEADER} header`);
@@ -38,12 +39,14 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /**
- * The project-wide limit, counted by one Durable Object per project, which grants each isolate a
- * few requests at a time (api/rate-limit-leases.ts says how exact that is).
+ * The project-wide limit, counted by one Durable Object per project and mode, which grants each
+ * isolate a few requests at a time (api/rate-limit-leases.ts says how exact that is). Test
+ * traffic has a bucket of its own: a test suite never spends what live requests need (SPEC §20).
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const limit = Number(c.env.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;
-  const decision = await admit(c.env, c.var.project.projectId, limit);
+  const { projectId, livemode } = c.var.project;
+  const decision = await admit(c.env, livemode ? projectId : `${projectId}:test`, limit);
   const headers = {
     "RateLimit-Limit": String(decision.limit),
     "RateLimit-Remaining": String(decision.remaining),

@@ -48,11 +48,17 @@ export const apiKeys = sqliteTable(
     /** SHA-256 (hex) of the full key; the plaintext is never stored. */
     hash: text().notNull().unique(),
     createdAt: text("created_at").notNull(),
+    /** The account that made it in the web app; null once that account is deleted (or for seeds). */
+    createdBy: text("created_by").references(() => accounts.id, { onDelete: "set null" }),
     expiredAt: text("expired_at"),
     revokedAt: text("revoked_at"),
     lastUsedAt: text("last_used_at"),
   },
-  (t) => [index("api_keys_project_idx").on(t.projectId, t.id)],
+  (t) => [
+    index("api_keys_project_idx").on(t.projectId, t.id),
+    // What deleting an account seeks to set its keys' author to NULL (like invitations, 0028).
+    index("api_keys_created_by_idx").on(t.createdBy).where(sql`${t.createdBy} IS NOT NULL`),
+  ],
 );
 
 /**

@@ -1,5 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
-import { apiKeys, projects } from "../db/accounts.ts";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { accounts, apiKeys, projectMembers, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { badRequest } from "../lib/errors.ts";
@@ -42,6 +42,8 @@ export async function newApiKeyRow(input: {
   name: string;
   mode?: KeyMode;
   expiredAt?: string | null;
+  /** The account that made it (the web app); null for keys made otherwise (`npm run seed`). */
+  createdBy?: string | null;
   now: string;
 }): Promise<{ row: ApiKeyRow; plaintext: string }> {
   const mode = input.mode ?? "live";
@@ -54,6 +56,7 @@ export async function newApiKeyRow(input: {
     prefix: plaintext.slice(0, DISPLAY_PREFIX_LENGTH),
     hash: await sha256Hex(plaintext),
     createdAt: input.now,
+    createdBy: input.createdBy ?? null,
     expiredAt: input.expiredAt ?? null,
     revokedAt: null,
     lastUsedAt: null,
@@ -66,7 +69,7 @@ const API_KEY_NAME_MAX = 100;
 /** A new key for the project, named and optionally expiring; the plaintext is returned once. */
 export async function createApiKey(
   ctx: { db: Database; projectId: string; now: Date },
-  input: { name: string; mode?: KeyMode; expiredAt?: Date | null },
+  input: { name: string; mode?: KeyMode; expiredAt?: Date | null; createdBy?: string | null },
 ) {
   const name = input.name.trim();
   if (!name || name.length > API_KEY_NAME_MAX)
@@ -80,6 +83,7 @@ export async function createApiKey(
     name,
     mode: input.mode ?? "live",
     expiredAt: input.expiredAt?.toISOString() ?? null,
+    createdBy: input.createdBy ?? null,
     now: ctx.now.toISOString(),
   });
   await ctx.db.insert(apiKeys).values(created.row);
@@ -169,10 +173,48 @@ export async function revokeApiKey(db: Database, projectId: string, keyId: strin
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.projectId, projectId)));
 }
 
-export function apiKeysOf(db: Database, projectId: string) {
-  return db
-    .select()
+/**
+ * The project's keys, newest first, each with who made it: their email, and whether they are
+ * still a member (a key outlives its author's membership until someone revokes it).
+ */
+export async function apiKeysOf(db: Database, projectId: string) {
+  const rows = await db
+    .select({
+      key: apiKeys,
+      creatorEmail: accounts.email,
+      creatorRole: projectMembers.role,
+    })
     .from(apiKeys)
+    .leftJoin(accounts, eq(accounts.id, apiKeys.createdBy))
+    .leftJoin(
+      projectMembers,
+      and(
+        eq(projectMembers.projectId, apiKeys.projectId),
+        eq(projectMembers.accountId, apiKeys.createdBy),
+      ),
+    )
     .where(eq(apiKeys.projectId, projectId))
     .orderBy(desc(apiKeys.id));
+  return rows.map(({ key, creatorEmail, creatorRole }) => ({
+    ...key,
+    creator: creatorEmail === null ? null : { email: creatorEmail, member: creatorRole !== null },
+  }));
+}
+
+export type ListedApiKey = Awaited<ReturnType<typeof apiKeysOf>>[number];
+
+/** Keys still working that `accountId` made in the project: what removing them leaves behind. */
+export async function workingKeysBy(db: Database, projectId: string, accountId: string, now: Date) {
+  const keys = await db
+    .select({ expiredAt: apiKeys.expiredAt })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.projectId, projectId),
+        eq(apiKeys.createdBy, accountId),
+        isNull(apiKeys.revokedAt),
+      ),
+    );
+  return keys.filter((key) => key.expiredAt === null || Date.parse(key.expiredAt) > now.getTime())
+    .length;
 }

@@ -13,6 +13,26 @@ import type { SessionState } from "./session-commands.ts";
  */
 export const ATTESTATION_TYPE = "keyproof-attestation+jwt";
 export const ATTESTATION_TTL_SECONDS = 600;
+/**
+ * What sets a test session's attestation apart from a live one besides its key (SPEC §20): its
+ * issuer and audience, so a verifier that checks `iss` and `aud` as docs/attestations.md says
+ * refuses it whatever library it uses.
+ */
+export const TEST_ISSUER_SUFFIX = "/test-mode";
+export const TEST_AUDIENCE_SUFFIX = ":test-mode";
+
+/** The `iss` and `aud` of an attestation of the project's live or test data. */
+export function attestationAudience(
+  env: Pick<Env, "PUBLIC_URL">,
+  projectId: string,
+  livemode: boolean,
+) {
+  const issuer = env.PUBLIC_URL.replace(/\/+$/, "");
+  return livemode
+    ? { iss: issuer, aud: projectId }
+    : { iss: issuer + TEST_ISSUER_SUFFIX, aud: projectId + TEST_AUDIENCE_SUFFIX };
+}
+
 /** How long verifiers may keep the published key set. */
 export const JWKS_MAX_AGE_SECONDS = 300;
 
@@ -143,8 +163,7 @@ export function attestationClaims(
   const sourceOf = new Map(state.keys.map((key) => [key.publicKeySha256, key.source]));
   const issuedAt = Math.floor(now.getTime() / 1000);
   return {
-    iss: env.PUBLIC_URL.replace(/\/+$/, ""),
-    aud: session.projectId,
+    ...attestationAudience(env, session.projectId, session.livemode),
     sub: session.id,
     iat: issuedAt,
     exp: issuedAt + ATTESTATION_TTL_SECONDS,

@@ -7,7 +7,7 @@ import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
 import { objectStub } from "../lib/meter.ts";
 import { forgetApiKeys } from "./api-keys.ts";
-import { RETIRE_AFTER_MS } from "./retention.ts";
+import { retireAfterMs } from "./retention.ts";
 import { sessionObject } from "./session-address.ts";
 
 /**
@@ -42,7 +42,7 @@ export async function deleteProject(
         eq(sessions.projectId, project.id),
         or(
           isNull(sessions.completedAt),
-          gt(sessions.completedAt, new Date(now.getTime() - RETIRE_AFTER_MS).toISOString()),
+          gt(sessions.completedAt, new Date(now.getTime() - retireAfterMs(env)).toISOString()),
         ),
       ),
     );
@@ -77,4 +77,9 @@ export async function deleteTestData(env: Env, db: Database, projectId: string) 
     db.delete(events).where(and(eq(events.projectId, projectId), eq(events.livemode, false))),
     db.delete(webhooks).where(and(eq(webhooks.projectId, projectId), eq(webhooks.livemode, false))),
   ]);
+  // A repeat of a test request that made any of it is told so (410), never shown it again.
+  await objectStub(env, env.IDEMPOTENCY, projectId).forgetMode(
+    "test",
+    "The test data this request made was deleted since (Delete all test data), so its answer is no longer kept",
+  );
 }

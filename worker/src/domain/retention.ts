@@ -25,6 +25,10 @@ const DAY_SECONDS = 86_400;
  */
 export const RETIRE_AFTER_MS = 15 * 60_000;
 
+/** The retirement grace: RETIRE_AFTER_MS, or RETIREMENT_GRACE_SECONDS in development. */
+export const retireAfterMs = (env: Pick<Env, "RETIREMENT_GRACE_SECONDS">) =>
+  env.RETIREMENT_GRACE_SECONDS ? Number(env.RETIREMENT_GRACE_SECONDS) * 1000 : RETIRE_AFTER_MS;
+
 /** Seconds in a retention day: 86,400, or RETENTION_DAY_SECONDS in development. */
 export const retentionDaySeconds = (env: Pick<Env, "RETENTION_DAY_SECONDS">) =>
   Number(env.RETENTION_DAY_SECONDS) || DAY_SECONDS;

@@ -1,8 +1,8 @@
 import type { SessionAuthorityRow, SessionKeyRow, SessionRow } from "../db/sessions.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
+import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
-import { objectStub } from "../lib/meter.ts";
 import { allowsPrivateNetworks } from "../lib/url-safety.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
@@ -376,7 +376,7 @@ export async function deleteSession(
 ): Promise<Written<null>> {
   const { scope, ref, object } = objectFor(ctx, kind, sessionId);
   const written = unwrap(await object.remove(ref, scope), sessionId);
-  await forgetIdempotentAnswers(ctx, sessionId, "deleted");
+  await forgetIdempotentAnswers(ctx.env, ctx.projectId, sessionId, "deleted");
   return written;
 }
 
@@ -388,23 +388,8 @@ export async function redactSession(
 ): Promise<Written<SessionState>> {
   const { scope, ref, object } = objectFor(ctx, kind, sessionId);
   const written = unwrap(await object.redact(ref, scope, ctx.now.toISOString()), sessionId);
-  await forgetIdempotentAnswers(ctx, sessionId, "redacted");
+  await forgetIdempotentAnswers(ctx.env, ctx.projectId, sessionId, "redacted");
   return written;
-}
-
-/**
- * A stored answer that holds the session (its create's, replayed for an `Idempotency-Key` for a
- * day) no longer shows it: a repeat is told why (410).
- */
-async function forgetIdempotentAnswers(
-  ctx: ProjectContext,
-  sessionId: string,
-  how: "redacted" | "deleted",
-) {
-  await objectStub(ctx.env, ctx.env.IDEMPOTENCY, ctx.projectId).forgetSession(
-    sessionId,
-    `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`,
-  );
 }
 
 /** Runs `call` on the caller's session's object: 404 for a session not the caller's. */

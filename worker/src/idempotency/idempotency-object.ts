@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env.ts";
-import { meter, meteredStorage, metering } from "../lib/meter.ts";
+import { meter, meteredStorage, metering, objectStub } from "../lib/meter.ts";
 
 /**
  * One instance per project: the `Idempotency-Key`s its POSTs sent in the last 24 hours, each with
@@ -120,6 +120,20 @@ export class IdempotencyRecords extends DurableObject<Env> {
     );
   }
 
+  /**
+   * A mode's data was erased whole ("delete all test data"): every answer of that mode's keys is
+   * replaced by why, so no repeat shows what it made or makes it again.
+   */
+  async forgetMode(mode: "live" | "test", erased: string): Promise<void> {
+    const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
+    this.#storage.sql.exec(
+      "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND key >= ? AND key < ?",
+      JSON.stringify(gone),
+      `${mode}:`,
+      `${mode};`,
+    );
+  }
+
   /** The project is deleted: every key and answer goes, now (SPEC §19). */
   async forgetAll(): Promise<void> {
     await this.#storage.deleteAll();
@@ -135,4 +149,23 @@ export class IdempotencyRecords extends DurableObject<Env> {
       .toArray();
     if (oldest?.created_at) await this.#storage.setAlarm(oldest.created_at + IDEMPOTENCY_TTL_MS);
   }
+}
+
+/** Why a repeat of a request is no longer answered: the session it made was erased since. */
+export type ErasedHow = "redacted" | "deleted" | "erased at the end of its retention";
+
+/**
+ * A session was erased, in part or whole: the stored answer that holds it (its create's, replayed
+ * for an `Idempotency-Key` for a day) no longer shows it, and a repeat is told why (410).
+ */
+export function forgetIdempotentAnswers(
+  env: Pick<Env, "IDEMPOTENCY" | "ENVIRONMENT" | "METERING">,
+  projectId: string,
+  sessionId: string,
+  how: ErasedHow,
+) {
+  return objectStub(env, env.IDEMPOTENCY, projectId).forgetSession(
+    sessionId,
+    `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`,
+  );
 }

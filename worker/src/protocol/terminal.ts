@@ -79,7 +79,7 @@ export const REFUSALS: Record<RefusalReason, string> = {
 const NO_KEY_OFFERED = [
   "No SSH key was offered, so there was nothing to prove.",
   "Create a key with:       ssh-keygen -t ed25519",
-  "or pick an existing one: ssh -i ~/.ssh/id_ed25519 <the same command>",
+  "or pick an existing one: ssh -i ~/.ssh/id_ed25519 -o IdentitiesOnly=yes <the same command>",
 ];
 
 const NOTHING_USABLE = "None of the keys you offered can be used here, so nothing was proven.";
@@ -89,9 +89,10 @@ const USE_ANOTHER_KEY: Record<ConnectionMethod, { make: string[]; offer: string 
   ssh: {
     make: [
       "Create a key keyproof accepts with: ssh-keygen -t ed25519",
-      "and offer it with:                  ssh -i ~/.ssh/id_ed25519 <the same command>",
+      "and offer it with:                  ssh -i ~/.ssh/id_ed25519 -o IdentitiesOnly=yes <the same command>",
     ],
-    offer: "Offer the right one with: ssh -i /path/to/private_key <the same command>",
+    offer:
+      "Offer the right one with: ssh -i /path/to/private_key -o IdentitiesOnly=yes <the same command>",
   },
   signature: {
     make: [

@@ -31,8 +31,14 @@ export const attestedKey = z
 /** The claims of an attestation (its JWT payload). */
 export const attestationClaims = z
   .object({
-    iss: z.string().describe("This service's public URL"),
-    aud: z.string().describe("Your project id"),
+    iss: z
+      .string()
+      .describe(
+        "This service's public URL; for a test session's, that URL followed by `/test-mode`",
+      ),
+    aud: z
+      .string()
+      .describe("Your project id; for a test session's, the project id followed by `:test-mode`"),
     sub: z.string().describe("The session id"),
     iat: z.int(),
     exp: z.int(),

@@ -72,10 +72,15 @@ export class Arrivals {
     }
     if (!store.session()) {
       const kv = storage.kv;
+      const readBackAt = Date.now();
       store.transition((write) => {
         write.create({ ...session }, found.keys, found.authorities);
-        for (const connection of found.connections)
-          write.addConnection(connection, legacyLeaseOf(kv, connection));
+        for (const connection of found.connections) {
+          const held = legacyLeaseOf(kv, connection);
+          // A connection D1 has in progress has no place left here: the alarm closes it now.
+          if (held.leaseUntil !== null) held.leaseUntil = Math.max(held.leaseUntil, readBackAt);
+          write.addConnection(connection, held);
+        }
         write.addConnectionKeys(found.connectionKeys);
       });
       // D1's rows each carry the version that last changed them: the object goes on from the newest.

@@ -185,7 +185,8 @@ export class HeldSession {
       pending,
       this.watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
-    const next = times.length === 0 ? null : Math.min(...times);
+    // A time already past (a place whose lease ran out unseen) is due now: never an alarm at 0.
+    const next = times.length === 0 ? null : Math.max(Date.now(), Math.min(...times));
     // Each set is a write: an alarm already at that time is left as it is.
     if (next === (await this.storage.getAlarm())) return;
     if (next === null) await this.storage.deleteAlarm();

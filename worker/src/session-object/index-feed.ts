@@ -1,6 +1,7 @@
 import type { Env } from "../env.ts";
 import { log } from "../lib/log.ts";
 import { objectStub } from "../lib/meter.ts";
+import { countMetric } from "../lib/metrics.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
 import type { PushRequest, PushResult } from "./index-push.ts";
 import type { SessionStore } from "./session-store.ts";
@@ -13,6 +14,9 @@ export const PUSH_RETRY_MS = 5_000;
  */
 export const PUSH_DELAY_MS = 300;
 
+/** A bookmark that, sent back, asks for nothing (api/bookmarks.ts). */
+const ASKS_NOTHING = "first-unconstrained";
+
 /** What the object does around each push. */
 export interface FeedHooks {
   /** After each push, or a failed one: the object sets its alarm for what is left. */
@@ -23,7 +27,10 @@ export interface FeedHooks {
  * How a session's object feeds D1, the project-wide index (SPEC §15): whatever D1 has not
  * acknowledged, pushed by index-push.ts. Pushes may overlap (an API write does not wait behind a
  * push the bridge started): each is idempotent, a row only replaces an older version, and the
- * acknowledged version only moves forward. A push that fails is made again by the object's alarm.
+ * acknowledged version only moves forward. A push that fails because D1 is away is made again by
+ * the object's alarm. One D1 refuses on its merits (a constraint, a bug) would be refused again:
+ * it is logged as an error, counted (`index_push_refused`) and not retried until the session
+ * changes again, and nobody waits for it (a bookmark naming the session reads on without it).
  */
 export class IndexFeed {
   readonly #env: Env;
@@ -32,6 +39,8 @@ export class IndexFeed {
   readonly #hooks: FeedHooks;
   /** Pushes to D1 under way. */
   readonly #inFlight = new Set<Promise<PushResult>>();
+  /** The version whose push D1 refused on its merits (memory only): not pushed again as it is. */
+  #refused = 0;
 
   constructor(env: Env, storage: DurableObjectStorage, store: SessionStore, hooks: FeedHooks) {
     this.#env = env;
@@ -40,9 +49,10 @@ export class IndexFeed {
     this.#hooks = hooks;
   }
 
-  /** D1 has not acknowledged every change yet. */
+  /** D1 has not acknowledged every change yet, and may still take them. */
   behind(): boolean {
-    return this.#store.pushed().version < this.#store.version();
+    const version = this.#store.version();
+    return this.#store.pushed().version < version && this.#refused < version;
   }
 
   /** Once every push under way has landed or failed. */
@@ -86,24 +96,35 @@ export class IndexFeed {
     const pushed = store.pushed();
     const webhooks = store.newWebhooks();
     if (pushed.version >= store.version() && webhooks.length === 0) return pushed;
+    // Refused as it is: nobody waits for what D1 will not take.
+    if (this.#refused >= store.version())
+      return { ...pushed, bookmark: pushed.bookmark ?? ASKS_NOTHING };
     // Set first: a push lost with the process is made again by the alarm.
     const alarm = await this.#storage.getAlarm();
     if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
       await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
     const changes = store.changesSince(pushed.version);
     const session = changes.session ?? store.session();
-    const result = session
-      ? await pushThroughWriter(this.#env, {
-          target: {
-            projectId: session.projectId,
-            sessionId: session.id,
-            kind: session.kind,
-            livemode: session.livemode,
-          },
-          changes,
-          newWebhooks: webhooks,
-        })
-      : { version: changes.version, bookmark: null };
+    let result: PushResult;
+    try {
+      result = session
+        ? await pushThroughWriter(this.#env, {
+            target: {
+              projectId: session.projectId,
+              sessionId: session.id,
+              kind: session.kind,
+              livemode: session.livemode,
+            },
+            changes,
+            newWebhooks: webhooks,
+          })
+        : { version: changes.version, bookmark: null };
+    } catch (error) {
+      if (isIndexUnavailable(error) || !session) throw error;
+      this.#refuse(session, changes.version, error);
+      await this.#hooks.afterPush();
+      return { ...pushed, bookmark: pushed.bookmark ?? ASKS_NOTHING };
+    }
     // Read again: an overlapping push may have landed meanwhile. Both only move forward.
     const now = store.pushed();
     const newer = (a: string | null, b: string | null) => (a && (!b || a > b) ? a : b);
@@ -116,6 +137,23 @@ export class IndexFeed {
     );
     await this.#hooks.afterPush();
     return result;
+  }
+
+  /** D1 refused the session's push on its merits: said once, counted, and not made again as it is. */
+  #refuse(session: { id: string; projectId: string }, version: number, error: unknown) {
+    this.#refused = version;
+    countMetric(this.#env, "index_push_refused", { project_id: session.projectId });
+    log(
+      this.#env,
+      "error",
+      "D1 refused a session's push; it is not retried until the session changes",
+      {
+        session_id: session.id,
+        project_id: session.projectId,
+        version,
+        error: String(error),
+      },
+    );
   }
 }
 

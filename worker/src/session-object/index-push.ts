@@ -81,8 +81,8 @@ function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInse
   return inChunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
 }
 
-/** Pushed events per fan-out statement: five bound values each and two more, under D1's limit. */
-const EVENTS_PER_FAN_OUT = Math.floor((D1_MAX_BOUND_PARAMETERS - 2) / 5);
+/** Pushed events per fan-out statement: six bound values each and two more, under D1's limit. */
+const EVENTS_PER_FAN_OUT = Math.floor((D1_MAX_BOUND_PARAMETERS - 2) / 6);
 
 /** An event as a fan-out takes it: what it is and whose. */
 interface PushedEvent {
@@ -91,32 +91,35 @@ interface PushedEvent {
   projectId: string;
   sessionId: string;
   livemode: boolean;
+  createdAt: string;
 }
 
 /**
  * One invocation per (event, webhook listening to it): its project's and its session's own,
- * enabled, of its mode, whose `events` are empty or name it; one statement for many pushes'
- * events. An id joins the event's and the webhook's, so a push made again writes none twice;
+ * enabled, of its mode, made before the event happened, whose `events` are empty or name it; one
+ * statement for many pushes' events. A webhook hears only what happens once it exists: a push
+ * made again (a redaction, an object that lost what D1 acknowledged) carries old events too, and
+ * they reach no webhook made since. An id joins the event's and the webhook's, so a push made again writes none twice;
  * RETURNING names those made now, to queue.
  */
 function fanOut(db: Database, pushed: PushedEvent[], at: string) {
   const values = sql.join(
     pushed.map(
       (event) =>
-        sql`(${event.id}, ${event.type}, ${event.projectId}, ${event.sessionId}, ${event.livemode ? 1 : 0})`,
+        sql`(${event.id}, ${event.type}, ${event.projectId}, ${event.sessionId}, ${event.livemode ? 1 : 0}, ${event.createdAt})`,
     ),
     sql`, `,
   );
   return db
     .insert(webhookInvocations)
     .select(
-      sql`WITH pushed(id, type, project_id, session_id, livemode) AS (VALUES ${values})
+      sql`WITH pushed(id, type, project_id, session_id, livemode, created_at) AS (VALUES ${values})
         SELECT ${invocationIdSql(sql.raw("pushed.id"), sql.raw("w.id"))}, w.id, w.project_id, pushed.id,
           'pending', 0,
           ${at}, NULL, NULL, '[]', ${at}, ${at}
         FROM pushed JOIN webhooks w
         ON w.project_id = pushed.project_id AND w.enabled = 1
-          AND w.livemode = pushed.livemode
+          AND w.livemode = pushed.livemode AND w.created_at <= pushed.created_at
           AND (w.session_id IS NULL OR w.session_id = pushed.session_id)
           AND (json_array_length(w.events) = 0
             OR EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = pushed.type))
@@ -206,7 +209,12 @@ function pushStatements(db: Database, requests: PushRequest[], at: string) {
     ),
   ];
   const pushed = each(({ target, changes }) =>
-    changes.events.map((event) => ({ ...target, id: event.id, type: event.type })),
+    changes.events.map((event) => ({
+      ...target,
+      id: event.id,
+      type: event.type,
+      createdAt: event.createdAt,
+    })),
   );
   const fanOuts: BatchItem<"sqlite">[] = [];
   for (let start = 0; start < pushed.length; start += EVENTS_PER_FAN_OUT)

@@ -4,7 +4,7 @@ import { D1_MAX_BOUND_PARAMETERS } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
-import { isIndexUnavailable } from "../lib/unavailable.ts";
+import { isD1KnownAway } from "../lib/unavailable.ts";
 import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./index-push.ts";
 
 /**
@@ -13,9 +13,10 @@ import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./i
  * group commit. D1 runs one query at a time per database, so its ceiling is transactions, not
  * rows: alone, a push is one transaction as before (no added wait); in a burst, up to
  * MAX_GROUP sessions share one. Each push stays idempotent (a row only replaces an older
- * version), so a group that fails is simply failed for all its pushes, which their objects'
- * alarms make again; one push D1 refuses on its merits is found by writing the group's pushes
- * one by one, so it cannot hold the others back.
+ * version), so a group that fails because D1 is away is simply failed for all its pushes, which
+ * their objects' alarms make again. Any other failure — one push D1 refuses on its merits, or an
+ * error D1 does not explain — is found by writing the group's pushes one by one, so one push
+ * cannot hold the others back (lib/unavailable.ts tells the two apart).
  */
 
 /** Sessions in one transaction at most. */
@@ -94,11 +95,11 @@ export class IndexWriter extends DurableObject<Env> {
           result: { version: waiting.request.changes.version, bookmark },
         });
     } catch (error) {
-      if (group.length === 1 || isIndexUnavailable(error)) {
+      if (group.length === 1 || isD1KnownAway(error)) {
         for (const waiting of group) waiting.resolve(failure(error));
         return;
       }
-      // One push refused on its merits: each goes alone, so the rest are written.
+      // Not D1 away: each goes alone, so one push's fault does not fail the rest.
       for (const waiting of group)
         await pushToIndex(this.env, waiting.request).then(
           (result) => waiting.resolve({ ok: true, result }),

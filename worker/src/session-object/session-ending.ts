@@ -4,14 +4,17 @@ import {
   eraseAt,
   erasureStatements,
   projectRetentionDays,
-  RETIRE_AFTER_MS,
+  retireAfterMs,
 } from "../domain/retention.ts";
 import { isOpen } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
+import { type ErasedHow, forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { log } from "../lib/log.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { type IndexFeed, PUSH_RETRY_MS } from "./index-feed.ts";
 import type { SessionStore } from "./session-store.ts";
+
+const ERASED: ErasedHow = "erased at the end of its retention";
 
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
 const READ_BACK_HELD_MS = 60_000;
@@ -73,6 +76,7 @@ export class SessionEnding {
     // A retired object holds nothing, and is not filled again to be emptied.
     const db = database(this.#env.DB);
     await db.batch(erasureStatements(db, projectId, sessionId));
+    await forgetIdempotentAnswers(this.#env, projectId, sessionId, ERASED);
   }
 
   /**
@@ -115,6 +119,9 @@ export class SessionEnding {
     const session = this.#store.session();
     const retireAt = session ? this.#retireAt(session) : null;
     if (retireAt === null || retireAt > now || this.#feed.behind()) return false;
+    // A user still at the bridge (a prompt after the session closed) keeps the object: its
+    // report is answered from here, not from a copy read back.
+    if (this.#store.inProgress(now).length > 0) return false;
     await this.#forget("The session is over");
     return true;
   }
@@ -123,7 +130,7 @@ export class SessionEnding {
   #retireAt(session: SessionRow): number | null {
     if (isOpen(session) || !session.completedAt) return null;
     const closedAt = Date.parse(session.completedAt);
-    return Math.max(closedAt + RETIRE_AFTER_MS, this.#readBackAt + READ_BACK_HELD_MS);
+    return Math.max(closedAt + retireAfterMs(this.#env), this.#readBackAt + READ_BACK_HELD_MS);
   }
 
   /** Everything of the session goes: D1's rows (events and deliveries too), then this storage. */
@@ -132,6 +139,7 @@ export class SessionEnding {
     await this.#feed.settled();
     const db = database(this.#env.DB);
     await db.batch(erasureStatements(db, session.projectId, session.id));
+    await forgetIdempotentAnswers(this.#env, session.projectId, session.id, ERASED);
     await this.#forget("The session was erased");
     log(this.#env, "info", "session erased after its retention", { session_id: session.id });
   }

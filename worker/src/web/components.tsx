@@ -27,7 +27,6 @@ export function PostButton(props: {
   csrf: string;
   label: string;
   kind?: "danger" | "secondary";
-  confirm?: string;
 }) {
   return (
     <form class="inline" method="post" action={props.action}>
@@ -36,6 +35,37 @@ export function PostButton(props: {
         {props.label}
       </button>
     </form>
+  );
+}
+
+/**
+ * An action that cannot be undone (revoke a key, delete a session), asked first and without
+ * JavaScript: its button opens a box whose checkbox, naming what follows, must be ticked before
+ * the form posts; the route refuses a post without it too.
+ */
+export function ConfirmedPostButton(props: {
+  action: string;
+  csrf: string;
+  label: string;
+  /** What happens, as the checkbox's sentence: "I understand that …". */
+  consequence: string;
+  /** The value the route expects in the form's `confirm` field. */
+  confirm: string;
+}) {
+  return (
+    <details class="confirm">
+      <summary class="button danger">{props.label}…</summary>
+      <form class="stack" method="post" action={props.action}>
+        <Csrf token={props.csrf} />
+        <label class="check">
+          <input type="checkbox" name="confirm" value={props.confirm} required /> I understand that{" "}
+          {props.consequence}
+        </label>
+        <button type="submit" class="danger">
+          {props.label}
+        </button>
+      </form>
+    </details>
   );
 }
 

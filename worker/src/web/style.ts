@@ -48,7 +48,12 @@ tbody tr:hover { background: var(--surface); }
 form.stack { display: grid; gap: .6rem; max-width: 36rem; }
 form.inline { display: inline; }
 label { display: grid; gap: .2rem; min-width: 0; }
-label.check { display: flex; gap: .5rem; align-items: center; }
+label.check { display: flex; gap: .5rem; align-items: baseline; }
+label.check > input { flex: none; }
+details.confirm { display: inline-block; vertical-align: top; }
+details.confirm > summary { list-style: none; }
+details.confirm > summary::-webkit-details-marker { display: none; }
+details.confirm[open] > form { margin-top: .5rem; padding: .6rem; border: 1px solid var(--line); border-radius: var(--radius); background: Canvas; }
 input, select, textarea, button, .button { font: inherit; padding: .4rem .75rem; border: 1px solid var(--line); border-radius: var(--radius); max-width: 100%; }
 input, select, textarea { background: Field; color: FieldText; }
 :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }

@@ -1,10 +1,11 @@
 import type { InvitationRow } from "../../db/accounts.ts";
-import type { ApiKeyRow } from "../../domain/api-keys.ts";
+import type { ListedApiKey } from "../../domain/api-keys.ts";
 import { OVERVIEW_DAYS, type ProjectOverview } from "../../domain/project-overview.ts";
 import { MAX_RETENTION_DAYS } from "../../domain/retention.ts";
 import type { Webhook } from "../../schemas/webhooks.ts";
 import { DailyBars, LabelledBars, ShareBar } from "../charts.tsx";
 import {
+  ConfirmedPostButton,
   CopyButton,
   Csrf,
   Field,
@@ -77,7 +78,7 @@ interface SettingsProps {
   /** The signed-in account's role: owners manage members and invitations. */
   role: string;
   members: { accountId: string; email: string; role: string }[];
-  keys: ApiKeyRow[];
+  keys: ListedApiKey[];
   webhooks: Webhook[];
   invitations: InvitationRow[];
   newKey?: { name: string; plaintext: string } | undefined;
@@ -110,31 +111,17 @@ export function SettingsPage(props: SettingsProps) {
       </form>
 
       <h2 id="retention">Retention</h2>
-      <FormProblems form={props.retentionForm} />
-      <form class="stack" method="post" action={`${base}/retention`}>
-        <Csrf token={page.csrf} />
-        <Field
-          name="retention_days"
-          form={props.retentionForm}
-          label="Keep closed sessions for (days)"
-        >
-          <input
-            name="retention_days"
-            type="number"
-            min={1}
-            max={MAX_RETENTION_DAYS}
-            value={typedValue(props.retentionForm, "retention_days", String(project.retentionDays))}
-            required
-          />
-        </Field>
-        <p class="muted">
-          A session that accepts no more connections is erased this many days after it closed: its
-          keys, connections, events and deliveries, everywhere. Shortening it erases what is now
-          past it within minutes.
+      {props.role === "owner" ? (
+        <RetentionForm {...props} base={base} />
+      ) : (
+        <p>
+          Closed sessions are kept for <strong>{project.retentionDays}</strong>{" "}
+          {project.retentionDays === 1 ? "day" : "days"}, then erased everywhere.{" "}
+          <span class="muted">Only an owner can change this.</span>
         </p>
-        <button type="submit">Save retention</button>
-      </form>
+      )}
 
+      <h2 id="api-keys">API keys</h2>
       <h2 id="api-keys">API keys</h2>
       {props.newKey ? (
         <div class="secret">
@@ -150,7 +137,7 @@ export function SettingsPage(props: SettingsProps) {
       {props.keys.length === 0 ? (
         <p class="muted">No API keys yet: create one to call the API from your backend.</p>
       ) : (
-        <Table head={["Name", "Mode", "Key", "Created", "Expires", "Last used", ""]}>
+        <Table head={["Name", "Mode", "Key", "Created", "Created by", "Expires", "Last used", ""]}>
           {props.keys.map((key) => (
             <tr>
               <td data-label="Name" class="breakable">
@@ -163,13 +150,30 @@ export function SettingsPage(props: SettingsProps) {
                 {key.prefix}…
               </td>
               <td data-label="Created">{shortTime(key.createdAt)}</td>
+              <td data-label="Created by" class="breakable">
+                {key.creator === null ? (
+                  <span class="muted">—</span>
+                ) : key.creator.member ? (
+                  key.creator.email
+                ) : (
+                  <>
+                    {key.creator.email} <span class="warning">(no longer a member)</span>
+                  </>
+                )}
+              </td>
               <td data-label="Expires">{key.expiredAt ? key.expiredAt.slice(0, 10) : "never"}</td>
               <td data-label="Last used">{key.lastUsedAt ? shortTime(key.lastUsedAt) : "never"}</td>
               <td>
                 {key.revokedAt ? (
                   <span class="muted">revoked</span>
                 ) : (
-                  <RevokeButton action={`${base}/api-keys/${key.id}/revoke`} csrf={page.csrf} />
+                  <ConfirmedPostButton
+                    action={`${base}/api-keys/${key.id}/revoke`}
+                    csrf={page.csrf}
+                    label="Revoke"
+                    confirm="revoke"
+                    consequence="everything using this key gets 401 from now on"
+                  />
                 )}
               </td>
             </tr>
@@ -261,6 +265,39 @@ export function SettingsPage(props: SettingsProps) {
   );
 }
 
+/** Owners only: how long closed sessions are kept (shortening it erases sessions). */
+function RetentionForm(props: SettingsProps & { base: string }) {
+  const { page, project } = props;
+  return (
+    <>
+      <FormProblems form={props.retentionForm} />
+      <form class="stack" method="post" action={`${props.base}/retention`}>
+        <Csrf token={page.csrf} />
+        <Field
+          name="retention_days"
+          form={props.retentionForm}
+          label="Keep closed sessions for (days)"
+        >
+          <input
+            name="retention_days"
+            type="number"
+            min={1}
+            max={MAX_RETENTION_DAYS}
+            value={typedValue(props.retentionForm, "retention_days", String(project.retentionDays))}
+            required
+          />
+        </Field>
+        <p class="muted">
+          A session that accepts no more connections is erased this many days after it closed: its
+          keys, connections, events and deliveries, everywhere. Shortening it erases what is now
+          past it within minutes.
+        </p>
+        <button type="submit">Save retention</button>
+      </form>
+    </>
+  );
+}
+
 /** Owners only: the project's test data goes, its live data stays (SPEC §20). */
 function DeleteTestData(props: SettingsProps & { base: string }) {
   return (
@@ -271,7 +308,7 @@ function DeleteTestData(props: SettingsProps & { base: string }) {
         Erases every test session (with its keys, connections, events and deliveries) and every test
         webhook. Live data is not touched, and test keys keep working.
       </p>
-      <label>
+      <label class="check">
         <input type="checkbox" name="confirm" value="delete-test-data" required /> I understand that
         all test data goes, for good
       </label>

@@ -97,7 +97,8 @@ export function ProofPage(props: ProofPageProps) {
           <Command id="ssh-command" text={props.sshCommand} />
           <p class="hint">
             Your SSH client proves it holds your key by signing; the private key never leaves your
-            computer. To choose a key, add <code>-i ~/.ssh/your_key</code>.
+            computer. To choose a key, add <code>-i ~/.ssh/your_key -o IdentitiesOnly=yes</code>{" "}
+            (without <code>IdentitiesOnly</code>, your agent's keys are offered first).
           </p>
           {props.hostKeyFingerprints.length > 0 ? (
             <div class="hint" id="host-keys">

@@ -6,6 +6,7 @@ import type { CollectedKey } from "../../schemas/public-keys.ts";
 import type { Delivery, EventView } from "../../schemas/webhooks.ts";
 import {
   Check,
+  ConfirmedPostButton,
   CopyButton,
   Csrf,
   Field,
@@ -361,7 +362,7 @@ function RedactForm(props: { base: string; csrf: string }) {
         client addresses and software, external id and return URL — here, in its events and in its
         webhook deliveries. Its outline stays: status, counts and times. This cannot be undone.
       </p>
-      <label>
+      <label class="check">
         <input type="checkbox" name="confirm" value="redact" required /> I understand that this
         cannot be undone
       </label>
@@ -435,7 +436,13 @@ export function SessionPage(props: DetailProps) {
         {open && session.multiConnection ? (
           <PostButton action={`${base}/complete`} csrf={props.page.csrf} label="Complete" />
         ) : null}
-        <PostButton action={`${base}/delete`} csrf={props.page.csrf} label="Delete" kind="danger" />
+        <ConfirmedPostButton
+          action={`${base}/delete`}
+          csrf={props.page.csrf}
+          label="Delete"
+          confirm="delete"
+          consequence="the session, its keys, connections, events and deliveries are erased, and its command stops working"
+        />
       </p>
       {session.redactedAt ? (
         <p class="flash notice" id="redacted">

@@ -3,7 +3,7 @@ import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { database } from "../../db/client.ts";
 import { deleteAccount } from "../../domain/accounts.ts";
-import { apiKeysOf, createApiKey, revokeApiKey } from "../../domain/api-keys.ts";
+import { apiKeysOf, createApiKey, revokeApiKey, workingKeysBy } from "../../domain/api-keys.ts";
 import {
   createInvitation,
   invitationPath,
@@ -141,6 +141,11 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
   .post("/retention", async (c) => {
     const ctx = c.var.project;
     const form = await c.req.parseBody();
+    // Shortening retention erases sessions: an owner's decision, like deleting them.
+    if (c.var.member.role !== "owner")
+      return redirectWith(c, `${settingsPath(c)}#retention`, {
+        error: "Only an owner can change retention.",
+      });
     try {
       await setRetentionDays(ctx.db, ctx.projectId, text(form, "retention_days"));
       return redirectWith(c, `${settingsPath(c)}#retention`, { notice: "Retention saved." });
@@ -162,6 +167,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         name: text(form, "name"),
         mode,
         expiredAt,
+        createdBy: c.var.account.id,
       });
       // Shown once, by the page this redirects to: never stored, never in a URL.
       return redirectWith(
@@ -207,8 +213,14 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
   })
   .post("/api-keys/:key_id/revoke", async (c) => {
     const ctx = c.var.project;
+    const form = await c.req.parseBody();
+    // Integrations using the key fail at once: one click does not do it (project-pages.tsx).
+    if (text(form, "confirm") !== "revoke")
+      return redirectWith(c, `${settingsPath(c)}#api-keys`, {
+        error: "Tick the box to confirm revoking the key.",
+      });
     await revokeApiKey(ctx.db, ctx.projectId, c.req.param("key_id"), ctx.now);
-    return redirectWith(c, settingsPath(c), { notice: "API key revoked." });
+    return redirectWith(c, `${settingsPath(c)}#api-keys`, { notice: "API key revoked." });
   })
   .post("/members/:account_id/remove", async (c) => {
     const ctx = c.var.project;
@@ -220,7 +232,14 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       });
       if (accountId === c.var.account.id)
         return redirectWith(c, "/projects", { notice: "You left the project." });
-      return redirectWith(c, settingsPath(c), { notice: "Member removed." });
+      // Their keys are the project's and keep working: say so, so someone decides.
+      const left = await workingKeysBy(ctx.db, ctx.projectId, accountId, ctx.now);
+      return redirectWith(c, `${settingsPath(c)}${left > 0 ? "#api-keys" : ""}`, {
+        notice:
+          left === 0
+            ? "Member removed."
+            : `Member removed. ${left === 1 ? "An API key they created still works" : `${left} API keys they created still work`}: revoke ${left === 1 ? "it" : "them"} below unless the project still needs ${left === 1 ? "it" : "them"}.`,
+      });
     } catch (error) {
       return redirectWith(c, settingsPath(c), { error: errorMessage(error) });
     }

@@ -229,6 +229,11 @@ export const sessionRoutes = new Hono<AppEnv>()
     const ctx = c.var.project;
     const { project } = c.var.member;
     const sessionId = c.req.param("session_id");
+    const form = await c.req.parseBody();
+    if (form.confirm !== "delete")
+      return redirectWith(c, `/projects/${project.id}/sessions/${sessionId}`, {
+        error: "Tick the box to confirm deleting the session.",
+      });
     await deleteSession(ctx, kindOfSession(sessionId), sessionId);
     return redirectWith(c, `/projects/${project.id}/sessions`, { notice: "Session deleted." });
   });
