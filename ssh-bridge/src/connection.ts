@@ -16,6 +16,7 @@ import {
   uncountedReasons,
 } from "../../worker/src/protocol/key-outcomes.ts";
 import {
+  type FinishConnectionRequest,
   type FinishConnectionResponse,
   LEASE_RENEWAL_MS,
   MAX_KEY_BLOB_BYTES,
@@ -38,6 +39,7 @@ import {
   refusedKeyLines,
   render,
   resultLines,
+  FINISH_UNKNOWN_MESSAGE,
   UNAVAILABLE_MESSAGE,
 } from "../../worker/src/protocol/terminal.ts";
 import { escapeUntrustedText } from "../../worker/src/protocol/terminal-text.ts";
@@ -95,6 +97,12 @@ const CLIENT_HANGUP_GRACE_MS = 2_000;
  * (a password it was never offered) never reads the DISCONNECT, so the socket is then destroyed.
  */
 const DISCONNECT_GRACE_MS = 1_000;
+/**
+ * A connection's report is sent up to this many times while the Worker does not answer, waiting
+ * FINISH_RETRY_MS longer before each (1 + 2 + 3 + 4 s: a Worker restarting is back within that).
+ */
+const FINISH_REPORT_ATTEMPTS = 5;
+const FINISH_RETRY_MS = 1_000;
 /** Checked a little after the session's expiry, so the Worker's alarm has run. */
 const EXPIRY_CHECK_MARGIN_MS = 500;
 /** Node timers cap at ~24.8 days; a later expiry is simply checked again then. */
@@ -554,33 +562,52 @@ export class BridgeConnection {
   #finishOnce(confirmed: boolean | null): Promise<FinishConnectionResponse | null> {
     const session = this.#session;
     if (!session) return Promise.resolve(null);
-    this.#finish ??= this.#worker
-      .finishConnection(
-        session.connection_id,
-        {
-          session_id: session.session_id,
-          keys: [...this.#proven.values()].map(({ blob, authenticator }) => ({
-            key: blob.toString("base64"),
-            security_key: authenticator,
-          })),
-          keys_offered: this.#offered.size,
-          refusals: uncountedReasons(this.#offered.values()),
-          confirmed: session.must_confirm ? confirmed === true : null,
-          interrupted: this.#interrupted,
-        },
-        this.#nextRequestId(),
-      )
+    const report = {
+      session_id: session.session_id,
+      keys: [...this.#proven.values()].map(({ blob, authenticator }) => ({
+        key: blob.toString("base64"),
+        security_key: authenticator,
+      })),
+      keys_offered: this.#offered.size,
+      refusals: uncountedReasons(this.#offered.values()),
+      confirmed: session.must_confirm ? confirmed === true : null,
+      interrupted: this.#interrupted,
+    };
+    this.#finish ??= this.#report(session.connection_id, report)
       .then((result) => {
         this.#outcome = this.#cutOffAs ?? result.outcome;
         return result;
       })
       .catch((error: Error) => {
         this.#error = error.message;
-        this.#outcome = "unavailable";
-        this.end(UNAVAILABLE_MESSAGE);
+        // The report may have been recorded before the answer was lost: never say it was not.
+        this.#outcome = "unknown";
+        this.end(FINISH_UNKNOWN_MESSAGE);
         return null;
       });
     return this.#finish;
+  }
+
+  /**
+   * The report, sent again while the Worker cannot be heard (it restarts under a deploy or a
+   * crash): the Worker answers a report it already recorded with what it recorded then, so a
+   * second sending records nothing twice and the user learns what really happened.
+   */
+  async #report(connectionId: string, report: FinishConnectionRequest) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#worker.finishConnection(connectionId, report, this.#nextRequestId());
+      } catch (error) {
+        const again =
+          error instanceof WorkerUnavailableError &&
+          error.serviceDown &&
+          error.status !== 401 &&
+          attempt < FINISH_REPORT_ATTEMPTS;
+        if (!again) throw error;
+        this.#error = (error as Error).message;
+        await new Promise((resolve) => setTimeout(resolve, FINISH_RETRY_MS * attempt));
+      }
+    }
   }
 
   #onClose() {

@@ -6,7 +6,9 @@ import { withD1 } from "./db/simulated-primary.ts";
 import { isHousekeepingMinute, sweepExpired } from "./domain/housekeeping.ts";
 import { sweepRetention } from "./domain/retention.ts";
 import type { Env } from "./env.ts";
+import { log } from "./lib/log.ts";
 import { meter } from "./lib/meter.ts";
+import { awayReason, isIndexUnavailable } from "./lib/unavailable.ts";
 import { handleWebhookBatch } from "./webhooks/consumer.ts";
 import { reconcileDeadLetters } from "./webhooks/dead-letters.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "./webhooks/queue.ts";
@@ -16,6 +18,22 @@ export { IdempotencyRecords } from "./idempotency/idempotency-object.ts";
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
 export { IndexWriter } from "./session-object/index-writer.ts";
 export { SessionObject } from "./session-object/session-object.ts";
+
+/**
+ * One duty of the minute's cron: while D1 is away it is one line (the next minute tries again,
+ * nothing is lost), as every other path says it; anything else is an error with its stack.
+ */
+async function sweeping(env: Env, duty: string, sweep: () => Promise<unknown>) {
+  try {
+    await sweep();
+  } catch (error) {
+    if (!isIndexUnavailable(error)) throw error;
+    log(env, "warn", "D1 away; the cron tries again next minute", {
+      duty,
+      error: awayReason(error),
+    });
+  }
+}
 
 // A misconfigured Worker does not start: the deploy (or `wrangler dev`) says which setting.
 const problems = configurationProblems(startEnv);
@@ -39,8 +57,10 @@ export default {
   scheduled: async (_controller, env) => {
     meter("workerInvocations");
     const simulated = withD1(env);
-    await sweepDueInvocations(simulated, database(simulated.DB));
-    await sweepRetention(simulated, database(simulated.DB));
-    if (isHousekeepingMinute(new Date())) await sweepExpired(database(simulated.DB));
+    const db = database(simulated.DB);
+    await sweeping(simulated, "webhook deliveries", () => sweepDueInvocations(simulated, db));
+    await sweeping(simulated, "retention", () => sweepRetention(simulated, db));
+    if (isHousekeepingMinute(new Date()))
+      await sweeping(simulated, "housekeeping", () => sweepExpired(db));
   },
 } satisfies ExportedHandler<Env, WebhookMessage>;

@@ -67,14 +67,22 @@ describe("a connection racing API changes", () => {
     expect(orphans?.n).toBe(0);
   });
 
-  it("a finished connection cannot be finished twice", async () => {
-    const { session, connectionId } = await openedConnection({
+  it("a finished connection cannot be finished twice: the same report again is told what was recorded", async () => {
+    const { apiKey, session, connectionId } = await openedConnection({
       multi_connection: true,
       multi_key: true,
     });
     const first = await finish(session.id, connectionId);
+    // The bridge never heard the answer (the Worker restarted) and reports again (issue 44.20).
     const second = await finish(session.id, connectionId);
     expect(first.json.outcome).toBe("collected");
-    expect(second.json.outcome).toBe("closed");
+    expect(second.json).toEqual(first.json);
+    const after = await callJson<{ connections: { keys: unknown[] }[] }>(
+      `/api/v1/ssh/collect/sessions/${session.id}/`,
+      200,
+      { key: apiKey },
+    );
+    expect(after.connections).toHaveLength(1);
+    expect(after.connections[0]?.keys).toHaveLength(1);
   });
 });

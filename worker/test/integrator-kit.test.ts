@@ -302,7 +302,7 @@ describe("Idempotency-Key", () => {
       state.storage.sql.exec(
         "UPDATE records SET answer = NULL, created_at = created_at - ? WHERE key = ?",
         ABANDONED_AFTER_MS + 1_000,
-        "create-user-7",
+        "live:create-user-7",
       );
     });
     const again = await post(apiKey, "create-user-7", body);

@@ -128,7 +128,8 @@ describe("proof by ssh-keygen -Y sign", () => {
     });
     const other = await send(session.connection_identifier, signature("ed25519").armored);
     const text = await other.text();
-    expect(other.status).toBe(200);
+    // Recorded, but nothing counted: a 4xx, so `curl --fail` and scripts can tell (issue 44.17).
+    expect(other.status).toBe(422);
     expect(text).toContain("The key you offered is not one this session expects:");
     expect(text).toContain(
       "Sign with the right one: the same command, with -f /path/to/private_key",
@@ -139,6 +140,19 @@ describe("proof by ssh-keygen -Y sign", () => {
     expect(after.connections[0]).toMatchObject({ method: "signature", outcome: "no_match" });
     // A failed attempt does not use the challenge up.
     expect(after.signature_challenge).toBe(SIGNATURE_CHALLENGE);
+    // As JSON: a problem of its own kind, with what was recorded.
+    const asJson = await send(session.connection_identifier, signature("ed25519").armored, {
+      "content-type": "text/plain",
+      accept: "application/json",
+    });
+    expect(asJson.status).toBe(422);
+    expect(asJson.headers.get("content-type")).toBe("application/problem+json");
+    expect(await asJson.json()).toMatchObject({
+      type: "/docs#problem-key-not-counted",
+      status: 422,
+      detail: expect.stringContaining("not one this session expects"),
+      result: { outcome: "no_match", failed_attempts: 2, max_attempts: 3 },
+    });
   });
 
   it("is met by signing where must_confirm is set", async () => {
@@ -154,7 +168,7 @@ describe("proof by ssh-keygen -Y sign", () => {
     const { apiKey, session } = await sessionSigned("collect");
     const response = await send(session.connection_identifier, signature("rsa-1024").armored);
     const text = await response.text();
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(422);
     expect(text).toContain("RSA keys of 1024 bits are too short");
     expect(text).toContain("and sign with it:");
     const after = await detail(apiKey, "collect", session.id);

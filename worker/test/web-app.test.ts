@@ -215,7 +215,13 @@ describe("projects and settings", () => {
     expect(settings.html.match(/api-keys\/key_[0-9a-z]+\/revoke/g)).toHaveLength(1);
     expect(settings.html).toContain(plaintext.slice(0, 12));
     const keyId = settings.html.match(/api-keys\/(key_[0-9a-z]+)\/revoke/)?.[1];
-    await browser.post(`/projects/${projectId}/api-keys/${keyId}/revoke`);
+    // One click does not do it: the box naming what follows must be ticked (issue 44.16).
+    const unticked = await browser.follow(
+      await browser.post(`/projects/${projectId}/api-keys/${keyId}/revoke`),
+    );
+    expect(unticked.html).toContain("Tick the box to confirm revoking the key.");
+    expect((await call("/api/v1/auth/info/", { key: plaintext })).status).toBe(200);
+    await browser.post(`/projects/${projectId}/api-keys/${keyId}/revoke`, { confirm: "revoke" });
     expect((await call("/api/v1/auth/info/", { key: plaintext })).status).toBe(401);
     expect((await browser.get(`/projects/${projectId}/settings`)).html).toContain("revoked");
   });
@@ -499,7 +505,12 @@ describe("sessions in the browser", () => {
     const path = detail.location?.split("?")[0] ?? "";
     const refused = await browser.follow(await browser.post(`${path}/complete`));
     expect(refused.html).toContain("Only a multi-connection session can be completed");
-    const deleted = await browser.follow(await browser.post(`${path}/delete`));
+    const unticked = await browser.follow(await browser.post(`${path}/delete`));
+    expect(unticked.html).toContain("Tick the box to confirm deleting the session.");
+    expect((await browser.get(path)).status).toBe(200);
+    const deleted = await browser.follow(
+      await browser.post(`${path}/delete`, { confirm: "delete" }),
+    );
     expect(deleted.html).toContain("Session deleted.");
     expect((await browser.get(path)).status).toBe(404);
   });

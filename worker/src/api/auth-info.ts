@@ -6,6 +6,7 @@ import { apiRouter } from "./router.ts";
 export const authInfoRoutes = apiRouter().openapi(
   createRoute({
     method: "get",
+    operationId: "getAuthInfo",
     path: "/",
     tags: ["Auth"],
     summary: "Describe the calling API key and its project",

@@ -35,6 +35,14 @@ const sealPurpose = (projectId: string) => `bookmark\0${projectId}`;
 const MAX_PENDING = 10;
 const SESSION_ID = /^[cv]s_[0-9a-z]{26}$/;
 
+/**
+ * The form of a bookmark as responses give it (the document declares it): the value that asks
+ * for nothing, or D1's bookmark (or that value) with up to MAX_PENDING session ids, then a dot
+ * and a 128-bit MAC in base64url (lib/sealed.ts). Only one the Worker made is accepted.
+ */
+export const BOOKMARK_PATTERN = `^(${UNCONSTRAINED}|(${UNCONSTRAINED}|[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32})( [cv]s_[0-9a-z]{26}){0,${MAX_PENDING}}\\.[A-Za-z0-9_-]{22})$`;
+export const BOOKMARK_MAX_LENGTH = 512;
+
 /** What a bookmark holds: D1's bookmark, and the sessions whose writes D1 has not taken yet. */
 interface Opened {
   d1: string;

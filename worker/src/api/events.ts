@@ -8,6 +8,7 @@ import { apiRouter } from "./router.ts";
 export const eventRoutes = apiRouter().openapi(
   createRoute({
     method: "get",
+    operationId: "listEvents",
     path: "/",
     tags: ["Events"],
     summary: "The project's event log, newest first",

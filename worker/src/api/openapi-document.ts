@@ -4,7 +4,7 @@ import { type ErrorStatus, STATUS_TITLES } from "../lib/errors.ts";
 import { attestationClaims } from "../schemas/attestations.ts";
 import { problem } from "../schemas/common.ts";
 import { WEBHOOK_EVENTS, webhookEvent } from "../schemas/webhook-events.ts";
-import { BOOKMARK_HEADER } from "./bookmarks.ts";
+import { BOOKMARK_HEADER, BOOKMARK_MAX_LENGTH, BOOKMARK_PATTERN } from "./bookmarks.ts";
 import { API_KEY_HEADER } from "./middleware.ts";
 import { WHEN } from "./responses.ts";
 
@@ -103,8 +103,8 @@ function describeMiddleware(document: OpenApiDocument) {
       in: "header",
       required: false,
       description:
-        "The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes)",
-      schema: { type: "string", maxLength: 256 },
+        "The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise)",
+      schema: { type: "string", maxLength: BOOKMARK_MAX_LENGTH, pattern: BOOKMARK_PATTERN },
     },
     IdempotencyKey: {
       name: "Idempotency-Key",
@@ -123,7 +123,7 @@ function describeMiddleware(document: OpenApiDocument) {
     },
     Bookmark: {
       description: `Send it back as \`${BOOKMARK_HEADER}\` on your next request to read at least this fresh`,
-      schema: { type: "string" },
+      schema: { type: "string", maxLength: BOOKMARK_MAX_LENGTH, pattern: BOOKMARK_PATTERN },
     },
     RetryAfter: {
       description: "Seconds to wait before trying again",

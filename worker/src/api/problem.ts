@@ -40,8 +40,9 @@ function echoed(value: unknown): unknown {
 }
 
 export function problemResponse(c: Context<AppEnv>, error: ApiError): Response {
-  const body: Problem = {
-    type: `/docs#problem-${PROBLEM_TYPES[error.status]}`,
+  const body: Problem & Record<string, unknown> = {
+    ...error.more?.members,
+    type: `/docs#problem-${error.more?.kind ?? PROBLEM_TYPES[error.status]}`,
     title: STATUS_TITLES[error.status],
     status: error.status,
     detail: error.detail,

@@ -27,6 +27,7 @@ export const projectRoutes = apiRouter()
   .openapi(
     createRoute({
       method: "get",
+      operationId: "getProject",
       path: "/",
       tags: ["Project"],
       summary: "The API key's project",
@@ -37,6 +38,7 @@ export const projectRoutes = apiRouter()
   .openapi(
     createRoute({
       method: "patch",
+      operationId: "updateProject",
       path: "/",
       tags: ["Project"],
       summary: "Change how long the project's closed sessions are kept",

@@ -67,12 +67,14 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
   spec: SessionApi<Summary, Detail>,
 ) {
   const { kind, noun, tag } = spec;
+  const K = kind === "collect" ? "Collect" : "Verify";
   const one = jsonResponse(spec.detail, `The ${noun}, with its connections`);
   return apiRouter()
     .openapi(
       createRoute({
         method: "post",
         path: "/",
+        operationId: `create${K}Session`,
         tags: [tag],
         summary: `Create a ${noun}`,
         description: `Answers with the \`ssh_command\` to give the user. ${
@@ -119,6 +121,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "get",
         path: "/",
+        operationId: `list${K}Sessions`,
         tags: [tag],
         summary: `List ${noun}s, newest first`,
         request: { query: spec.listQuery },
@@ -138,6 +141,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "get",
         path: "/{session_id}",
+        operationId: `get${K}Session`,
         tags: [tag],
         summary: `Get a ${noun} with its connections and keys`,
         request: { params: sessionIdParam },
@@ -156,6 +160,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "patch",
         path: "/{session_id}",
+        operationId: `update${K}Session`,
         tags: [tag],
         summary: `Change the options of an open ${noun}`,
         description:
@@ -179,6 +184,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "post",
         path: "/{session_id}/complete",
+        operationId: `complete${K}Session`,
         tags: [tag],
         summary: `Close a multi-connection ${noun}`,
         description:
@@ -206,6 +212,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "post",
         path: "/{session_id}/redact",
+        operationId: `redact${K}Session`,
         tags: [tag],
         summary: `Erase a closed ${noun}'s personal data`,
         description:
@@ -231,6 +238,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "get",
         path: "/{session_id}/attestation",
+        operationId: `get${K}SessionAttestation`,
         tags: [tag],
         summary: `Get the ${noun}'s result, signed`,
         description:
@@ -266,6 +274,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       createRoute({
         method: "delete",
         path: "/{session_id}",
+        operationId: `delete${K}Session`,
         tags: [tag],
         summary: `Delete a ${noun} with its connections and keys`,
         description:

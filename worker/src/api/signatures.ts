@@ -44,6 +44,9 @@ const textProblems = createMiddleware<AppEnv>(async (c, next) => {
   c.res = new Response(render([body.detail], false), { status: c.res.status, headers });
 });
 
+/** Outcomes of a signature whose key counted: anything else is a recorded 422. */
+const COUNTED = new Set(["collected", "verified"]);
+
 /** A key the signature counted: the bridge's wire format (protocol/messages.ts), described. */
 const countedKey = z.object({
   sha256: z.string().describe("The key's SHA-256 fingerprint"),
@@ -87,6 +90,7 @@ signatureRoutes.openapi(
   createRoute({
     method: "post",
     path: "/{connection_identifier}",
+    operationId: "proveWithSignature",
     tags: ["Signatures"],
     summary: "Prove a key with ssh-keygen -Y sign, without SSH",
     description: `For users who cannot reach the SSH bridge: the session's \`sign_command\` signs its \`signature_challenge\` with \`ssh-keygen -Y sign -n keyproof\` and posts the armored signature here. No API key: the connection identifier names the session. It counts as a connection that proved the one signing key (\`method: "signature"\`), with the same rules, events and attempts; \`must_confirm\` is met by signing. The answer is text for the terminal unless \`Accept\` asks for JSON. A signature that is malformed, over other data or in another namespace, or a session that accepts no more connections, gets a 4xx with a sentence and is not an attempt. At most ${SIGNATURE_LIMITS.perSession} requests per minute per session and ${SIGNATURE_LIMITS.perAddress} per client address.`,
@@ -101,6 +105,11 @@ signatureRoutes.openapi(
         content: {
           "text/plain": { schema: z.string() },
           "application/octet-stream": { schema: z.string() },
+          // What `curl --data-binary` sends unless told otherwise; read as it is, never as a form
+          // (anything passes the form check the router would make of it).
+          "application/x-www-form-urlencoded": {
+            schema: z.unknown().describe("The armored signature, as the body's bytes"),
+          },
         },
       },
     },
@@ -113,6 +122,16 @@ signatureRoutes.openapi(
         },
       },
       400: problemAnswer("Not an SSH signature, another namespace, or not over the challenge"),
+      422: {
+        description:
+          "The signature verified and was recorded as a connection, but its key does not count in this session (not one it expects, refused, or not a security key it requires): a failed attempt where the session counts them. The text says why, as `ssh` would; the problem's `result` holds what a counted proof's JSON holds.",
+        content: {
+          "text/plain": { schema: z.string() },
+          "application/problem+json": {
+            schema: problem.extend({ result: signatureResult }).meta({ id: "KeyNotCounted" }),
+          },
+        },
+      },
       404: problemAnswer("No session has this identifier"),
       409: problemAnswer("The session accepts no more connections, or the challenge was just used"),
       413: problemAnswer(`Body over ${MAX_SIGNATURE_BYTES / 1024} KiB`),
@@ -144,9 +163,17 @@ signatureRoutes.openapi(
       const retry = outcome.retryAfter ? { "Retry-After": String(outcome.retryAfter) } : undefined;
       throw new ApiError(outcome.status, outcome.detail, undefined, retry);
     }
-    const message = render(signatureAnswerLines(outcome), false);
-    if (wantsJson(c.req.header("accept")))
-      return c.json({ ...outcome.response, message, continue_url: outcome.continueUrl }, 200);
+    const lines = signatureAnswerLines(outcome);
+    const message = render(lines, false);
+    const result = { ...outcome.response, message, continue_url: outcome.continueUrl };
+    // Recorded, but no key counted (not expected, refused, declined): a 4xx, so `curl --fail`
+    // and scripts can tell; the attempt stands, and the answer says why, as ssh would.
+    if (!COUNTED.has(outcome.response.outcome))
+      throw new ApiError(422, lines.join("\n"), undefined, undefined, {
+        kind: "key-not-counted",
+        members: { result },
+      });
+    if (wantsJson(c.req.header("accept"))) return c.json(result, 200);
     return c.text(message, 200);
   },
 );

@@ -31,6 +31,7 @@ function testHelperRoutes(kind: SessionKind) {
     createRoute({
       method: "post",
       path: "/{session_id}/simulate",
+      operationId: `simulate${kind === "collect" ? "Collect" : "Verify"}Session`,
       tags: ["Test helpers"],
       summary: `Drive a test ${noun} to an outcome`,
       description:

@@ -52,8 +52,10 @@ function webhookRoutes(options: {
   itemScope: ScopeOf;
   /** Session webhooks can also be replaced whole (PUT). */
   replaceable: boolean;
+  /** Names each operation's `operationId`: `Webhook`, `CollectSessionWebhook`, ... */
+  noun: string;
 }) {
-  const { tag, base, whose } = options;
+  const { tag, base, whose, noun } = options;
   const one = `${base}/{webhook_id}`;
   const oneParams = options.params.extend(webhookIdParam.shape);
   const target = async (ctx: ProjectContext, params: PathParams) => ({
@@ -65,6 +67,7 @@ function webhookRoutes(options: {
       createRoute({
         method: "get",
         path: base || "/",
+        operationId: `list${noun}s`,
         tags: [tag],
         summary: `List ${whose} webhooks`,
         request: { params: options.params, query: listQuery },
@@ -82,6 +85,7 @@ function webhookRoutes(options: {
       createRoute({
         method: "post",
         path: base || "/",
+        operationId: `create${noun}`,
         tags: [tag],
         summary: `Create one of ${whose} webhooks`,
         description: "The response is the only one that carries the signing `secret` unasked.",
@@ -101,6 +105,7 @@ function webhookRoutes(options: {
       createRoute({
         method: "get",
         path: one,
+        operationId: `get${noun}`,
         tags: [tag],
         summary: "Get a webhook",
         request: { params: oneParams },
@@ -115,6 +120,7 @@ function webhookRoutes(options: {
       createRoute({
         method: "get",
         path: `${one}/secret`,
+        operationId: `get${noun}Secret`,
         tags: [tag],
         summary: "Reveal a webhook's signing secret",
         request: { params: oneParams },
@@ -131,6 +137,7 @@ function webhookRoutes(options: {
       createRoute({
         method: "patch",
         path: one,
+        operationId: `update${noun}`,
         tags: [tag],
         summary: "Change some fields of a webhook",
         request: { params: oneParams, ...jsonBody(webhookPatch) },
@@ -148,6 +155,7 @@ function webhookRoutes(options: {
       createRoute({
         method: "delete",
         path: one,
+        operationId: `delete${noun}`,
         tags: [tag],
         summary: "Delete a webhook and its delivery history",
         request: { params: oneParams },
@@ -164,6 +172,7 @@ function webhookRoutes(options: {
     createRoute({
       method: "put",
       path: one,
+      operationId: `replace${noun}`,
       tags: [tag],
       summary: "Replace a webhook's definition",
       description: "Fields left out take their defaults, as when creating.",
@@ -192,27 +201,13 @@ export const projectWebhookRoutes = webhookRoutes({
   listScope: async () => PROJECT,
   itemScope: async () => ANY,
   replaceable: false,
+  noun: "Webhook",
 })
-  .openapi(
-    createRoute({
-      method: "get",
-      path: "/{webhook_id}/secret",
-      tags: ["Webhooks"],
-      summary: "Reveal a webhook's signing secret",
-      request: { params: webhookIdParam },
-      responses: {
-        200: jsonResponse(webhookSecret, "The `whsec_...` secret"),
-      },
-    }),
-    async (c) => {
-      const row = await getWebhook(c.var.project, ANY, c.req.valid("param").webhook_id);
-      return c.json({ secret: row.secret }, 200);
-    },
-  )
   .openapi(
     createRoute({
       method: "post",
       path: "/{webhook_id}/test",
+      operationId: "testWebhook",
       tags: ["Webhooks"],
       summary: "Send a `ping` event to this webhook",
       request: { params: webhookIdParam },
@@ -226,6 +221,7 @@ export const projectWebhookRoutes = webhookRoutes({
     createRoute({
       method: "get",
       path: "/{webhook_id}/deliveries",
+      operationId: "listWebhookDeliveries",
       tags: ["Webhooks"],
       summary: "List deliveries with every attempt, newest first",
       request: { params: webhookIdParam, query: deliveryListQuery },
@@ -243,6 +239,7 @@ export const projectWebhookRoutes = webhookRoutes({
     createRoute({
       method: "post",
       path: "/{webhook_id}/deliveries/{invocation_id}/retry",
+      operationId: "retryWebhookDelivery",
       tags: ["Webhooks"],
       summary: "Deliver an invocation again, with the same `webhook-id`",
       description:
@@ -273,5 +270,6 @@ export function sessionWebhookRoutes(kind: SessionKind) {
     listScope: scope,
     itemScope: scope,
     replaceable: true,
+    noun: `${kind === "collect" ? "Collect" : "Verify"}SessionWebhook`,
   });
 }

@@ -147,6 +147,10 @@ export function decideFinish(input: FinishInput): FinishDecision {
     input.rules.authorities.length > 0 && session.certificateVerifiedAt === null;
   const unverifiedBefore =
     input.configured.filter((key) => key.verifiedAt === null).length + (authorityOwed ? 1 : 0);
+  // A client that offered no key at all (a mistyped `-i` path, an empty agent) tried nothing:
+  // it is told how to offer one, and no attempt is used up.
+  if (input.proven.length === 0 && input.offered === 0 && !input.interrupted)
+    return { ...base, outcome: "no_key", remainingKeys: unverifiedBefore };
   if (declined || counted.length === 0) {
     const failedAttempts = session.failedAttempts + 1;
     const sessionChanges: Partial<SessionRow> = { failedAttempts, updatedAt: now };

@@ -18,18 +18,27 @@ export const STATUS_TITLES = {
 
 export type ErrorStatus = keyof typeof STATUS_TITLES;
 
+/** RFC 9457's extension: a problem type of its own and members beside the standard ones. */
+export interface ProblemMore {
+  kind: string;
+  members?: Record<string, unknown>;
+}
+
 /** The one error every layer throws; `onError` turns it into application/problem+json. */
 export class ApiError extends Error {
   readonly status: ErrorStatus;
   readonly detail: string;
   readonly errors: ProblemError[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** A kind of problem more precise than its status's (`/docs#problem-<kind>`), and its members. */
+  readonly more: ProblemMore | undefined;
 
   constructor(
     status: ErrorStatus,
     detail: string,
     errors?: ProblemError[],
     headers?: Record<string, string>,
+    more?: ProblemMore,
   ) {
     super(detail);
     this.name = "ApiError";
@@ -37,6 +46,7 @@ export class ApiError extends Error {
     this.detail = detail;
     this.errors = errors;
     this.headers = headers;
+    this.more = more;
   }
 }
 

@@ -6,5 +6,9 @@
 export function fetchFailure(error: unknown, deadline: AbortSignal, timeoutSeconds: number) {
   if (deadline.aborted) return `did not answer within ${timeoutSeconds} s`;
   const reason = error instanceof Error ? error.message.replace(/\.$/, "") : String(error);
+  // The runtime's "internal error; reference = …" names nothing a reader can act on.
+  if (INTERNAL_REFERENCE.test(reason)) return "could not be reached";
   return `could not be reached (${reason.slice(0, 120)})`;
 }
+
+const INTERNAL_REFERENCE = /internal error|reference\s*=/i;

@@ -43,6 +43,25 @@ export function asIndexError(error: unknown): unknown {
   return new IndexUnavailableError(error, D1_AWAY.test(message));
 }
 
+/** What D1 said when it was away, without the query drizzle wraps it in: for a one-line log. */
+export function awayReason(error: unknown): string {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if (cause instanceof IndexUnavailableError) return cause.message;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether D1 refused the query itself (a constraint, a missing table): trying again will not do. */
+export function isRefusedOnItsMerits(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    if (cause instanceof IndexUnavailableError) return false;
+    if (cause instanceof Error && REFUSED_ON_ITS_MERITS.test(cause.message)) return true;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return false;
+}
+
 /** Whether D1 said it is away: a group that failed so fails for each of its pushes too. */
 export function isD1KnownAway(error: unknown): boolean {
   return error instanceof IndexUnavailableError && error.known;

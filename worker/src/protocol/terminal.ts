@@ -61,6 +61,12 @@ const MISMATCHES: Record<KeyMismatch, ((detail: string | null) => string) | null
 
 export const UNAVAILABLE_MESSAGE =
   "keyproof is temporarily unavailable. Nothing was recorded; please try again in a minute.";
+/**
+ * The connection's report went out and no answer came back: it may have been recorded. Said as
+ * it is, never "nothing was recorded" (the key may be saved, the session done).
+ */
+export const FINISH_UNKNOWN_MESSAGE =
+  "keyproof did not answer in time, so whether this was recorded is not known: your key may have been. Check with whoever sent you here (or their page) before trying again.";
 export const EXPIRED_DURING_CONNECTION = "This keyproof session has expired. Ask for a new one.";
 export const RESTARTING_MESSAGE = "keyproof is restarting; please connect again.";
 export const LIFETIME_EXCEEDED_MESSAGE =
@@ -81,6 +87,8 @@ const NO_KEY_OFFERED = [
   "Create a key with:       ssh-keygen -t ed25519",
   "or pick an existing one: ssh -i ~/.ssh/id_ed25519 -o IdentitiesOnly=yes <the same command>",
 ];
+
+const NOT_AN_ATTEMPT = "That did not count as an attempt.";
 
 const NOTHING_USABLE = "None of the keys you offered can be used here, so nothing was proven.";
 
@@ -260,7 +268,12 @@ export function resultLines(
         ...unsignedLines(offered),
       ];
     case "no_key":
-      return [...nothingProvenLines(offered, method), ...attemptLines(kind, result)];
+      return [
+        ...nothingProvenLines(offered, method),
+        // With no key offered, nothing was tried: a verification session's attempts are intact.
+        ...(kind === "verify" && offered.length === 0 ? [NOT_AN_ATTEMPT] : []),
+        ...attemptLines(kind, result),
+      ];
     case "no_match": {
       const unexpected = unexpectedOf(offered);
       const accounts = expectedAccountsLine(result.expected_accounts);

@@ -53,6 +53,47 @@ export function newConnection(
   };
 }
 
+/** Outcomes a bridge's report decided: the same report again is answered with them. */
+const REPORTED = new Set<string>(["collected", "verified", "no_match", "no_key", "declined"]);
+
+/**
+ * The bridge reported this connection's end before, and asks again because it never heard the
+ * answer (the Worker restarted under it): the answer as recorded then, written nothing again,
+ * so the user is told what happened rather than that nothing did. Null when the connection did
+ * not end by a report (still in progress, lapsed, expired).
+ */
+export function reportedBefore(
+  env: Env,
+  store: SessionStore,
+  session: SessionRow,
+  connection: HeldConnection,
+): FinishConnectionResponse | null {
+  if (!REPORTED.has(connection.outcome)) return null;
+  const given = store.given();
+  const recorded = store.connections().keys.filter((key) => key.connectionId === connection.id);
+  const verifiedBy = (sha256: string) =>
+    given.keys.some(
+      (key) => key.publicKeySha256 === sha256 && key.verifiedAt === connection.closedAt,
+    );
+  const authorityOwed =
+    given.authorities.length > 0 && session.certificateVerifiedAt === null ? 1 : 0;
+  return {
+    outcome: connection.outcome as FinishConnectionResponse["outcome"],
+    session_status: session.status,
+    keys: recorded.map((key) => ({
+      sha256: key.publicKeySha256,
+      algorithm: key.publicKeyAlgorithm,
+      bits: key.publicKeyBits,
+      certified: key.certificate !== null,
+      new: session.kind === "collect" || verifiedBy(key.publicKeySha256),
+    })),
+    failed_attempts: session.failedAttempts,
+    max_attempts: session.maxAttempts,
+    remaining_keys: given.keys.filter((key) => key.verifiedAt === null).length + authorityOwed,
+    expected_accounts: expectedAccounts(env, given.keys),
+  };
+}
+
 /** A connection that ends after it lapsed or its session closed keeps nothing. */
 export function finishClosed(
   write: SessionWriter,

@@ -120,7 +120,9 @@ export class IndexFeed {
           })
         : { version: changes.version, bookmark: null };
     } catch (error) {
-      if (isIndexUnavailable(error) || !session) throw error;
+      // Only D1's own refusal stops the retries: anything else (D1 away, the writer unreachable,
+      // a fault) is made again by the alarm.
+      if (!(error instanceof RefusedPushError) || !session) throw error;
       this.#refuse(session, changes.version, error);
       await this.#hooks.afterPush();
       return { ...pushed, bookmark: pushed.bookmark ?? ASKS_NOTHING };
@@ -160,9 +162,13 @@ export class IndexFeed {
 /** The writer every push goes through (index-writer.ts): one for the index database. */
 export const indexWriter = (env: Env) => objectStub(env, env.INDEX_WRITER, "index");
 
+/** A push D1 refused on its merits: trying it again as it is would be refused again. */
+class RefusedPushError extends Error {}
+
 /** A push through the writer; its failure thrown here as the error it was there. */
 async function pushThroughWriter(env: Env, request: PushRequest): Promise<PushResult> {
   const outcome = await indexWriter(env).push(request);
-  if (!outcome.ok) throw new Error(outcome.message);
+  if (!outcome.ok)
+    throw outcome.refused ? new RefusedPushError(outcome.message) : new Error(outcome.message);
   return outcome.result;
 }

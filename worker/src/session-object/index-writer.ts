@@ -4,7 +4,7 @@ import { D1_MAX_BOUND_PARAMETERS } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
-import { isD1KnownAway } from "../lib/unavailable.ts";
+import { isD1KnownAway, isRefusedOnItsMerits } from "../lib/unavailable.ts";
 import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./index-push.ts";
 
 /**
@@ -21,6 +21,14 @@ import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./i
 
 /** Sessions in one transaction at most. */
 export const MAX_GROUP = 100;
+/**
+ * Transactions under way at once. A write that arrives while one is in flight starts at once,
+ * beside it, rather than waiting a whole round trip to the primary behind it (back-to-back API
+ * writes each wait one round trip, not two); while both are in flight, arrivals group. Each push
+ * is a superset of any earlier one of its session still unacknowledged, and rows only replace
+ * older versions, so two transactions may land in either order.
+ */
+const MAX_IN_FLIGHT = 2;
 /** Statements in one transaction at most (D1 allows 1,000 queries per invocation). */
 const MAX_STATEMENTS = 500;
 
@@ -29,7 +37,10 @@ const MAX_STATEMENTS = 500;
  * its message (an unavailable index's starts with lib/unavailable.ts's mark), and the caller
  * throws it again (index-feed.ts).
  */
-export type PushOutcome = { ok: true; result: PushResult } | { ok: false; message: string };
+export type PushOutcome =
+  | { ok: true; result: PushResult }
+  /** `refused`: D1 refused it on its merits (index-feed.ts stops retrying it). */
+  | { ok: false; message: string; refused: boolean };
 
 interface Waiting {
   request: PushRequest;
@@ -39,11 +50,12 @@ interface Waiting {
 const failure = (error: unknown): PushOutcome => ({
   ok: false,
   message: error instanceof Error ? error.message : String(error),
+  refused: isRefusedOnItsMerits(error),
 });
 
 export class IndexWriter extends DurableObject<Env> {
   #waiting: Waiting[] = [];
-  #writing = false;
+  #inFlight = 0;
   /** Transactions written and pushes they carried, since this instance started (bench/tests). */
   #stats = { transactions: 0, pushes: 0 };
 
@@ -54,7 +66,7 @@ export class IndexWriter extends DurableObject<Env> {
   /** Writes the push, with whatever others arrive meanwhile; D1's bookmark after it. */
   push(request: PushRequest): Promise<PushOutcome> {
     const written = new Promise<PushOutcome>((resolve) => this.#waiting.push({ request, resolve }));
-    if (!this.#writing) void this.#drain();
+    this.#pump();
     return written;
   }
 
@@ -62,13 +74,15 @@ export class IndexWriter extends DurableObject<Env> {
     return { ...this.#stats };
   }
 
-  /** Writes groups until nobody waits: each group is what arrived while the last one was written. */
-  async #drain() {
-    this.#writing = true;
-    try {
-      while (this.#waiting.length > 0) await this.#write(this.#takeGroup());
-    } finally {
-      this.#writing = false;
+  /** Starts a transaction for what waits, while fewer than MAX_IN_FLIGHT are under way. */
+  #pump() {
+    while (this.#inFlight < MAX_IN_FLIGHT && this.#waiting.length > 0) {
+      const group = this.#takeGroup();
+      this.#inFlight += 1;
+      void this.#write(group).finally(() => {
+        this.#inFlight -= 1;
+        this.#pump();
+      });
     }
   }
 

@@ -2,7 +2,11 @@ import type { SessionRow } from "../db/sessions.ts";
 import { signAttestation } from "../domain/attestations.ts";
 import { connectionRefusal, newConnectionEvent } from "../domain/connection-rules.ts";
 import { expectedAccounts } from "../domain/forges.ts";
-import { CONTINUE_WINDOW_MS, type ContinueRefusal } from "../domain/proof-continue.ts";
+import {
+  CONTINUE_WINDOW_MS,
+  type ContinueRefusal,
+  type Watcher,
+} from "../domain/proof-continue.ts";
 import { type ProofStatus, userDone } from "../domain/proof-status.ts";
 import { consumeSlidingWindow } from "../domain/rate-limit.ts";
 import type {
@@ -35,6 +39,7 @@ import {
   newConnection,
   recordFinish,
   recordSignature,
+  reportedBefore,
 } from "./connection-transitions.ts";
 import type { HeldSession } from "./held-session.ts";
 import {
@@ -105,6 +110,8 @@ export async function finishConnection(
   const connectionHeld = store.connection(connectionId);
   const session = store.session();
   if (!session || !connectionHeld) return null;
+  const before = reportedBefore(held.env, store, session, connectionHeld);
+  if (before) return before;
   const at = new Date();
   const proven =
     connectionHeld.outcome === "in_progress"
@@ -157,11 +164,11 @@ export function connectionStatus(held: HeldSession): ConnectionStatusResponse | 
 
 /**
  * The proof page's continue step (domain/proof-continue.ts): the `return_url` with the result,
- * once, for a browser that had the page open since `watchingSince`, before the user got done.
+ * once for each browser that had the page open before the user got done (`watcher`).
  */
 export async function continueTo(
   held: HeldSession,
-  watchingSince: number,
+  watcher: Watcher,
   now: number,
 ): Promise<{ url: string } | { refused: ContinueRefusal } | null> {
   const session = held.store.session();
@@ -172,11 +179,13 @@ export async function continueTo(
   const doneAt = session.completedAt
     ? Date.parse(session.completedAt)
     : Math.min(...keys.map((key) => Date.parse(key.createdAt)));
-  if (watchingSince >= doneAt) return { refused: "not_watched" };
+  if (watcher.since >= doneAt) return { refused: "not_watched" };
   if (now - doneAt > CONTINUE_WINDOW_MS) return { refused: "too_late" };
+  // Once per browser that watched: another's use takes nothing from this one's.
   const kv = held.storage.kv;
-  if (kv.get(CONTINUED) !== undefined) return { refused: "used" };
-  kv.put(CONTINUED, now);
+  const used = `${CONTINUED}:${watcher.id}`;
+  if (kv.get(used) !== undefined) return { refused: "used" };
+  kv.put(used, now);
   const attestation = isOpen(session)
     ? ((await signAttestation(held.env, held.state(session)))?.token ?? null)
     : await held.endingAttestation(session);

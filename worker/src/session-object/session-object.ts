@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { SessionRow } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
-import type { ContinueRefusal } from "../domain/proof-continue.ts";
+import type { ContinueRefusal, Watcher } from "../domain/proof-continue.ts";
 import type { ProofStatus } from "../domain/proof-status.ts";
 import type { SessionRef } from "../domain/session-address.ts";
 import type {
@@ -252,13 +252,13 @@ export class SessionObject extends DurableObject<Env> {
 
   async continueTo(
     ref: SessionRef,
-    watchingSince: number,
+    watcher: Watcher,
     now: number,
   ): Promise<{ url: string } | { refused: ContinueRefusal } | null> {
     return this.#at(
       ref,
-      () => steps.continueTo(this.#held, watchingSince, now),
-      (stub, legacy) => stub.continueTo(legacy, watchingSince, now),
+      () => steps.continueTo(this.#held, watcher, now),
+      (stub, legacy) => stub.continueTo(legacy, watcher, now),
       null,
     );
   }

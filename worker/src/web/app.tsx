@@ -14,15 +14,15 @@ import {
 } from "./auth.ts";
 import { FAVICON } from "./favicon.ts";
 import { Layout } from "./layout.tsx";
-import { authRoutes } from "./routes/auth.tsx";
-import { invitationRoutes } from "./routes/invitations.tsx";
+import { invitationRoutes } from "./routes/invitation-links.tsx";
 import {
   invitationAdminRoutes,
   projectListRoutes,
   projectSettingsRoutes,
-} from "./routes/projects.tsx";
+} from "./routes/project-settings.tsx";
 import { proofRoutes } from "./routes/proof.tsx";
 import { sessionRoutes } from "./routes/sessions.tsx";
+import { authRoutes } from "./routes/sign-in.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
 import { APP_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
 import { STYLESHEET } from "./style.ts";

@@ -5,7 +5,20 @@ import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isPrivateKeyText } from "../protocol/public-keys.ts";
 import { chosenTheme, cookieName } from "./auth.ts";
-import type { PageContext } from "./layout.tsx";
+
+/** What every page is drawn with: who is signed in, where, its CSRF token and flash. */
+export interface PageContext {
+  csrf: string;
+  account?: { email: string } | undefined;
+  project?: { id: string; name: string } | undefined;
+  /** Inside a project: which data its pages show (SPEC §20), with the switch to the other. */
+  livemode?: boolean | undefined;
+  /** The page's own path, to mark where it sits in the navigation. */
+  path?: string | undefined;
+  flash?: { error?: string | undefined; notice?: string | undefined };
+  /** The colour theme chosen in this browser; undefined follows the device. */
+  theme?: "light" | "dark" | undefined;
+}
 
 type FormValue = string | File | (string | File)[];
 
@@ -71,7 +84,11 @@ export function formState(
   }
   const errors: Record<string, string> = {};
   const general: string[] = [];
-  for (const problem of error.errors ?? [{ location: "", message: error.detail }]) {
+  // Only a 400 is about what was typed: anything else (a forge that cannot be reached, a 503)
+  // is said above the form, and no field is blamed for it.
+  const problems =
+    error.status === 400 && error.errors ? error.errors : [{ location: "", message: error.detail }];
+  for (const problem of problems) {
     const [, field, index] = /^body\.([a-z_]+)(?:\[(\d+)\])?/.exec(problem.location) ?? [];
     if (!field) {
       general.push(problem.message);

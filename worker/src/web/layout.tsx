@@ -1,19 +1,7 @@
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
 import { Csrf } from "./components.tsx";
-
-export interface PageContext {
-  csrf: string;
-  account?: { email: string } | undefined;
-  project?: { id: string; name: string } | undefined;
-  /** Inside a project: which data its pages show (SPEC §20), with the switch to the other. */
-  livemode?: boolean | undefined;
-  /** The page's own path, to mark where it sits in the navigation. */
-  path?: string | undefined;
-  flash?: { error?: string | undefined; notice?: string | undefined };
-  /** The colour theme chosen in this browser; undefined follows the device. */
-  theme?: "light" | "dark" | undefined;
-}
+import type { PageContext } from "./forms.ts";
 
 /**
  * Live or test data (SPEC §20): a form, remembered in a cookie, on every page of a project. Test

@@ -1,7 +1,8 @@
 import { MIN_PASSWORD_LENGTH } from "../../domain/accounts.ts";
 import { Csrf, Field, FormProblems } from "../components.tsx";
+import type { PageContext } from "../forms.ts";
 import { type FormState, typedValue } from "../forms.ts";
-import { Layout, type PageContext } from "../layout.tsx";
+import { Layout } from "../layout.tsx";
 
 export function AuthPage(props: {
   page: PageContext;

@@ -15,8 +15,9 @@ import {
   shortTime,
   Table,
 } from "../components.tsx";
+import type { PageContext } from "../forms.ts";
 import { type FormState, typedValue } from "../forms.ts";
-import { Layout, type PageContext } from "../layout.tsx";
+import { Layout } from "../layout.tsx";
 
 export function ProjectsPage(props: {
   page: PageContext;

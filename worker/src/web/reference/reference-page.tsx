@@ -1,7 +1,8 @@
 import type { OpenApiDocument } from "../../api/openapi-document.ts";
 import { STATUS_TITLES } from "../../lib/errors.ts";
 import { Table } from "../components.tsx";
-import { Layout, type PageContext } from "../layout.tsx";
+import type { PageContext } from "../forms.ts";
+import { Layout } from "../layout.tsx";
 import { curlExample } from "./curl-example.ts";
 import { Prose } from "./prose.tsx";
 import { componentName, type FieldRow, fieldRows, type JsonSchema } from "./schema-fields.ts";
@@ -45,7 +46,11 @@ export const PROBLEM_KINDS: [string, number, string][] = [
     401,
     "Missing, unknown, revoked or expired API key (the answer does not say which).",
   ],
-  ["forbidden", 403, "The signed-in account may not do this (web app: owner-only actions)."],
+  [
+    "forbidden",
+    403,
+    "Not for this caller: a test key changing the project's settings, or an owner-only action in the web app.",
+  ],
   ["not-found", 404, "Unknown path, or a resource outside the key's project."],
   ["method-not-allowed", 405, "Known path, wrong method; the Allow header lists the right ones."],
   ["conflict", 409, "The action conflicts with the session's state."],
@@ -60,6 +65,11 @@ export const PROBLEM_KINDS: [string, number, string][] = [
     "idempotency-key-reused",
     422,
     "The Idempotency-Key was sent before with another request; use a new key for a new request.",
+  ],
+  [
+    "key-not-counted",
+    422,
+    "A signature proof verified and was recorded, but its key does not count in the session (not one it expects, refused): `result` says what was recorded.",
   ],
   ["rate-limited", 429, "The project's rate limit is exceeded; wait for Retry-After seconds."],
   ["internal-error", 500, "A fault on our side; quote the request_id."],

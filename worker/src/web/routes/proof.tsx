@@ -6,7 +6,7 @@ import type { AppEnv } from "../../app-env.ts";
 import {
   WATCH_COOKIE,
   WATCH_COOKIE_MAX_AGE_SECONDS,
-  watchingSince,
+  watcherOf,
   watchToken,
 } from "../../domain/proof-continue.ts";
 import { userDone } from "../../domain/proof-status.ts";
@@ -83,7 +83,7 @@ const watchCookieName = (c: Context<AppEnv>) =>
  */
 async function watching(c: Context<AppEnv>, identifier: string, done: boolean) {
   const held = getCookie(c, watchCookieName(c));
-  if ((await watchingSince(c.env, identifier, held)) !== null) return true;
+  if ((await watcherOf(c.env, identifier, held)) !== null) return true;
   if (done) return false;
   setCookie(c, watchCookieName(c), await watchToken(c.env, identifier, Date.now()), {
     path: watchCookiePath(identifier),
@@ -126,16 +126,16 @@ export const proofRoutes = new Hono<AppEnv>()
     return c.json(page.status);
   })
   .get("/:identifier/continue", async (c) => {
-    // Once, for the browser that watched the proof: to the return URL, with the result.
+    // Once for each browser that watched the proof: to the return URL, with the result.
     const identifier = c.req.param("identifier").toLowerCase();
     c.header("cache-control", "no-store");
     if (!isConnectionIdentifier(identifier)) return c.html(<ProofNotFoundPage />, 404);
-    const since = await watchingSince(c.env, identifier, getCookie(c, watchCookieName(c)));
+    const watcher = await watcherOf(c.env, identifier, getCookie(c, watchCookieName(c)));
     const ref = { identifier };
     const outcome =
-      since === null
+      watcher === null
         ? ({ refused: "not_watched" } as const)
-        : await sessionObject(c.env, ref).continueTo(ref, since, Date.now());
+        : await sessionObject(c.env, ref).continueTo(ref, watcher, Date.now());
     if (!outcome) return c.html(<ProofNotFoundPage />, 404);
     if ("url" in outcome) return c.redirect(outcome.url, 303);
     return c.html(<ContinueRefusedPage reason={outcome.refused} identifier={identifier} />, 409);
