@@ -236,6 +236,36 @@ describe("the proof page's way back", () => {
   });
 });
 
+describe("a proof page someone else opened first (issue 44.10)", () => {
+  it("never locks out the user's own browser: each browser that watched continues once", async () => {
+    const api = apiClient(ctx.worker.url, site.apiKey);
+    const key = makeKey();
+    const session = await api.createSession("collect", {
+      return_url: `${receiver.url}/ok/returned?state=user-1`,
+    });
+    const proofUrl = `${ctx.worker.url}/p/${session.connection_identifier}`;
+    // Whoever held the identifier opened the page before the user did.
+    const early = await browser.newContext();
+    const earlyPage = await early.newPage();
+    await earlyPage.goto(proofUrl);
+    const own = await browser.newContext();
+    const ownPage = await own.newPage();
+    await ownPage.goto(proofUrl);
+    // The early browser takes its continue step the moment the proof is done.
+    await runSsh({ port: ctx.bridge.port, user: session.connection_identifier, keys: [key] });
+    await earlyPage.waitForURL(/\/ok\/returned\?/, { timeout: 10_000 });
+    // The user's own browser continues too, to the integrator's return URL with its state.
+    await ownPage.waitForURL(/\/ok\/returned\?/, { timeout: 10_000 });
+    expect(new URL(ownPage.url()).searchParams.get("state")).toBe("user-1");
+    expect(await ownPage.content()).not.toContain("already continued");
+    // Each once.
+    await ownPage.goto(`${proofUrl}/continue`);
+    expect(await ownPage.textContent("#continue-refused")).toContain("already continued");
+    await early.close();
+    await own.close();
+  });
+});
+
 describe("README's webhook receiver", () => {
   it("runs as printed, answers a stray request 400 and keeps running, and verifies a real one", async () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");

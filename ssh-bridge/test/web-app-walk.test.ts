@@ -1,4 +1,5 @@
-import type { Browser, BrowserContext } from "playwright-core";
+import { createRequire } from "node:module";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test-support/webhook-receiver.ts";
 import { apiClient, type Session } from "./helpers/api.ts";
@@ -32,6 +33,28 @@ const SCREENSHOTS = new Set([
 ]);
 /** WCAG 2 AA for text. */
 const MIN_CONTRAST = 4.5;
+/** axe-core's rules for WCAG 2.0 and 2.1, levels A and AA: what every page must pass. */
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+const AXE_SOURCE = (createRequire(import.meta.url)("axe-core") as { source: string }).source;
+
+/** axe-core's violations on the page as it is: `rule (impact): element` for each node. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated, not added as a script: the pages' CSP rightly refuses inline scripts.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<{ rule: string; nodes: string[] }[]>(`(async () => {
+    const result = await window.axe.run(document, {
+      runOnly: { type: "tag", values: ${JSON.stringify(AXE_TAGS)} },
+    });
+    return result.violations.map((violation) => ({
+      rule: violation.id + " (" + violation.impact + ")",
+      nodes: violation.nodes.map((node) => node.target.join(" ")),
+    }));
+  })()`);
+  return violations.map(
+    (violation) =>
+      `${violation.rule}: ${violation.nodes.length} × ${violation.nodes.slice(0, 3).join(", ")}`,
+  );
+}
 
 let browser: Browser;
 let receiver: WebhookReceiver;
@@ -121,6 +144,7 @@ function pages(): { name: string; path: string }[] {
     { name: "docs", path: "/docs" },
     { name: "proof-page", path: `/p/${site.collect.connection_identifier}` },
     { name: "signup", path: "/signup" },
+    { name: "signin", path: "/signin" },
   ].map((page) => ({ ...page, path: page.path.replace(ctx.worker.url, "") }));
 }
 
@@ -177,7 +201,7 @@ interface Audit {
 describe("every page of the web app, on a phone and a laptop, light and dark", () => {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS))
     for (const colorScheme of SCHEMES)
-      it(`fits ${viewport.width} px in ${colorScheme}, with readable buttons and fields`, async () => {
+      it(`fits ${viewport.width} px in ${colorScheme}, with readable buttons and fields, and passes axe-core's WCAG 2.1 AA rules`, async () => {
         const context = await browser.newContext({
           viewport,
           colorScheme,
@@ -198,6 +222,9 @@ describe("every page of the web app, on a phone and a laptop, light and dark", (
               );
             for (const { what, ratio } of audit.contrasts)
               if (ratio < MIN_CONTRAST) problems.push(`${name}: ${ratio.toFixed(2)}:1 ${what}`);
+            // WCAG 2.1 A and AA, as axe-core checks them: none on any page (issue 44.26).
+            for (const violation of await axeViolations(page))
+              problems.push(`${name}: axe ${violation}`);
             const shot = `${name}-${viewportName}-${colorScheme}`;
             // The reference is 50,000 px long on a phone: its first screen says enough.
             if (SCREENSHOTS.has(shot)) await screenshot(page, shot, name !== "docs");
@@ -409,6 +436,47 @@ describe("the dashboard as a new user meets it", () => {
     const redacted = await api.getSession("collect", session.id);
     expect(redacted.redacted_at).toEqual(expect.any(String));
     expect(redacted.external_id).toBeNull();
+    await context.close();
+  });
+
+  it("asks before deleting a session or revoking a key, with each box beside its sentence", async () => {
+    const { context, page } = await laptopPage();
+    const api = apiClient(ctx.worker.url, site.apiKey);
+    const session = await api.createSession("collect");
+    await page.goto(`${site.project}/sessions/${session.id}`);
+    // One click opens the question; the button under it refuses to send until the box is ticked.
+    await page.click('details.confirm summary:has-text("Delete")');
+    const form = `details.confirm form[action$="/delete"]`;
+    await page.click(`${form} button[type="submit"]`);
+    expect(await page.$eval(`${form} input[name=confirm]`, (box) => box.matches(":invalid"))).toBe(
+      true,
+    );
+    await api.request("GET", `/ssh/collect/sessions/${session.id}/`);
+    await page.check(`${form} input[name=confirm]`);
+    await Promise.all([page.waitForURL(/\/sessions$/), page.click(`${form} button`)]);
+    expect(await page.textContent("main")).toContain("Session deleted.");
+    await api.request("GET", `/ssh/collect/sessions/${session.id}/`, undefined, 404);
+
+    // Every confirming checkbox sits on the line of its sentence, at its start (issue 44.18).
+    await page.goto(`${site.project}/settings`);
+    await page.click("#api-keys ~ .table-wrap details.confirm summary, details.confirm summary");
+    const boxes = await page.$$eval("label.check", (labels) =>
+      labels
+        .filter((label) => label.getBoundingClientRect().height > 0)
+        .map((label) => {
+          const box = label.querySelector("input")?.getBoundingClientRect() ?? {
+            top: -1,
+            left: -1,
+          };
+          const text = label.getBoundingClientRect();
+          return { boxTop: box.top, textTop: text.top, boxLeft: box.left, textLeft: text.left };
+        }),
+    );
+    expect(boxes.length).toBeGreaterThan(0);
+    for (const box of boxes) {
+      expect(Math.abs(box.boxTop - box.textTop)).toBeLessThan(12);
+      expect(Math.abs(box.boxLeft - box.textLeft)).toBeLessThan(8);
+    }
     await context.close();
   });
 });

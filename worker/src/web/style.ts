@@ -105,8 +105,9 @@ main.wide { max-width: 90rem; }
 .operation { border-top: 1px solid var(--line); padding-top: .5rem; margin-top: 1.5rem; }
 .operation h3 { font-size: 1.05rem; margin: .5rem 0; }
 .operation h4 { font-size: .95rem; margin: 1rem 0 .25rem; }
-.method { font: 600 12px ui-monospace, monospace; padding: .1rem .35rem; border-radius: 4px; color: white; background: var(--muted); }
-.method-get { background: #0f766e; } .method-post { background: var(--accent); } .method-patch, .method-put { background: #b45309; } .method-delete { background: var(--bad); }
+.method { font: 600 12px ui-monospace, monospace; padding: .1rem .35rem; border-radius: 4px; color: white; background: #4b5563; }
+/* The same in both themes: white on each is at least 4.5:1 (WCAG AA), whatever is around it. */
+.method-get { background: #0f766e; } .method-post { background: #1d4ed8; } .method-patch, .method-put { background: #b45309; } .method-delete { background: #b91c1c; }
 @media (min-width: 40rem) { table.fields td:first-child { white-space: nowrap; } }
 .type { color: var(--muted); }
 .required { margin-left: .4rem; font-size: .75rem; color: var(--bad); }

@@ -178,7 +178,8 @@ function OperationSection(props: {
         </>
       ) : null}
       <h4>Example</h4>
-      <pre>
+      {/* Focusable: a keyboard scrolls a long line into view (WCAG 2.1.1). */}
+      <pre tabindex={0}>
         <code>
           {curlExample({
             origin: props.origin,

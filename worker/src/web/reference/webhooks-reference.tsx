@@ -112,7 +112,7 @@ export function WebhooksReference() {
         ))}
       </Table>
       <p>Verify each request with the secret before trusting it:</p>
-      <pre>
+      <pre tabindex={0}>
         <code>{VERIFY_SNIPPET}</code>
       </pre>
     </>
