@@ -70,8 +70,36 @@ export function wrangler(args: string[], persistTo?: string, config?: string): s
   return result.stdout;
 }
 
+/** What a local D1 file held by another writer (a running `wrangler dev`) says. */
+const BUSY = /SQLITE_BUSY|database is locked/i;
+/** How long a local D1 file may stay busy before a command that needs it gives up. */
+const BUSY_PATIENCE_MS = 30_000;
+
+/** The local D1 file is held by another process, longer than BUSY_PATIENCE_MS. */
+export class LocalDatabaseBusyError extends Error {}
+
+/**
+ * Runs `command` against a local D1 file, waiting while another writer holds its lock (a running
+ * `wrangler dev`, a second `npm start`), as D1 itself would; past BUSY_PATIENCE_MS it says so.
+ */
+function whenNotBusy(command: () => void) {
+  const deadline = Date.now() + BUSY_PATIENCE_MS;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return command();
+    } catch (error) {
+      if (!BUSY.test(String(error))) throw error;
+      if (Date.now() > deadline)
+        throw new LocalDatabaseBusyError(
+          `the local D1 database stayed locked for ${BUSY_PATIENCE_MS / 1000} s: another process holds it (another npm start, or a wrangler dev on the same .wrangler/state). Stop it and start again.`,
+        );
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
+    }
+  }
+}
+
 export function applyLocalMigrations(persistTo?: string, config?: string) {
-  wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo, config);
+  whenNotBusy(() => wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo, config));
 }
 
 /** Rows from the local D1 database. */
@@ -87,14 +115,9 @@ export function executeLocalSql(statements: string[], persistTo?: string) {
   writeFileSync(path, statements.join("\n"));
   try {
     // A running `wrangler dev` may hold SQLite's write lock for a moment; wait for it as D1 would.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path], persistTo);
-        return;
-      } catch (error) {
-        if (attempt === 5 || !/SQLITE_BUSY|database is locked/i.test(String(error))) throw error;
-      }
-    }
+    whenNotBusy(() =>
+      wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path], persistTo),
+    );
   } finally {
     rmSync(path, { force: true });
   }

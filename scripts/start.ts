@@ -18,6 +18,7 @@ import {
   bridgeCommand,
   ensureDevVars,
   ensureLocalStateDir,
+  LocalDatabaseBusyError,
   nodeVersionCheck,
   ROOT,
   runScheduledEvery,
@@ -29,6 +30,14 @@ const SSH_HOST = process.env.SSH_HOST ?? "localhost";
 const HTTP_ADDRESS = process.env.HTTP_ADDRESS ?? "127.0.0.1:9464";
 const READY_TIMEOUT_MS = 60_000;
 const CRON_EVERY_MS = 60_000;
+/**
+ * The Worker is asked whether it answers this often, and given this long: a workerd that crashed
+ * and came back under wrangler may answer nothing at all (every request hangs), which only a new
+ * `wrangler dev` cures. After WORKER_MISSES misses in a row it is started again.
+ */
+const WORKER_CHECK_EVERY_MS = 5_000;
+const WORKER_CHECK_TIMEOUT_MS = 5_000;
+const WORKER_MISSES = 3;
 
 /**
  * Settings `npm start` passes to the Worker from its own environment, when set: code forges for
@@ -51,7 +60,13 @@ nodeVersionCheck();
 const vars = ensureDevVars();
 const stateDir = ensureLocalStateDir();
 console.log("Applying local D1 migrations…");
-applyLocalMigrations();
+try {
+  applyLocalMigrations();
+} catch (error) {
+  if (!(error instanceof LocalDatabaseBusyError)) throw error;
+  console.error(`keyproof cannot start: ${error.message}`);
+  process.exit(1);
+}
 
 // The bridge's host keys, made now if this is the first start: the proof page shows their
 // fingerprints so users can compare what `ssh` prints on first contact.
@@ -70,6 +85,9 @@ const RESTART_AFTER_MS = 1_000;
 /** ... unless it had run less than this: then something is wrong, and everything stops. */
 const MIN_UPTIME_FOR_RESTART_MS = 10_000;
 
+/** Processes being started again on purpose: their exit is not a failure. */
+const replacing = new Set<ChildProcess>();
+
 function start(
   name: string,
   command: string,
@@ -83,6 +101,8 @@ function start(
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", readable ? "pipe" : "inherit", readable ? "pipe" : "inherit"],
+    // A group of its own: stopping wrangler stops the workerd under it too, hung or not.
+    detached: true,
   });
   if (readable) {
     for (const [stream, print] of [
@@ -97,7 +117,7 @@ function start(
   }
   child.on("exit", (code, signal) => {
     children.splice(children.indexOf(child), 1);
-    if (stopping) return;
+    if (stopping || replacing.delete(child)) return;
     // The bridge drains and exits on SIGTERM (a deploy, `kill`): here it simply comes back.
     if (restartable && code === 0 && Date.now() - startedAt >= MIN_UPTIME_FOR_RESTART_MS) {
       console.error(`${name} stopped (exit 0); starting it again.`);
@@ -117,9 +137,9 @@ function start(
 function stop(exitCode = 0) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill("SIGTERM");
+  for (const child of children) killGroup(child, "SIGTERM");
   const deadline = setTimeout(() => {
-    for (const child of children) child.kill("SIGKILL");
+    for (const child of children) killGroup(child, "SIGKILL");
     process.exit(exitCode);
   }, 5000);
   deadline.unref();
@@ -136,46 +156,49 @@ function stop(exitCode = 0) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-start(
-  "wrangler dev",
-  join(BIN, "wrangler"),
-  [
-    "dev",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(HTTP_PORT),
-    "--var",
-    `SSH_HOST:${SSH_HOST}`,
-    "--var",
-    `SSH_PORT:${SSH_PORT}`,
-    "--var",
-    `PUBLIC_URL:http://localhost:${HTTP_PORT}`,
-    "--var",
-    `SSH_HOST_KEY_FINGERPRINTS:${fingerprintSetting(hostKeys)}`,
-    // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
-    "--var",
-    "ENVIRONMENT:development",
-    // No edge in front: a client's own cf-connecting-ip is not believed.
-    "--var",
-    "TRUST_CF_CONNECTING_IP:false",
-    ...PASSED_THROUGH.flatMap((name) =>
-      process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [],
-    ),
-    // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
-    "--test-scheduled",
-    "--show-interactive-dev-session=false",
-    // "log" shows the Worker's own lines (one per API request); readableLogLine formats them.
-    "--log-level",
-    "log",
-    // No network needed: skip fetching the real `request.cf` object and use the placeholder.
-  ],
-  { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-  readableLogLine("worker"),
-);
+const startWorker = () =>
+  start(
+    "wrangler dev",
+    join(BIN, "wrangler"),
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(HTTP_PORT),
+      "--var",
+      `SSH_HOST:${SSH_HOST}`,
+      "--var",
+      `SSH_PORT:${SSH_PORT}`,
+      "--var",
+      `PUBLIC_URL:http://localhost:${HTTP_PORT}`,
+      "--var",
+      `SSH_HOST_KEY_FINGERPRINTS:${fingerprintSetting(hostKeys)}`,
+      // Local runs deliver webhooks to receivers on this machine; the shipped config is production.
+      "--var",
+      "ENVIRONMENT:development",
+      // No edge in front: a client's own cf-connecting-ip is not believed.
+      "--var",
+      "TRUST_CF_CONNECTING_IP:false",
+      ...PASSED_THROUGH.flatMap((name) =>
+        process.env[name] ? ["--var", `${name}:${process.env[name]}`] : [],
+      ),
+      // Exposes the cron handler, which the timer below runs every minute as Cloudflare would.
+      "--test-scheduled",
+      "--show-interactive-dev-session=false",
+      // "log" shows the Worker's own lines (one per API request); readableLogLine formats them.
+      "--log-level",
+      "log",
+      // No network needed: skip fetching the real `request.cf` object and use the placeholder.
+    ],
+    { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    readableLogLine("worker"),
+  );
+let worker = startWorker();
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;
 await waitForWorker(workerUrl);
+watchWorker(workerUrl);
 // wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost,
 // and erases the closed sessions past their project's retention.
 runScheduledEvery(workerUrl, CRON_EVERY_MS);
@@ -211,6 +234,55 @@ keyproof is running.
   API key          npm run seed   (in another terminal)
 Press Ctrl-C to stop.
 `);
+
+/**
+ * Keeps the Worker answering: when it stops (a workerd crash wrangler could not cure), the whole
+ * `wrangler dev` is started again, on the same state, and the bridge finds it by itself.
+ */
+function watchWorker(url: string) {
+  let misses = 0;
+  let restarting = false;
+  const timer = setInterval(async () => {
+    if (stopping || restarting) return;
+    const answered = await fetch(`${url}/api/v1/openapi.json`, {
+      signal: AbortSignal.timeout(WORKER_CHECK_TIMEOUT_MS),
+    }).then(
+      (response) => response.ok,
+      () => false,
+    );
+    misses = answered ? 0 : misses + 1;
+    if (misses < WORKER_MISSES) return;
+    restarting = true;
+    console.error(
+      `The Worker has not answered for ${(misses * WORKER_CHECK_EVERY_MS) / 1000} s; starting wrangler dev again.`,
+    );
+    await replace(worker);
+    worker = startWorker();
+    await waitForWorker(url);
+    if (!stopping) console.error("The Worker answers again.");
+    misses = 0;
+    restarting = false;
+  }, WORKER_CHECK_EVERY_MS);
+  timer.unref();
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    if (child.pid) process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Stops `child` (its whole group) for a new one to take its place. */
+async function replace(child: ChildProcess) {
+  replacing.add(child);
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  killGroup(child, "SIGTERM");
+  const late = setTimeout(() => killGroup(child, "SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(late);
+}
 
 async function waitForBridge(readyz: string) {
   const deadline = Date.now() + READY_TIMEOUT_MS;

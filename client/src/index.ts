@@ -12,9 +12,10 @@ import {
 } from "jose";
 import createClient, { type Client } from "openapi-fetch";
 import { Webhook } from "standardwebhooks";
-import type { components, paths } from "./schema.js";
+import type { components, operations, paths } from "./schema.js";
 
-export type { components, paths };
+/** `operations["createCollectSession"]`: each operation by the `operationId` the document gives it. */
+export type { components, operations, paths };
 export type KeyproofClient = Client<paths>;
 /** One webhook delivery: the envelope and its payload, by `entity` and `event`. */
 export type WebhookEvent = components["schemas"]["WebhookEvent"];

@@ -14,77 +14,7 @@ export interface paths {
          * Describe the calling API key and its project
          * @description A cheap way to check that a key works and which project it belongs to.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The key and its project */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["AuthInfo"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getAuthInfo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -104,97 +34,7 @@ export interface paths {
          * The project's event log, newest first
          * @description Every event any webhook could receive, for as long as its session is kept (SPEC §19: deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                    /** @description Only this session's events */
-                    session_id?: string;
-                    /** @description Only events of this type */
-                    type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of events */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["Event"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -211,77 +51,7 @@ export interface paths {
             cookie?: never;
         };
         /** The API key's project */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The project */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Project"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getProject"];
         put?: never;
         post?: never;
         delete?: never;
@@ -289,105 +59,9 @@ export interface paths {
         head?: never;
         /**
          * Change how long the project's closed sessions are kept
-         * @description Shortening `retention_days` erases the closed sessions now past it within a few minutes; lengthening keeps the ones not yet erased for longer.
+         * @description Live keys only. Shortening `retention_days` erases the closed sessions now past it within a few minutes; lengthening keeps the ones not yet erased for longer. The project's settings govern its live data too, so a test key (`kp_test_`) reads them but cannot change them (403).
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["ProjectPatch"];
-                };
-            };
-            responses: {
-                /** @description The project, changed */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Project"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateProject"];
         trace?: never;
     };
     "/api/v1/signatures/{connection_identifier}/": {
@@ -403,104 +77,7 @@ export interface paths {
          * Prove a key with ssh-keygen -Y sign, without SSH
          * @description For users who cannot reach the SSH bridge: the session's `sign_command` signs its `signature_challenge` with `ssh-keygen -Y sign -n keyproof` and posts the armored signature here. No API key: the connection identifier names the session. It counts as a connection that proved the one signing key (`method: "signature"`), with the same rules, events and attempts; `must_confirm` is met by signing. The answer is text for the terminal unless `Accept` asks for JSON. A signature that is malformed, over other data or in another namespace, or a session that accepts no more connections, gets a 4xx with a sentence and is not an attempt. At most 10 requests per minute per session and 60 per client address.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The session's `connection_identifier` */
-                    connection_identifier: string;
-                };
-                cookie?: never;
-            };
-            /** @description What `ssh-keygen -Y sign` prints, from `-----BEGIN SSH SIGNATURE-----` to `-----END SSH SIGNATURE-----`, at most 16 KiB. Sent as text/plain, application/octet-stream, or curl's default x-www-form-urlencoded (read as is). */
-            requestBody: {
-                content: {
-                    "application/octet-stream": string;
-                    "text/plain": string;
-                };
-            };
-            responses: {
-                /** @description A connection was recorded; the text or JSON says what it proved */
-                200: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SignatureResult"];
-                        "text/plain": string;
-                    };
-                };
-                /** @description Not an SSH signature, another namespace, or not over the challenge */
-                400: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                        "text/plain": string;
-                    };
-                };
-                /** @description No session has this identifier */
-                404: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                        "text/plain": string;
-                    };
-                };
-                /** @description The session accepts no more connections, or the challenge was just used */
-                409: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                        "text/plain": string;
-                    };
-                };
-                /** @description Body over 16 KiB */
-                413: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                        "text/plain": string;
-                    };
-                };
-                /** @description A body that is not text or bytes */
-                415: {
-                    headers: {
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                        "text/plain": string;
-                    };
-                };
-                /** @description Over the per-session or per-address limit; wait for `Retry-After` */
-                429: {
-                    headers: {
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                        "text/plain": string;
-                    };
-                };
-            };
-        };
+        post: operations["proveWithSignature"];
         delete?: never;
         options?: never;
         head?: never;
@@ -515,235 +92,13 @@ export interface paths {
             cookie?: never;
         };
         /** List collection sessions, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only sessions with exactly this `external_id` */
-                    external_id?: string;
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                    /** @description Only sessions in this status */
-                    status?: "pending" | "completed" | "expired";
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of collection sessions */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["CollectSession"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listCollectSessions"];
         put?: never;
         /**
          * Create a collection session
          * @description Answers with the `ssh_command` to give the user. Every option may be left out; an empty body makes a single-key, single-connection session that lives an hour.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["CollectSessionCreate"];
-                };
-            };
-            responses: {
-                /** @description The new collection session */
-                201: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectSessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["createCollectSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -758,308 +113,21 @@ export interface paths {
             cookie?: never;
         };
         /** Get a collection session with its connections and keys */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The collection session, with its connections */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectSessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getCollectSession"];
         put?: never;
         post?: never;
         /**
          * Delete a collection session with its connections and keys
          * @description Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteCollectSession"];
         options?: never;
         head?: never;
         /**
          * Change the options of an open collection session
          * @description Only the fields given change; `null` clears a text field. A connection already in progress keeps the rules it opened with.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CollectSessionPatch"];
-                };
-            };
-            responses: {
-                /** @description The collection session, with its connections */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectSessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session accepts no more connections, so its options are final */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateCollectSession"];
         trace?: never;
     };
     "/api/v1/ssh/collect/sessions/{session_id}/attestation/": {
@@ -1073,102 +141,7 @@ export interface paths {
          * Get the collection session's result, signed
          * @description A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same claims come back in a `return_url` redirect and in each attempt of the `status_changed` webhook that ends the session. 410 once the session is redacted.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The signed result */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Attestation"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session was redacted: there is no result left to sign */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getCollectSessionAttestation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1190,127 +163,7 @@ export interface paths {
          * Close a multi-connection collection session
          * @description The session becomes `completed` and accepts no more connections. 409 for a single-connection session (it completes by itself) or one already closed.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The collection session, with its connections */
-                200: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectSessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["completeCollectSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1330,127 +183,7 @@ export interface paths {
          * Erase a closed collection session's personal data
          * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The redacted collection session */
-                200: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectSessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session still accepts connections: complete it or let it expire first; or: A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["redactCollectSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1465,259 +198,13 @@ export interface paths {
             cookie?: never;
         };
         /** List a collection session's webhooks */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of a collection session's webhooks */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["Webhook"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listCollectSessionWebhooks"];
         put?: never;
         /**
          * Create one of a collection session's webhooks
          * @description The response is the only one that carries the signing `secret` unasked.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookCreate"];
-                };
-            };
-            responses: {
-                /** @description The new webhook, with its secret */
-                201: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookWithSecret"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["createCollectSessionWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1732,413 +219,19 @@ export interface paths {
             cookie?: never;
         };
         /** Get a webhook */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getCollectSessionWebhook"];
         /**
          * Replace a webhook's definition
          * @description Fields left out take their defaults, as when creating.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookCreate"];
-                };
-            };
-            responses: {
-                /** @description The replaced webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        put: operations["replaceCollectSessionWebhook"];
         post?: never;
         /** Delete a webhook and its delivery history */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteCollectSessionWebhook"];
         options?: never;
         head?: never;
         /** Change some fields of a webhook */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookPatch"];
-                };
-            };
-            responses: {
-                /** @description The changed webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateCollectSessionWebhook"];
         trace?: never;
     };
     "/api/v1/ssh/collect/sessions/{session_id}/webhooks/{webhook_id}/secret/": {
@@ -2149,93 +242,7 @@ export interface paths {
             cookie?: never;
         };
         /** Reveal a webhook's signing secret */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The `whsec_...` secret */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookSecret"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getCollectSessionWebhookSecret"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2252,235 +259,13 @@ export interface paths {
             cookie?: never;
         };
         /** List verification sessions, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only sessions with exactly this `external_id` */
-                    external_id?: string;
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                    /** @description Only sessions in this status */
-                    status?: "pending" | "verified" | "failed" | "expired";
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of verification sessions */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["VerifySession"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listVerifySessions"];
         put?: never;
         /**
          * Create a verification session
          * @description Answers with the `ssh_command` to give the user. `keys` are the public keys the user must prove they hold.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["VerifySessionCreate"];
-                };
-            };
-            responses: {
-                /** @description The new verification session */
-                201: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VerifySessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A forge named in `keys_from` could not be reached or failed; nothing was created. Retry after `Retry-After` seconds; or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["createVerifySession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2495,308 +280,21 @@ export interface paths {
             cookie?: never;
         };
         /** Get a verification session with its connections and keys */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The verification session, with its connections */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VerifySessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getVerifySession"];
         put?: never;
         post?: never;
         /**
          * Delete a verification session with its connections and keys
          * @description Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteVerifySession"];
         options?: never;
         head?: never;
         /**
          * Change the options of an open verification session
          * @description Only the fields given change; `null` clears a text field. A connection already in progress keeps the rules it opened with.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["VerifySessionPatch"];
-                };
-            };
-            responses: {
-                /** @description The verification session, with its connections */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VerifySessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session accepts no more connections, so its options are final */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateVerifySession"];
         trace?: never;
     };
     "/api/v1/ssh/verify/sessions/{session_id}/attestation/": {
@@ -2810,102 +308,7 @@ export interface paths {
          * Get the verification session's result, signed
          * @description A JWT (`EdDSA`, `typ` `keyproof-attestation+jwt`) of the session as it is now: `iss` (this service), `aud` (your project id), `sub` (the session id), `kind`, `status`, `external_id` and every proven key, valid for 10 minutes. Verify it offline with the keys at `/.well-known/jwks.json`; the same claims come back in a `return_url` redirect and in each attempt of the `status_changed` webhook that ends the session. 410 once the session is redacted.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The signed result */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Attestation"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session was redacted: there is no result left to sign */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getVerifySessionAttestation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2927,127 +330,7 @@ export interface paths {
          * Close a multi-connection verification session
          * @description The session stops accepting connections: `verified` if it was, otherwise `failed`. 409 for a single-connection session or one already closed.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The verification session, with its connections */
-                200: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VerifySessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["completeVerifySession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3067,127 +350,7 @@ export interface paths {
          * Erase a closed verification session's personal data
          * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The redacted verification session */
-                200: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VerifySessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session still accepts connections: complete it or let it expire first; or: A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["redactVerifySession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3202,259 +365,13 @@ export interface paths {
             cookie?: never;
         };
         /** List a verification session's webhooks */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of a verification session's webhooks */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["Webhook"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listVerifySessionWebhooks"];
         put?: never;
         /**
          * Create one of a verification session's webhooks
          * @description The response is the only one that carries the signing `secret` unasked.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookCreate"];
-                };
-            };
-            responses: {
-                /** @description The new webhook, with its secret */
-                201: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookWithSecret"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["createVerifySessionWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3469,413 +386,19 @@ export interface paths {
             cookie?: never;
         };
         /** Get a webhook */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getVerifySessionWebhook"];
         /**
          * Replace a webhook's definition
          * @description Fields left out take their defaults, as when creating.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookCreate"];
-                };
-            };
-            responses: {
-                /** @description The replaced webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        put: operations["replaceVerifySessionWebhook"];
         post?: never;
         /** Delete a webhook and its delivery history */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteVerifySessionWebhook"];
         options?: never;
         head?: never;
         /** Change some fields of a webhook */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookPatch"];
-                };
-            };
-            responses: {
-                /** @description The changed webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateVerifySessionWebhook"];
         trace?: never;
     };
     "/api/v1/ssh/verify/sessions/{session_id}/webhooks/{webhook_id}/secret/": {
@@ -3886,93 +409,7 @@ export interface paths {
             cookie?: never;
         };
         /** Reveal a webhook's signing secret */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The `whsec_...` secret */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookSecret"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getVerifySessionWebhookSecret"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3994,153 +431,7 @@ export interface paths {
          * Drive a test collection session to an outcome
          * @description Test keys (`kp_test_`) only; a live key gets 404 as for an unknown path. `prove` records a proof as a real `ssh` would (a key made up of `key_type`, the given `public_key`, or a verification session's configured keys), `fail_attempt` a connection that proves nothing counted, `decline` a user answering `n` at the `must_confirm` prompt, `expire` the session's expiry, now. Each runs through the same transitions as the real thing: the same events, webhooks, attestation, proof page and return flow; a closed session refuses with 409, as `ssh` would be refused.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SimulateRequest"];
-                };
-            };
-            responses: {
-                /** @description The collection session afterwards, with its connections */
-                200: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CollectSessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session refuses it as it would refuse a real user: closed, busy, or `decline` without `must_confirm`; or: A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["simulateCollectSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4160,153 +451,7 @@ export interface paths {
          * Drive a test verification session to an outcome
          * @description Test keys (`kp_test_`) only; a live key gets 404 as for an unknown path. `prove` records a proof as a real `ssh` would (a key made up of `key_type`, the given `public_key`, or a verification session's configured keys), `fail_attempt` a connection that proves nothing counted, `decline` a user answering `n` at the `must_confirm` prompt, `expire` the session's expiry, now. Each runs through the same transitions as the real thing: the same events, webhooks, attestation, proof page and return flow; a closed session refuses with 409, as `ssh` would be refused.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The session's `id` */
-                    session_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SimulateRequest"];
-                };
-            };
-            responses: {
-                /** @description The verification session afterwards, with its connections */
-                200: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["VerifySessionDetail"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The session refuses it as it would refuse a real user: closed, busy, or `decline` without `must_confirm`; or: A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["simulateVerifySession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4321,231 +466,13 @@ export interface paths {
             cookie?: never;
         };
         /** List the project's webhooks */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the project's webhooks */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["Webhook"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhooks"];
         put?: never;
         /**
          * Create one of the project's webhooks
          * @description The response is the only one that carries the signing `secret` unasked.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookCreate"];
-                };
-            };
-            responses: {
-                /** @description The new webhook, with its secret */
-                201: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookWithSecret"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4560,291 +487,15 @@ export interface paths {
             cookie?: never;
         };
         /** Get a webhook */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
         /** Delete a webhook and its delivery history */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /** Change some fields of a webhook */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["WebhookPatch"];
-                };
-            };
-            responses: {
-                /** @description The changed webhook */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Webhook"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Body over 64 KiB */
-                413: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A body that is not application/json */
-                415: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/api/v1/webhooks/{webhook_id}/deliveries/": {
@@ -4855,109 +506,7 @@ export interface paths {
             cookie?: never;
         };
         /** List deliveries with every attempt, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
-                    limit?: number;
-                    /** @description Items to skip (≥ 0) */
-                    offset?: number;
-                    /** @description Only deliveries in this status */
-                    status?: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
-                };
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of deliveries */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description Whether another page follows */
-                            has_more: boolean;
-                            /** @description This page, newest first */
-                            items: components["schemas"]["Delivery"][];
-                            /** @description The page size used (requests above 100 are capped) */
-                            limit: number;
-                            /** @description Items skipped */
-                            offset: number;
-                            /** @description Items matching the filters */
-                            total: number;
-                        };
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4979,129 +528,7 @@ export interface paths {
          * Deliver an invocation again, with the same `webhook-id`
          * @description Whatever became of it: a failed delivery gets one more attempt, a pending one is sent now.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The delivery's `id` (`whi_...`), its `webhook-id` */
-                    invocation_id: string;
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The delivery, queued again */
-                202: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Delivery"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5116,91 +543,7 @@ export interface paths {
             cookie?: never;
         };
         /** Reveal a webhook's signing secret */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The `whsec_...` secret */
-                200: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WebhookSecret"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        get: operations["getWebhookSecret"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5219,127 +562,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Send a `ping` event to this webhook */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
-                    "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                    /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
-                    "keyproof-bookmark"?: components["parameters"]["Bookmark"];
-                };
-                path: {
-                    /** @description The webhook's `id` */
-                    webhook_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The queued delivery */
-                202: {
-                    headers: {
-                        "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Delivery"];
-                    };
-                };
-                /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
-                400: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
-                401: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
-                404: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
-                409: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
-                410: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The Idempotency-Key was used for a request with another body */
-                422: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
-                429: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
-                503: {
-                    headers: {
-                        "keyproof-bookmark": components["headers"]["Bookmark"];
-                        "Retry-After": components["headers"]["RetryAfter"];
-                        "x-request-id": components["headers"]["RequestId"];
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5855,12 +1078,12 @@ export interface components {
         };
         /** @description What an attestation says */
         AttestationClaims: {
-            /** @description Your project id */
+            /** @description Your project id; for a test session's, the project id followed by `:test-mode` */
             aud: string;
             exp: number;
             external_id: string | null;
             iat: number;
-            /** @description This service's public URL */
+            /** @description This service's public URL; for a test session's, that URL followed by `/test-mode` */
             iss: string;
             jti: string;
             /** @description Every key proven in the session */
@@ -6723,6 +1946,30 @@ export interface components {
              * @enum {string}
              */
             type: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
+        };
+        KeyNotCounted: {
+            /** @description What went wrong, in a sentence */
+            detail: string;
+            /** @description Each field that can be named */
+            errors?: {
+                /** @description Where the problem is: `body.keys[0].public_key`, `query.limit`, `path.session_id` */
+                location: string;
+                /** @description What is wrong there */
+                message: string;
+                /** @description The value given, when it is short enough to repeat */
+                value?: unknown;
+            }[];
+            /** @description The request path */
+            instance: string;
+            /** @description Quote it when asking about this request */
+            request_id: string;
+            result: components["schemas"]["SignatureResult"];
+            /** @description The HTTP status */
+            status: number;
+            /** @description The HTTP status text */
+            title: string;
+            /** @description `/docs#problem-<kind>`: where this kind of problem is described */
+            type: string;
         };
         PingEvent: {
             /** @description 1 for the first attempt */
@@ -7700,7 +2947,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes) */
+        /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
         Bookmark: string;
         /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
         IdempotencyKey: string;
@@ -7719,4 +2966,4851 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getAuthInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key and its project */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthInfo"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+                /** @description Only this session's events */
+                session_id?: string;
+                /** @description Only events of this type */
+                type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["Event"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectPatch"];
+            };
+        };
+        responses: {
+            /** @description The project, changed */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A test key (kp_test_) reads the project's settings but cannot change them: they govern live data too. Use a live key (kp_live_) or the project's settings page. */
+            403: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    proveWithSignature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session's `connection_identifier` */
+                connection_identifier: string;
+            };
+            cookie?: never;
+        };
+        /** @description What `ssh-keygen -Y sign` prints, from `-----BEGIN SSH SIGNATURE-----` to `-----END SSH SIGNATURE-----`, at most 16 KiB. Sent as text/plain, application/octet-stream, or curl's default x-www-form-urlencoded (read as is). */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/x-www-form-urlencoded": unknown;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description A connection was recorded; the text or JSON says what it proved */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignatureResult"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Not an SSH signature, another namespace, or not over the challenge */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/plain": string;
+                };
+            };
+            /** @description No session has this identifier */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/plain": string;
+                };
+            };
+            /** @description The session accepts no more connections, or the challenge was just used */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Body over 16 KiB */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/plain": string;
+                };
+            };
+            /** @description A body that is not text or bytes */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/plain": string;
+                };
+            };
+            /** @description The signature verified and was recorded as a connection, but its key does not count in this session (not one it expects, refused, or not a security key it requires): a failed attempt where the session counts them. The text says why, as `ssh` would; the problem's `result` holds what a counted proof's JSON holds. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["KeyNotCounted"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Over the per-session or per-address limit; wait for `Retry-After` */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    listCollectSessions: {
+        parameters: {
+            query?: {
+                /** @description Only sessions with exactly this `external_id` */
+                external_id?: string;
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+                /** @description Only sessions in this status */
+                status?: "pending" | "completed" | "expired";
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of collection sessions */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["CollectSession"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CollectSessionCreate"];
+            };
+        };
+        responses: {
+            /** @description The new collection session */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectSessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection session, with its connections */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectSessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectSessionPatch"];
+            };
+        };
+        responses: {
+            /** @description The collection session, with its connections */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectSessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session accepts no more connections, so its options are final */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCollectSessionAttestation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed result */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attestation"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session was redacted: there is no result left to sign */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    completeCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The collection session, with its connections */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectSessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redactCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redacted collection session */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectSessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session still accepts connections: complete it or let it expire first; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCollectSessionWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a collection session's webhooks */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["Webhook"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createCollectSessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The new webhook, with its secret */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCollectSessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceCollectSessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The replaced webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteCollectSessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateCollectSessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getCollectSessionWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `whsec_...` secret */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listVerifySessions: {
+        parameters: {
+            query?: {
+                /** @description Only sessions with exactly this `external_id` */
+                external_id?: string;
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+                /** @description Only sessions in this status */
+                status?: "pending" | "verified" | "failed" | "expired";
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of verification sessions */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["VerifySession"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifySessionCreate"];
+            };
+        };
+        responses: {
+            /** @description The new verification session */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A forge named in `keys_from` could not be reached or failed; nothing was created. Retry after `Retry-After` seconds; or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification session, with its connections */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifySessionPatch"];
+            };
+        };
+        responses: {
+            /** @description The verification session, with its connections */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session accepts no more connections, so its options are final */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerifySessionAttestation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed result */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attestation"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session was redacted: there is no result left to sign */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    completeVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification session, with its connections */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A single-connection session (it completes by itself) or one already closed; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redactVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redacted verification session */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session still accepts connections: complete it or let it expire first; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listVerifySessionWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a verification session's webhooks */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["Webhook"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createVerifySessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The new webhook, with its secret */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerifySessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceVerifySessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The replaced webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteVerifySessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateVerifySessionWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerifySessionWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `whsec_...` secret */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateCollectSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description The collection session afterwards, with its connections */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectSessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session refuses it as it would refuse a real user: closed, busy, or `decline` without `must_confirm`; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateVerifySession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The session's `id` */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification session afterwards, with its connections */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerifySessionDetail"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The session refuses it as it would refuse a real user: closed, busy, or `decline` without `must_confirm`; or: A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the project's webhooks */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["Webhook"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description The new webhook, with its secret */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The changed webhook */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body over 64 KiB */
+            413: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A body that is not application/json */
+            415: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+                /** @description Only deliveries in this status */
+                status?: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["Delivery"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The delivery's `id` (`whi_...`), its `webhook-id` */
+                invocation_id: string;
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, queued again */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The `whsec_...` secret */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path: {
+                /** @description The webhook's `id` */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queued delivery */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the key's project (a path id that cannot exist is a 404 too) */
+            404: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running; retry once it has answered */
+            409: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key made a session since redacted or deleted: its answer is no longer kept, and the key stays used */
+            410: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The Idempotency-Key was used for a request with another body */
+            422: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}

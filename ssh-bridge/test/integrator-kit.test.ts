@@ -188,5 +188,17 @@ describe("the typed client (client/)", () => {
     expect(checkedIn, "client/src/schema.d.ts is out of date: run npm run client:generate").toBe(
       await clientTypes(document),
     );
+    // The client names each operation as the document does (`operations["createCollectSession"]`).
+    const operationIds = Object.values(
+      (document as { paths: Record<string, Record<string, { operationId: string }>> }).paths,
+    ).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+    const typed = checkedIn
+      .slice(checkedIn.indexOf("export interface operations {"))
+      .match(/^ {4}[a-zA-Z]+: \{$/gm)
+      ?.map((line) => line.trim().replace(": {", ""));
+    expect(typed?.sort()).toEqual(operationIds.sort());
+    expect(readFileSync(join(ROOT, "client", "src", "index.ts"), "utf8")).toMatch(
+      /export type \{[^}]*\boperations\b[^}]*\}/,
+    );
   });
 });

@@ -53,7 +53,7 @@ describe("the terminal tells what became of every offered key", () => {
     expect(resultLines("verify", result("no_match"), offered)).toEqual([
       "The key you offered is not one this session expects:",
       '  SHA256:c (ED25519-CERT 256): its certificate does not list the principal "deploy"',
-      "Offer the right one with: ssh -i /path/to/private_key <the same command>",
+      "Offer the right one with: ssh -i /path/to/private_key -o IdentitiesOnly=yes <the same command>",
       "2 attempts left.",
     ]);
   });
