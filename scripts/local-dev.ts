@@ -15,6 +15,11 @@ import { fileURLToPath } from "node:url";
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = join(ROOT, "node_modules", ".bin");
 export const LOCAL_STATE = join(ROOT, ".keyproof");
+/**
+ * Where `wrangler dev` keeps the local D1 databases, Durable Objects and queues: `STATE_DIR`, or
+ * wrangler's own default. `npm start`, `npm run seed` and the migrations all use the same one.
+ */
+export const WRANGLER_STATE = process.env.STATE_DIR ?? join(ROOT, ".wrangler", "state");
 const DEV_VARS = join(ROOT, ".dev.vars");
 
 /** A JWK set with one new Ed25519 signing key, as ATTESTATION_KEYS holds it. */
@@ -98,19 +103,22 @@ function whenNotBusy(command: () => void) {
   }
 }
 
-export function applyLocalMigrations(persistTo?: string, config?: string) {
+export function applyLocalMigrations(persistTo = WRANGLER_STATE, config?: string) {
   whenNotBusy(() => wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo, config));
 }
 
 /** Rows from the local D1 database. */
 export function queryLocal<T>(sql: string): T[] {
-  const output = wrangler(["d1", "execute", "DB", "--local", "--json", "--command", sql]);
+  const output = wrangler(
+    ["d1", "execute", "DB", "--local", "--json", "--command", sql],
+    WRANGLER_STATE,
+  );
   const [result] = JSON.parse(output) as { results: T[] }[];
   return result?.results ?? [];
 }
 
 /** Runs statements against the local D1 database through a temporary SQL file. */
-export function executeLocalSql(statements: string[], persistTo?: string) {
+export function executeLocalSql(statements: string[], persistTo = WRANGLER_STATE) {
   const path = join(ensureLocalStateDir(), `statements-${process.pid}-${Date.now()}.sql`);
   writeFileSync(path, statements.join("\n"));
   try {

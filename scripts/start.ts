@@ -22,6 +22,7 @@ import {
   nodeVersionCheck,
   ROOT,
   runScheduledEvery,
+  WRANGLER_STATE,
 } from "./local-dev.ts";
 
 const HTTP_PORT = Number(process.env.PORT ?? 8787);
@@ -45,12 +46,32 @@ const WORKER_MISSES = 3;
  * primary made that far away (bench/geo.ts), a shorter retention day to see sessions erased
  * (`RETENTION_DAY_SECONDS=3`), and the billed units counted at `/__dev/meters` (`METERING=on`).
  */
-const PASSED_THROUGH = ["FORGES", "SIMULATED_D1_PRIMARY_MS", "RETENTION_DAY_SECONDS", "METERING"];
+const PASSED_THROUGH = [
+  "FORGES",
+  "SIMULATED_D1_PRIMARY_MS",
+  "RETENTION_DAY_SECONDS",
+  "RETIREMENT_GRACE_SECONDS",
+  "METERING",
+];
 
 // Read by readableLogLine: up here, as the Worker's first lines arrive while this file still waits.
 
-/** wrangler's own line for a request the Worker logs itself (API and bridge calls): shown once. */
-const WRANGLER_REQUEST = /^\[wrangler:info\] [A-Z]+ \/(api|internal)\//;
+/**
+ * What wrangler says that README's log does not show: its own line for every request (the Worker
+ * logs the API's and the bridge's itself, pages and the cron's are not news), its banner and the
+ * table of bindings it prints at each start, and its startup chatter.
+ */
+const WRANGLER_CHATTER = [
+  /^\[wrangler:info\] (Ready on|[A-Z]+ \/)/,
+  /^\s*⛅️ wrangler/,
+  /^─+$/,
+  /^Using secrets defined in/,
+  /^Your Worker has access to the following bindings:/,
+  /^Binding\s+Resource\s+Mode$/,
+  /^env\.[A-Z_]+ .*\s(local|remote)$/,
+  /^⎔ /,
+  /^\s*$/,
+];
 /** What wrangler puts around a Worker's error and warning lines: a coloured box. */
 const WRANGLER_BOX = /^(?:✘ \[ERROR\]|▲ \[WARNING\]) (.*)$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what it strips
@@ -166,6 +187,8 @@ const startWorker = () =>
       "127.0.0.1",
       "--port",
       String(HTTP_PORT),
+      "--persist-to",
+      WRANGLER_STATE,
       "--var",
       `SSH_HOST:${SSH_HOST}`,
       "--var",
@@ -191,7 +214,8 @@ const startWorker = () =>
       "log",
       // No network needed: skip fetching the real `request.cf` object and use the placeholder.
     ],
-    { CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    // No banner and no update notice: README's log shows the Worker's lines and the bridge's.
+    { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" },
     readableLogLine("worker"),
   );
 let worker = startWorker();
@@ -244,10 +268,12 @@ function watchWorker(url: string) {
   let restarting = false;
   const timer = setInterval(async () => {
     if (stopping || restarting) return;
-    const answered = await fetch(`${url}/api/v1/openapi.json`, {
+    // Any answer will do (unsigned, this one is a 401): it is only whether one comes. The
+    // Worker logs this path at debug level, so the check does not fill the terminal.
+    const answered = await fetch(`${url}/internal/v1/health`, {
       signal: AbortSignal.timeout(WORKER_CHECK_TIMEOUT_MS),
     }).then(
-      (response) => response.ok,
+      () => true,
       () => false,
     );
     misses = answered ? 0 : misses + 1;
@@ -299,14 +325,15 @@ async function waitForBridge(readyz: string) {
 async function waitForWorker(url: string) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline && !stopping) {
-    try {
-      const response = await fetch(`${url}/api/v1/openapi.json`);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
+    // The Worker's code answers this (401 unsigned) once it runs; not logged at the info level.
+    const answered = await fetch(`${url}/internal/v1/health`).then(
+      (response) => response.status === 401 || response.ok,
+      () => false,
+    );
+    if (answered) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  if (stopping) return;
   console.error(`The Worker did not answer at ${url} within ${READY_TIMEOUT_MS / 1000} s.`);
   stop(1);
 }
@@ -320,7 +347,7 @@ async function waitForWorker(url: string) {
 function readableLogLine(source: string) {
   return (raw: string): string | null => {
     const plain = raw.replace(ANSI, "");
-    if (WRANGLER_REQUEST.test(plain)) return null;
+    if (WRANGLER_CHATTER.some((chatter) => chatter.test(plain))) return null;
     const line = WRANGLER_BOX.exec(plain)?.[1] ?? plain;
     let entry: Record<string, unknown>;
     try {

@@ -1,0 +1,95 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterAll, describe, expect, it } from "vitest";
+import { seedProject } from "../../test-support/local-worker.ts";
+import { type RunningStack, startStack } from "../../test-support/npm-start.ts";
+import { apiClient } from "./helpers/api.ts";
+import { makeKey, runSsh } from "./helpers/ssh.ts";
+
+/** Issue 44.21: `npm start` comes back from a crashed workerd, and waits out a busy D1 file. */
+
+const RUNNING = /keyproof is running\./;
+const stacks: RunningStack[] = [];
+afterAll(async () => {
+  for (const stack of stacks) await stack.stop();
+});
+
+/** The local D1 databases' SQLite files under a state directory. */
+function d1Files(stateDir: string): string[] {
+  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")
+    .map((name) => join(dir, name));
+}
+
+async function until<T>(probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await probe().catch(() => null);
+    if (found !== null) return found;
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+describe("npm start", () => {
+  it("starts wrangler dev again when its workerd died and every request hangs, and proofs go on", async () => {
+    const stack = await startStack();
+    stacks.push(stack);
+    await stack.printed(RUNNING);
+    const { apiKey } = await seedProject({ persistTo: stack.stateDir });
+    const api = apiClient(stack.url, apiKey);
+    expect((await api.createSession("collect")).status).toBe("pending");
+
+    // workerd dies under wrangler, as in a fault run: wrangler brings one back that hangs.
+    const port = new URL(stack.url).port;
+    execFileSync("pkill", ["-KILL", "-f", `workerd serve .*entry=127.0.0.1:${port}`]);
+    await stack.printed(/starting wrangler dev again/, 60_000);
+    await stack.printed(/The Worker answers again\./, 90_000);
+
+    // The API answers, and the bridge, which was never restarted, takes proofs again.
+    const session = await until(() => api.createSession("collect"), 30_000);
+    const key = makeKey("ed25519");
+    const proof = await until(async () => {
+      const result = await runSsh({
+        port: stack.sshPort,
+        user: session.connection_identifier,
+        keys: [key],
+      });
+      return result.code === 0 ? result : null;
+    }, 60_000);
+    expect(proof.stdout).toContain(key.sha256);
+    expect((await api.getSession("collect", session.id)).status).toBe("completed");
+    expect(await stack.stop()).toBe(0);
+  }, 240_000);
+
+  it("waits while another process holds the local D1 file, then starts", async () => {
+    const first = await startStack();
+    stacks.push(first);
+    await first.printed(RUNNING);
+    await first.stop();
+    // Another writer holds the D1 file for a few seconds, as a second wrangler would.
+    const [file = ""] = d1Files(first.stateDir);
+    const holder = new DatabaseSync(file);
+    holder.exec("BEGIN EXCLUSIVE");
+    const released = setTimeout(() => {
+      holder.exec("COMMIT");
+      holder.close();
+    }, 6_000);
+    try {
+      const second = await startStack({ stateDir: first.stateDir });
+      stacks.push(second);
+      await second.printed(RUNNING);
+      expect(second.output()).not.toMatch(/SQLITE_BUSY|database is locked/);
+      expect(await second.stop()).toBe(0);
+    } finally {
+      clearTimeout(released);
+      if (holder.isOpen) {
+        holder.exec("COMMIT");
+        holder.close();
+      }
+    }
+  }, 240_000);
+});
