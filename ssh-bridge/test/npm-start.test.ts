@@ -39,6 +39,8 @@ describe("npm start", () => {
     const stack = await startStack();
     stacks.push(stack);
     await stack.printed(RUNNING);
+    // What README shows, and no more: no wrangler banner, no table of bindings (issue 44.18).
+    expect(stack.output()).not.toMatch(/⛅️|Your Worker has access|^Binding\s/m);
     const { apiKey } = await seedProject({ persistTo: stack.stateDir });
     const api = apiClient(stack.url, apiKey);
     expect((await api.createSession("collect")).status).toBe("pending");

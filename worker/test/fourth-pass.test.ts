@@ -553,3 +553,17 @@ describe("the web app's owners-only and who made a key (item 9)", () => {
     expect(removed.html).toContain("(no longer a member)");
   });
 });
+
+describe("a forge that cannot be reached, in the web form (item 18)", () => {
+  it("is said above the form, blaming no field and showing no internal reference", async () => {
+    const { browser, projectId } = await browserWithProject();
+    const page = await browser.post(`/projects/${projectId}/sessions`, {
+      kind: "verify",
+      keys_from: "closed:alice",
+    });
+    expect(page.status).toBe(400);
+    expect(page.html).toContain("could not be reached");
+    expect(page.html).not.toContain('id="keys_from-error"');
+    expect(page.html).not.toMatch(/reference\s*=/);
+  });
+});
