@@ -34,12 +34,12 @@ import { SshReader } from "../../worker/src/protocol/ssh-wire.ts";
 import {
   confirmPromptLines,
   EXPIRED_DURING_CONNECTION,
+  FINISH_UNKNOWN_MESSAGE,
   LIFETIME_EXCEEDED_MESSAGE,
   REFUSALS,
   refusedKeyLines,
   render,
   resultLines,
-  FINISH_UNKNOWN_MESSAGE,
   UNAVAILABLE_MESSAGE,
 } from "../../worker/src/protocol/terminal.ts";
 import { escapeUntrustedText } from "../../worker/src/protocol/terminal-text.ts";
