@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { makeKeyFixtures } from "./worker/test/setup/ssh-key-fixtures.ts";
 
@@ -10,17 +9,11 @@ function twoAttestationKeys(): string {
   return JSON.stringify({ keys: [key(), key()] });
 }
 
-/** `.sql` files import as their text, as wrangler.toml's Text rule has them in the Worker. */
-const sqlAsText: Plugin = {
-  name: "sql-as-text",
-  transform: (code, id) =>
-    id.endsWith(".sql") ? { code: `export default ${JSON.stringify(code)};`, map: null } : null,
-};
-
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations("migrations");
+  // Each kind of database has its migrations: the directory's, and every index shard's.
+  const directoryMigrations = await readD1Migrations("migrations/directory");
+  const indexMigrations = await readD1Migrations("migrations/index");
   return {
-    plugins: [sqlAsText],
     test: {
       // The Worker's routine JSON lines (one per request) would bury what a failing test printed;
       // its warnings and errors still show. request-log.test.ts reads the lines it needs itself.
@@ -29,12 +22,12 @@ export default defineConfig(async () => {
         {
           // The Worker inside workerd, with real D1, Durable Objects and Queues.
           plugins: [
-            sqlAsText,
             cloudflareTest(({ inject }) => ({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: {
-                  TEST_MIGRATIONS: migrations,
+                  DIRECTORY_MIGRATIONS: directoryMigrations,
+                  INDEX_MIGRATIONS: indexMigrations,
                   TEST_KEYS: makeKeyFixtures(),
                   BRIDGE_SECRET: "test-bridge-secret",
                   // Two keys: the first signs, both are published (a rotation under way).

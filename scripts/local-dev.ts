@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import {
   appendFileSync,
@@ -83,6 +83,11 @@ const BUSY_PATIENCE_MS = 30_000;
 /** The local D1 file is held by another process, longer than BUSY_PATIENCE_MS. */
 export class LocalDatabaseBusyError extends Error {}
 
+const busyError = () =>
+  new LocalDatabaseBusyError(
+    `a local D1 database stayed locked for ${BUSY_PATIENCE_MS / 1000} s: another process holds it (another npm start, or a wrangler dev on the same .wrangler/state). Stop it and start again.`,
+  );
+
 /**
  * Runs `command` against a local D1 file, waiting while another writer holds its lock (a running
  * `wrangler dev`, a second `npm start`), as D1 itself would; past BUSY_PATIENCE_MS it says so.
@@ -94,37 +99,112 @@ function whenNotBusy(command: () => void) {
       return command();
     } catch (error) {
       if (!BUSY.test(String(error))) throw error;
-      if (Date.now() > deadline)
-        throw new LocalDatabaseBusyError(
-          `the local D1 database stayed locked for ${BUSY_PATIENCE_MS / 1000} s: another process holds it (another npm start, or a wrangler dev on the same .wrangler/state). Stop it and start again.`,
-        );
+      if (Date.now() > deadline) throw busyError();
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait);
     }
   }
 }
 
-export function applyLocalMigrations(persistTo = WRANGLER_STATE, config?: string) {
-  whenNotBusy(() => wrangler(["d1", "migrations", "apply", "DB", "--local"], persistTo, config));
+/**
+ * The D1 bindings a wrangler configuration declares (wrangler.toml by default): the directory
+ * and every index shard (SPEC §15), in the order they are written.
+ */
+export function d1Bindings(config = join(ROOT, "wrangler.toml")): string[] {
+  const blocks = readFileSync(config, "utf8").split(/^\[\[/m);
+  return blocks
+    .filter((block) => block.startsWith("d1_databases]]"))
+    .flatMap((block) => /^binding\s*=\s*"([^"]+)"/m.exec(block)?.[1] ?? []);
 }
 
-/** Rows from the local D1 database. */
-export function queryLocal<T>(sql: string): T[] {
+/** The index shards (`INDEX_<n>`) among them. */
+export const localShards = (config?: string) =>
+  d1Bindings(config).filter((binding) => /^INDEX_\d+$/.test(binding));
+
+/** Runs wrangler quietly and without blocking, as `wrangler` does; its output only on failure. */
+function wranglerAsync(args: string[], persistTo?: string, config?: string): Promise<string> {
+  const all = [
+    ...args,
+    ...(persistTo ? ["--persist-to", persistTo] : []),
+    ...(config ? ["--config", config] : []),
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(
+      join(BIN, "wrangler"),
+      all,
+      { cwd: ROOT, env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" } },
+      (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`wrangler ${all.join(" ")} failed:\n${stdout}\n${stderr}`))
+          : resolve(stdout),
+    );
+  });
+}
+
+/**
+ * Every local D1 database's migrations (`migrations/directory`, `migrations/index` for each
+ * shard), all at once: the one command `npm start`, the seed and the tests' Workers use, as
+ * `npm run db:migrate -- --remote` is for a deployment.
+ */
+export async function applyLocalMigrations(persistTo = WRANGLER_STATE, config?: string) {
+  await Promise.all(
+    d1Bindings(config).map(async (binding) => {
+      const deadline = Date.now() + BUSY_PATIENCE_MS;
+      for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+        try {
+          return await wranglerAsync(
+            ["d1", "migrations", "apply", binding, "--local"],
+            persistTo,
+            config,
+          );
+        } catch (error) {
+          if (!BUSY.test(String(error))) throw error;
+          if (Date.now() > deadline) throw busyError();
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    }),
+  );
+}
+
+/** Rows from a local D1 database (the directory, unless another binding is named). */
+export function queryLocal<T>(sql: string, binding = "DIRECTORY", persistTo = WRANGLER_STATE): T[] {
   const output = wrangler(
-    ["d1", "execute", "DB", "--local", "--json", "--command", sql],
-    WRANGLER_STATE,
+    ["d1", "execute", binding, "--local", "--json", "--command", sql],
+    persistTo,
   );
   const [result] = JSON.parse(output) as { results: T[] }[];
   return result?.results ?? [];
 }
 
-/** Runs statements against the local D1 database through a temporary SQL file. */
-export function executeLocalSql(statements: string[], persistTo = WRANGLER_STATE) {
+/**
+ * The shard a new project goes to when made outside the Worker (the seed, the tests): the one
+ * holding fewest projects. (The Worker also weighs each shard's measured size: domain/projects.ts.)
+ */
+export function leastUsedLocalShard(persistTo = WRANGLER_STATE, config?: string): string {
+  const held = new Map(
+    queryLocal<{ shard: string; n: number }>(
+      "SELECT shard, count(*) AS n FROM projects GROUP BY shard",
+      "DIRECTORY",
+      persistTo,
+    ).map((row) => [row.shard, row.n]),
+  );
+  const [least] = localShards(config).sort((a, b) => (held.get(a) ?? 0) - (held.get(b) ?? 0));
+  if (!least) throw new Error("wrangler.toml binds no index shard (INDEX_0, ...)");
+  return least;
+}
+
+/** Runs statements against a local D1 database (the directory by default) through a file. */
+export function executeLocalSql(
+  statements: string[],
+  persistTo = WRANGLER_STATE,
+  binding = "DIRECTORY",
+) {
   const path = join(ensureLocalStateDir(), `statements-${process.pid}-${Date.now()}.sql`);
   writeFileSync(path, statements.join("\n"));
   try {
     // A running `wrangler dev` may hold SQLite's write lock for a moment; wait for it as D1 would.
     whenNotBusy(() =>
-      wrangler(["d1", "execute", "DB", "--local", "--yes", "--file", path], persistTo),
+      wrangler(["d1", "execute", binding, "--local", "--yes", "--file", path], persistTo),
     );
   } finally {
     rmSync(path, { force: true });

@@ -17,11 +17,17 @@ export async function accountSql(email: string, password: string, now: string) {
 }
 
 /**
- * SQL for a new project owned by `accountId` with a live and a test API key (SPEC §20), and those
- * keys in plaintext.
+ * SQL for a new project owned by `accountId`, placed on `shard`, with a live and a test API key
+ * (SPEC §20), and those keys in plaintext: the directory's statements, and the shard's (its
+ * retention copy).
  */
-export async function projectWithKeySql(accountId: string, projectName: string, now: string) {
-  const { project, owner } = newProjectRows(accountId, projectName, now);
+export async function projectWithKeySql(
+  accountId: string,
+  projectName: string,
+  shard: string,
+  now: string,
+) {
+  const { project, owner } = newProjectRows(accountId, projectName, shard, now);
   const live = await newApiKeyRow({ projectId: project.id, name: "seed", now });
   const test = await newApiKeyRow({
     projectId: project.id,
@@ -32,7 +38,7 @@ export async function projectWithKeySql(accountId: string, projectName: string, 
   const keyInsert = ({ row: key }: typeof live) =>
     `INSERT INTO api_keys (id, project_id, name, livemode, prefix, hash, created_at) VALUES (${[key.id, key.projectId, key.name].map(sqlString).join(", ")}, ${key.livemode ? 1 : 0}, ${[key.prefix, key.hash, now].map(sqlString).join(", ")});`;
   const statements = [
-    `INSERT INTO projects (id, name, created_at) ${values(project.id, project.name, now)};`,
+    `INSERT INTO projects (id, name, created_at, retention_days, shard) VALUES (${[project.id, project.name, now].map(sqlString).join(", ")}, ${project.retentionDays}, ${sqlString(shard)});`,
     `INSERT INTO project_members (project_id, account_id, role, created_at) ${values(owner.projectId, owner.accountId, owner.role, now)};`,
     keyInsert(live),
     keyInsert(test),
@@ -42,5 +48,8 @@ export async function projectWithKeySql(accountId: string, projectName: string, 
     apiKey: live.plaintext,
     testApiKey: test.plaintext,
     statements,
+    shardStatements: [
+      `INSERT INTO project_settings (project_id, retention_days) VALUES (${sqlString(project.id)}, ${project.retentionDays});`,
+    ],
   };
 }

@@ -10,15 +10,17 @@ import {
   applyLocalMigrations,
   ensureLocalStateDir,
   executeLocalSql,
+  leastUsedLocalShard,
   nodeVersionCheck,
   queryLocal,
+  WRANGLER_STATE,
 } from "./local-dev.ts";
 import { accountSql, projectWithKeySql, sqlString } from "./seed-sql.ts";
 
 const DEV_EMAIL = "dev@keyproof.local";
 
 nodeVersionCheck();
-applyLocalMigrations();
+await applyLocalMigrations();
 const credentialsPath = join(ensureLocalStateDir(), "dev-account.json");
 const now = new Date().toISOString();
 const statements: string[] = [];
@@ -45,12 +47,16 @@ if (existing && existsSync(credentialsPath)) {
 }
 
 const projectName = `Development project ${now.slice(0, 19).replace("T", " ")}`;
+const shard = leastUsedLocalShard();
 const {
   projectId,
   apiKey,
   testApiKey,
   statements: projectStatements,
-} = await projectWithKeySql(accountId, projectName, now);
+  shardStatements,
+} = await projectWithKeySql(accountId, projectName, shard, now);
+// The shard first: a project the directory names always has its settings there.
+executeLocalSql(shardStatements, WRANGLER_STATE, shard);
 executeLocalSql([...statements, ...projectStatements]);
 
 console.log(

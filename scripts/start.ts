@@ -82,7 +82,7 @@ const vars = ensureDevVars();
 const stateDir = ensureLocalStateDir();
 console.log("Applying local D1 migrations…");
 try {
-  applyLocalMigrations();
+  await applyLocalMigrations();
 } catch (error) {
   if (!(error instanceof LocalDatabaseBusyError)) throw error;
   console.error(`keyproof cannot start: ${error.message}`);

@@ -8,6 +8,7 @@ import {
   applyLocalMigrations,
   BIN,
   executeLocalSql,
+  leastUsedLocalShard,
   newAttestationKeySet,
   ROOT,
   runScheduledEvery,
@@ -64,7 +65,7 @@ export async function startLocalWorker(
   const secret = options.secret ?? randomBytes(24).toString("base64url");
   const attestationKeys = options.attestationKeys ?? newAttestationKeySet();
   const inspectorPort = await freePort();
-  applyLocalMigrations(persistTo, options.config);
+  await applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
   let stopScheduled: (() => void) | null = null;
   const worker: LocalWorker = {
@@ -152,16 +153,23 @@ export async function startLocalWorker(
 
 export async function seedProject(
   worker: Pick<LocalWorker, "persistTo">,
-): Promise<{ projectId: string; apiKey: string; testApiKey: string }> {
+): Promise<{ projectId: string; apiKey: string; testApiKey: string; shard: string }> {
   const now = new Date().toISOString();
   const { account, insert } = await accountSql(
     `test-${randomBytes(6).toString("hex")}@example.com`,
     "password",
     now,
   );
-  const project = await projectWithKeySql(account.id, "Bridge tests", now);
+  const shard = leastUsedLocalShard(worker.persistTo);
+  const project = await projectWithKeySql(account.id, "Bridge tests", shard, now);
+  executeLocalSql(project.shardStatements, worker.persistTo, shard);
   executeLocalSql([insert, ...project.statements], worker.persistTo);
-  return { projectId: project.projectId, apiKey: project.apiKey, testApiKey: project.testApiKey };
+  return {
+    projectId: project.projectId,
+    apiKey: project.apiKey,
+    testApiKey: project.testApiKey,
+    shard,
+  };
 }
 
 export function removeState(worker: LocalWorker) {

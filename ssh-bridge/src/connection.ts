@@ -468,7 +468,11 @@ export class BridgeConnection {
     const session = this.#session;
     if (!session || this.#finish) return;
     try {
-      const status = await this.#worker.sessionStatus(session.session_id, this.#nextRequestId());
+      const status = await this.#worker.sessionStatus(
+        session.session_id,
+        this.#identifier ?? "",
+        this.#nextRequestId(),
+      );
       if (status.open) return this.#scheduleExpiryCheck(status.expired_at);
     } catch (error) {
       // If the Worker cannot say, the session's own expiry stands.
@@ -509,7 +513,11 @@ export class BridgeConnection {
       this.#worker
         .connectionProgress(
           session.connection_id,
-          { session_id: session.session_id, confirming: proven },
+          {
+            session_id: session.session_id,
+            connection_identifier: this.#identifier ?? undefined,
+            confirming: proven,
+          },
           this.#nextRequestId(),
         )
         .catch((error: Error) => {
@@ -544,7 +552,7 @@ export class BridgeConnection {
       this.#worker
         .connectionProgress(
           session.connection_id,
-          { session_id: session.session_id },
+          { session_id: session.session_id, connection_identifier: this.#identifier ?? undefined },
           this.#nextRequestId(),
         )
         .catch((error: Error) => {
@@ -564,6 +572,7 @@ export class BridgeConnection {
     if (!session) return Promise.resolve(null);
     const report = {
       session_id: session.session_id,
+      connection_identifier: this.#identifier ?? undefined,
       keys: [...this.#proven.values()].map(({ blob, authenticator }) => ({
         key: blob.toString("base64"),
         security_key: authenticator,

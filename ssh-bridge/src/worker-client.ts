@@ -52,7 +52,12 @@ export interface WorkerApi {
     request: ConnectionProgressRequest,
     requestId?: string,
   ): Promise<unknown>;
-  sessionStatus(sessionId: string, requestId?: string): Promise<ConnectionStatusResponse>;
+  /** `identifier` finds the session even once its object retired (it names its shard). */
+  sessionStatus(
+    sessionId: string,
+    identifier: string,
+    requestId?: string,
+  ): Promise<ConnectionStatusResponse>;
 }
 
 export interface WorkerClientOptions {
@@ -86,8 +91,8 @@ export class WorkerClient implements WorkerApi {
     return this.#call("progress", "POST", path, connectionProgressResponse, request, requestId);
   }
 
-  sessionStatus(sessionId: string, requestId?: string) {
-    const path = `/internal/v1/sessions/${encodeURIComponent(sessionId)}/status`;
+  sessionStatus(sessionId: string, identifier: string, requestId?: string) {
+    const path = `/internal/v1/sessions/${encodeURIComponent(sessionId)}/status?identifier=${encodeURIComponent(identifier)}`;
     return this.#call("status", "GET", path, connectionStatusResponse, undefined, requestId);
   }
 

@@ -189,14 +189,14 @@ describe("the bridge against the Worker interface", () => {
     const address = server.address();
     const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
     const client = new WorkerClient({ baseUrl: url, secret: "s", timeoutMs: 300 });
-    await expect(client.sessionStatus("silent")).rejects.toThrow(
+    await expect(client.sessionStatus("silent", "x")).rejects.toThrow(
       /^Worker unreachable: no answer within 300 ms$/,
     );
-    await expect(client.sessionStatus("cut")).rejects.toThrow(
+    await expect(client.sessionStatus("cut", "x")).rejects.toThrow(
       /^Worker unreachable: the answer was cut off$/,
     );
-    await expect(client.sessionStatus("html")).rejects.toThrow(
-      /^Worker answered GET \/internal\/v1\/sessions\/html\/status with something not JSON$/,
+    await expect(client.sessionStatus("html", "x")).rejects.toThrow(
+      /^Worker answered GET \/internal\/v1\/sessions\/html\/status\?identifier=x with something not JSON$/,
     );
   });
 });

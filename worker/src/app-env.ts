@@ -1,4 +1,4 @@
-import type { AccountRow } from "./db/accounts.ts";
+import type { AccountRow } from "./db/directory.ts";
 import type { AuthenticatedKey } from "./domain/api-keys.ts";
 import type { ProjectContext } from "./domain/context.ts";
 import type { MemberRole } from "./domain/projects.ts";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { connectionKeys, connections, sessions } from "../src/db/sessions.ts";
 import { listSessionRows } from "../src/domain/session-views.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import { call, callJson, contextOf, createSession, expectProblem, newProject } from "./helpers.ts";
 import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519") ?? {
@@ -204,14 +204,14 @@ describe("collection sessions: expiry and deletion", () => {
   });
 
   it("deletes the session with its connections and keys", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db } = await newProject();
     const session = await create(apiKey);
     await connectAndFinish(String(session.connection_identifier), {
       keys: [blobOf(ed25519.openssh)],
     });
     await indexed(session.id);
     const inIndex = () =>
-      db().select().from(connections).where(eq(connections.sessionId, session.id));
+      db.select().from(connections).where(eq(connections.sessionId, session.id));
     expect(await inIndex()).toHaveLength(1);
     const detail = await callJson<{ connections: { keys: unknown[] }[] }>(
       `${BASE}${session.id}/`,
@@ -226,7 +226,7 @@ describe("collection sessions: expiry and deletion", () => {
     await expectProblem(await call(`${BASE}${session.id}/`, { key: apiKey }), 404);
     expect(await inIndex()).toEqual([]);
     expect(
-      await db().select().from(connectionKeys).where(eq(connectionKeys.sessionId, session.id)),
+      await db.select().from(connectionKeys).where(eq(connectionKeys.sessionId, session.id)),
     ).toEqual([]);
     await expectProblem(
       await call(`${BASE}${session.id}/`, { method: "DELETE", key: apiKey }),
@@ -237,7 +237,8 @@ describe("collection sessions: expiry and deletion", () => {
 
 describe("lists of both kinds", () => {
   it("are newest first across kinds and statuses, page by page, from one index's parts", async () => {
-    const { apiKey, projectId } = await newProject();
+    const project = await newProject();
+    const { apiKey, db } = project;
     const statuses = ["pending", "completed", "failed", "expired", "verified"] as const;
     const made: string[] = [];
     for (let i = 0; i < 9; i++) {
@@ -245,13 +246,13 @@ describe("lists of both kinds", () => {
       const body = kind === "verify" ? { keys: [{ public_key: ed25519.openssh }] } : {};
       const { id } = await createSession(apiKey, kind, body);
       // Each in a status of its own, as D1's index has it: the list reads D1.
-      await db()
+      await db
         .update(sessions)
         .set({ status: statuses[i % statuses.length] })
         .where(eq(sessions.id, id));
       made.push(id);
     }
-    const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
+    const ctx = contextOf(project);
     const pages: string[] = [];
     for (let offset = 0; offset < 10; offset += 2) {
       const { rows, page } = await listSessionRows(ctx, undefined, { offset, limit: 2 });

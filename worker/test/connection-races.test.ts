@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardBinding } from "../src/db/databases.ts";
 import { internal, reported } from "./bridge-calls.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
 
@@ -7,7 +8,7 @@ const ED25519_BLOB =
   env.TEST_KEYS.accepted.find((key) => key.label === "ed25519")?.openssh.split(" ")[1] ?? "";
 
 async function openedConnection(body: Record<string, unknown>) {
-  const { apiKey } = await newProject();
+  const { apiKey, shard } = await newProject();
   const session = await createSession(apiKey, "collect", body);
   const opened = await internal<{ connection_id: string; session_id: string }>(
     "/internal/v1/connections",
@@ -17,7 +18,7 @@ async function openedConnection(body: Record<string, unknown>) {
       client_version: "SSH-2.0-test",
     },
   );
-  return { apiKey, session, connectionId: opened.json.connection_id };
+  return { apiKey, shard, session, connectionId: opened.json.connection_id };
 }
 
 const finish = (sessionId: string, connectionId: string) =>
@@ -52,16 +53,15 @@ describe("a connection racing API changes", () => {
   );
 
   it("delete vs finish leaves nothing behind", async () => {
-    const { apiKey, session, connectionId } = await openedConnection({});
+    const { apiKey, session, connectionId, shard } = await openedConnection({});
     const [finished, deleted] = await Promise.all([
       finish(session.id, connectionId),
       call(`/api/v1/ssh/collect/sessions/${session.id}/`, { method: "DELETE", key: apiKey }),
     ]);
     expect(deleted.status).toBe(204);
     expect([200, 404]).toContain(finished.status);
-    const orphans = await env.DB.prepare(
-      "SELECT count(*) AS n FROM connections WHERE session_id = ?",
-    )
+    const orphans = await shardBinding(env, shard)
+      .prepare("SELECT count(*) AS n FROM connections WHERE session_id = ?")
       .bind(session.id)
       .first<{ n: number }>();
     expect(orphans?.n).toBe(0);

@@ -16,98 +16,13 @@ import {
   type SessionEntry,
 } from "../src/session-object/session-record.ts";
 import { SessionStore } from "../src/session-object/session-store.ts";
-import {
-  connectionKeys as heldConnectionKeys,
-  connections as heldConnections,
-  sessionKeys as heldKeys,
-  session as heldSession,
-  outbox,
-} from "../src/session-object/tables.ts";
 import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, newProject } from "./helpers.ts";
-import {
-  indexed,
-  LEGACY_TABLES,
-  type LegacyTablesMadeBy,
-  objectOf,
-  storageOf,
-} from "./session-objects.ts";
+import { call, callJson, createSession, newProject } from "./helpers.ts";
+import { indexed, objectOf, storageOf } from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
-
-/** A session as the service kept it before 2026-11: a row in D1, and no object holding it. */
-async function legacySession(projectId: string) {
-  const now = new Date().toISOString();
-  const row = {
-    id: newId("cs"),
-    projectId,
-    kind: "collect" as const,
-    connectionIdentifier: randomBase32(26),
-    status: "pending" as const,
-    externalId: "from-before",
-    multiKey: false,
-    multiConnection: true,
-    mustConfirm: false,
-    sshBanner: null,
-    sshMessage: null,
-    matchAllKeys: false,
-    maxAttempts: 1,
-    failedAttempts: 0,
-    signatureChallenge: `keyproof:${randomBase32(26)}`,
-    expiredAt: new Date(Date.now() + 3_600_000).toISOString(),
-    createdAt: now,
-    updatedAt: now,
-  };
-  await db().insert(sessions).values(row);
-  return row;
-}
-
-describe("sessions that exist today keep working", () => {
-  it("finds one first by its identifier, as a user's ssh would", async () => {
-    const { apiKey, projectId } = await newProject();
-    const legacy = await legacySession(projectId);
-    const result = await connectAndFinish(legacy.connectionIdentifier, {
-      keys: [blobOf(ed25519?.openssh ?? "")],
-    });
-    expect(result.outcome).toBe("collected");
-    const page = await call(`/p/${legacy.connectionIdentifier}`);
-    expect(page.status).toBe(200);
-    const live = await call(`/p/${legacy.connectionIdentifier}/live`, {
-      headers: { upgrade: "websocket" },
-    });
-    expect(live.status).toBe(101);
-    live.webSocket?.accept();
-    const after = await callJson<{ connections: { keys: unknown[] }[] }>(
-      `/api/v1/ssh/collect/sessions/${legacy.id}/`,
-      200,
-      { key: apiKey },
-    );
-    expect(after.connections[0]?.keys).toHaveLength(1);
-  });
-
-  it("loads a session D1 holds once, over SSH and the API alike", async () => {
-    const { apiKey, projectId } = await newProject();
-    const legacy = await legacySession(projectId);
-    const fetched = await callJson<{ external_id: string }>(
-      `/api/v1/ssh/collect/sessions/${legacy.id}/`,
-      200,
-      { key: apiKey },
-    );
-    expect(fetched.external_id).toBe("from-before");
-    const result = await connectAndFinish(legacy.connectionIdentifier, {
-      keys: [blobOf(ed25519?.openssh ?? "")],
-    });
-    expect(result.outcome).toBe("collected");
-    const after = await callJson<{ connections: { keys: unknown[] }[] }>(
-      `/api/v1/ssh/collect/sessions/${legacy.id}/`,
-      200,
-      { key: apiKey },
-    );
-    expect(after.connections[0]?.keys).toHaveLength(1);
-  });
-});
 
 /**
  * Holds every call that reaches D1's primary until `release`: a primary on the far side of the
@@ -130,118 +45,9 @@ function holdPrimary() {
   };
 }
 
-describe("objects that kept their session in tables (before 2026-11-26)", () => {
-  it("move it to entries as they wake, with what D1 acknowledged and the events it has not", async () => {
-    const { apiKey } = await newProject();
-    const session = await createSession(apiKey, "collect");
-    await indexed(session.id);
-    const eventId = newId("evt");
-    // As such an object kept it: compact tables, the acknowledged version and bookmark in two
-    // entries, and an event D1 has not had yet in the row-an-event outbox of before.
-    await runInDurableObject(objectOf(session.id), async (_instance, state) => {
-      const kv = state.storage.kv;
-      const entry = kv.get<SessionEntry>(SESSION_ENTRY);
-      if (!entry) throw new Error("no session entry");
-      kv.delete(SESSION_ENTRY);
-      LEGACY_TABLES["compact-schema.sql"](state.storage);
-      const tables = drizzle(state.storage);
-      const version = entry.version + 1;
-      tables
-        .insert(heldSession)
-        .values({ ...entry.session, version })
-        .run();
-      for (const key of entry.keys) tables.insert(heldKeys).values(key).run();
-      tables
-        .insert(outbox)
-        .values({
-          id: eventId,
-          type: "new_connection",
-          payload: { session_id: session.id, written: "before" },
-          createdAt: new Date().toISOString(),
-          version,
-        })
-        .run();
-      kv.put("pushed_version", entry.pushed.version);
-      kv.put("last_bookmark", "bookmark-kept-before");
-      // What the object does as it wakes, past the copy it kept of the entries just changed.
-      WriteBuffer.of(state.storage).forget();
-      await new SessionStore(state.storage).open();
-      const tablesLeft = state.storage.sql
-        .exec(
-          "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 4) <> '_cf_'",
-        )
-        .toArray();
-      expect(tablesLeft).toEqual([]);
-      expect([...kv.list()].map(([key]) => key)).toEqual([SESSION_ENTRY]);
-      expect(kv.get<SessionEntry>(SESSION_ENTRY)?.pushed).toEqual({
-        version: entry.pushed.version,
-        bookmark: "bookmark-kept-before",
-      });
-    });
-    // The event kept in the table reaches D1.
-    await indexed(session.id);
-    const [event] = await db().select().from(events).where(eq(events.id, eventId));
-    expect(event?.payload).toMatchObject({ written: "before" });
-    // A change moves on from the version it kept, and is pushed.
-    await callJson(`/api/v1/ssh/collect/sessions/${session.id}/`, 200, {
-      key: apiKey,
-      method: "PATCH",
-      body: { external_id: "after-the-change" },
-    });
-    const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
-    expect(row?.externalId).toBe("after-the-change");
-  });
-});
-
-describe("objects that kept their session in tables, made either way", () => {
-  it.each(Object.keys(LEGACY_TABLES))(
-    "keep every row through the move (tables made by %s)",
-    async (how) => {
-      const { apiKey } = await newProject();
-      const session = await createSession(apiKey, "collect");
-      await connectAndFinishRaw(session.connection_identifier, session.id);
-      await indexed(session.id);
-      await runInDurableObject(objectOf(session.id), async (_instance, state) => {
-        const kv = state.storage.kv;
-        const before = {
-          session: kv.get<SessionEntry>(SESSION_ENTRY),
-          connections: [...kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY })],
-        };
-        if (!before.session || before.connections.length !== 1) throw new Error("not held");
-        // Back to tables, as an object made before kept the same session.
-        for (const [key] of [[SESSION_ENTRY], ...before.connections]) kv.delete(key as string);
-        await LEGACY_TABLES[how as LegacyTablesMadeBy](state.storage);
-        const tables = drizzle(state.storage);
-        tables.insert(heldSession).values(before.session.session).run();
-        for (const [, held] of before.connections) {
-          tables.insert(heldConnections).values(held.connection).run();
-          for (const key of held.keys) tables.insert(heldConnectionKeys).values(key).run();
-        }
-        // What the object does as it wakes, past the copy it kept of the entries just changed.
-        WriteBuffer.of(state.storage).forget();
-        await new SessionStore(state.storage).open();
-        const after = kv.get<SessionEntry>(SESSION_ENTRY);
-        expect(after?.session).toEqual(before.session.session);
-        expect(after?.version).toBe(before.session.session.version);
-        expect([...kv.list<ConnectionEntry>({ prefix: CONNECTION_ENTRY })]).toEqual(
-          before.connections.map(([key, held]) => [key, { ...held, outbox: [] }]),
-        );
-      });
-      // Read as it was: the API answers the proof's key from the moved entries.
-      const got = await callJson<{ status: string; connections: { keys: unknown[] }[] }>(
-        `/api/v1/ssh/collect/sessions/${session.id}/`,
-        200,
-        { key: apiKey },
-      );
-      expect(got.status).toBe("completed");
-      expect(got.connections[0]?.keys).toHaveLength(1);
-    },
-  );
-});
-
 describe("what a session's object writes", () => {
   it("keeps a change's events in the entry it wrote anyway, and D1 gets each of them", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db } = await newProject();
     const session = await createSession(apiKey, "collect");
     await indexed(session.id);
     // D1 away: the proof's events wait in the object.
@@ -268,7 +74,7 @@ describe("what a session's object writes", () => {
       setPrimaryGate(null);
     }
     await indexed(session.id);
-    const kept = await db().select().from(events).where(eq(events.sessionId, session.id));
+    const kept = await db.select().from(events).where(eq(events.sessionId, session.id));
     expect(kept.map((event) => event.type).sort()).toEqual([
       "key_collected",
       "new_connection",
@@ -277,7 +83,7 @@ describe("what a session's object writes", () => {
   });
 
   it("writes no acknowledgement: an object that lost it pushes everything again, and D1 takes it as a no-op", async () => {
-    const { apiKey, projectId } = await newProject();
+    const { apiKey, projectId, db, shard } = await newProject();
     await callJson("/api/v1/webhooks/", 201, {
       method: "POST",
       key: apiKey,
@@ -287,9 +93,9 @@ describe("what a session's object writes", () => {
     await connectAndFinishRaw(session.connection_identifier, session.id);
     await indexed(session.id);
     const inD1 = async () => ({
-      session: await db().select().from(sessions).where(eq(sessions.id, session.id)),
-      events: await db().select().from(events).where(eq(events.sessionId, session.id)),
-      deliveries: await db()
+      session: await db.select().from(sessions).where(eq(sessions.id, session.id)),
+      events: await db.select().from(events).where(eq(events.sessionId, session.id)),
+      deliveries: await db
         .select({ id: webhookInvocations.id })
         .from(webhookInvocations)
         .innerJoin(events, eq(events.id, webhookInvocations.eventId))
@@ -306,6 +112,7 @@ describe("what a session's object writes", () => {
     });
     expect(changes.events.map((event) => event.type)).toContain("status_changed");
     await pushToIndex(env, {
+      shard,
       target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
       changes,
       newWebhooks: [],
@@ -326,7 +133,7 @@ describe("what a session's object writes", () => {
 
 describe("a proof never waits on the D1 primary", () => {
   it("opens, finishes and answers reads while every primary call is held, then fills the index", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db } = await newProject();
     const session = await createSession(apiKey, "collect");
     await indexed(session.id);
     const primary = holdPrimary();
@@ -365,12 +172,12 @@ describe("a proof never waits on the D1 primary", () => {
       primary.release();
     }
     await indexed(session.id);
-    const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, session.id));
     expect(row?.status).toBe("completed");
   });
 
   it("loses no push when D1 fails: the alarm makes it again", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db } = await newProject();
     const session = await createSession(apiKey, "collect");
     await indexed(session.id);
     const outage = { failures: 0 };
@@ -386,7 +193,7 @@ describe("a proof never waits on the D1 primary", () => {
       setPrimaryGate(null);
     }
     const indexedStatus = async () =>
-      (await db().select().from(sessions).where(eq(sessions.id, session.id)))[0]?.status;
+      (await db.select().from(sessions).where(eq(sessions.id, session.id)))[0]?.status;
     expect(await indexedStatus()).toBe("pending");
     await runDurableObjectAlarm(objectOf(session.id));
     expect(await indexedStatus()).toBe("completed");
@@ -403,15 +210,16 @@ describe("a proof never waits on the D1 primary", () => {
   });
 
   it("never lets an older push overwrite a newer one", async () => {
-    const { apiKey, projectId } = await newProject();
+    const { apiKey, projectId, db, shard } = await newProject();
     const session = await createSession(apiKey, "collect", { multi_connection: true });
     await connectAndFinish(session.connection_identifier, {
       keys: [blobOf(ed25519?.openssh ?? "")],
     });
-    const [newer] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    const [newer] = await db.select().from(sessions).where(eq(sessions.id, session.id));
     if (!newer) throw new Error("not indexed");
     const older = { ...newer, version: newer.version - 1, failedAttempts: 99, updatedAt: "2000" };
     await pushToIndex(env, {
+      shard,
       target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
       changes: {
         version: older.version,
@@ -424,7 +232,7 @@ describe("a proof never waits on the D1 primary", () => {
       },
       newWebhooks: [],
     });
-    const [after] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    const [after] = await db.select().from(sessions).where(eq(sessions.id, session.id));
     expect(after).toEqual(newer);
   });
 });
@@ -483,7 +291,7 @@ describe("reads near the caller, with read-your-writes", () => {
 
 describe("webhook bursts cost D1 per run, not per event", () => {
   it("sends a burst to one receiver in order with one claim and one record for the run", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db, shard } = await newProject();
     const path = `/ok/${crypto.randomUUID()}`;
     await callJson("/api/v1/webhooks/", 201, {
       method: "POST",
@@ -499,7 +307,7 @@ describe("webhook bursts cost D1 per run, not per event", () => {
     } finally {
       queue.mockRestore();
     }
-    const invocations = await db()
+    const invocations = await db
       .select({ id: webhookInvocations.id })
       .from(webhookInvocations)
       .innerJoin(events, eq(events.id, webhookInvocations.eventId))
@@ -508,7 +316,7 @@ describe("webhook bursts cost D1 per run, not per event", () => {
     expect(invocations).toHaveLength(6);
     const last = invocations.at(-1)?.id ?? "";
     const before = primaryCalls.length;
-    await processInvocation(env, db(), { invocation_id: last, attempt: 1 }, new Date());
+    await processInvocation(env, shard, { invocation_id: last, attempt: 1 }, new Date());
     const statements = primaryCalls.length - before;
     // Find it, claim the run, read the run, record the run: whatever its length.
     expect(statements).toBeLessThanOrEqual(4);

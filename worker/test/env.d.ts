@@ -4,7 +4,8 @@ import type { KeyFixtures } from "./setup/ssh-key-fixtures.ts";
 declare global {
   namespace Cloudflare {
     interface Env {
-      TEST_MIGRATIONS: D1Migration[];
+      DIRECTORY_MIGRATIONS: D1Migration[];
+      INDEX_MIGRATIONS: D1Migration[];
       /** Base URL of the test webhook receiver (test-support/webhook-receiver.ts). */
       RECEIVER_URL: string;
       /** Base URL of the fake code forge (test-support/fake-forge.ts), named `fake` in FORGES. */

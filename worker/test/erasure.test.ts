@@ -2,10 +2,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { accounts, apiKeys, projectInvitations, projects } from "../src/db/accounts.ts";
+import { accounts, apiKeys, projectInvitations, projects } from "../src/db/directory.ts";
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
-import { call, createSession, db } from "./helpers.ts";
+import { call, createSession, directory } from "./helpers.ts";
 import { everythingInD1, objectOf } from "./session-objects.ts";
 import { browserWithProject, signedUpBrowser } from "./web-client.ts";
 
@@ -28,7 +28,7 @@ describe("deleting a project", () => {
       name: "k",
       now: new Date().toISOString(),
     });
-    await db().insert(apiKeys).values(row);
+    await directory().insert(apiKeys).values(row);
     const open = await createSession<{ id: string; connection_identifier: string }>(
       plaintext,
       "collect",
@@ -75,7 +75,7 @@ describe("deleting an account", () => {
     const { browser, projectId, email } = await browserWithProject("Mine");
     const refused = await browser.post("/projects/account/delete");
     expect(refused.status).toBe(303);
-    const [still] = await db().select().from(accounts).where(eq(accounts.email, email));
+    const [still] = await directory().select().from(accounts).where(eq(accounts.email, email));
     expect(still).toBeDefined();
 
     await browser.post(`/projects/${projectId}/delete`, { confirm: "Mine" });
@@ -84,7 +84,7 @@ describe("deleting an account", () => {
     const done = await browser.post("/projects/account/delete");
     expect(done.status).toBe(303);
     expect(done.location).toBe("/");
-    const [gone] = await db().select().from(accounts).where(eq(accounts.email, email));
+    const [gone] = await directory().select().from(accounts).where(eq(accounts.email, email));
     expect(gone).toBeUndefined();
     // Signed out: the projects page asks to sign in again.
     expect((await browser.get("/projects")).status).toBe(303);
@@ -98,9 +98,12 @@ describe("deleting an account", () => {
     );
     const link = created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
     await guest.browser.post(new URL(link).pathname);
-    const [account] = await db().select().from(accounts).where(eq(accounts.email, guest.email));
+    const [account] = await directory()
+      .select()
+      .from(accounts)
+      .where(eq(accounts.email, guest.email));
     const taken = () =>
-      db()
+      directory()
         .select()
         .from(projectInvitations)
         .where(eq(projectInvitations.projectId, owner.projectId));
@@ -126,7 +129,7 @@ describe("the settings page's retention", () => {
     expect(refused.html).toContain("Retention is a whole number of days from 1 to 3650");
     const saved = await browser.post(`/projects/${projectId}/retention`, { retention_days: "7" });
     expect(saved.status).toBe(303);
-    const [row] = await db().select().from(projects).where(eq(projects.id, projectId));
+    const [row] = await directory().select().from(projects).where(eq(projects.id, projectId));
     expect(row?.retentionDays).toBe(7);
     expect((await browser.get(`/projects/${projectId}/settings`)).html).toContain('value="7"');
   });

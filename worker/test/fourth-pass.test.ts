@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { projects } from "../src/db/accounts.ts";
+import { projects } from "../src/db/directory.ts";
 import { connections, sessions } from "../src/db/sessions.ts";
 import { primaryCalls, setD1Outage, setPrimaryGate } from "../src/db/simulated-primary.ts";
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
@@ -13,7 +13,15 @@ import { metricCounts } from "../src/lib/metrics.ts";
 import { asIndexError, isD1KnownAway, isIndexUnavailable } from "../src/lib/unavailable.ts";
 import { writePushes } from "../src/session-object/index-push.ts";
 import { blobOf, connectAndFinish, finishConnection, openConnection } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import {
+  call,
+  callJson,
+  contextOf,
+  createSession,
+  directory,
+  expectProblem,
+  newProject,
+} from "./helpers.ts";
 import { changeHeldSession, indexed, objectOf, storageOf } from "./session-objects.ts";
 import { browserWithProject, signedUpBrowser } from "./web-client.ts";
 
@@ -168,11 +176,12 @@ describe("erasure forgets idempotent answers (item 2)", () => {
   });
 
   it("answers 410 for a test create after Delete all test data", async () => {
-    const { projectId, testKey, apiKey } = await newProject();
+    const project = await newProject();
+    const { testKey, apiKey } = project;
     expect((await createWithKey(testKey, "test-create")).status).toBe(201);
     expect((await createWithKey(apiKey, "live-create")).status).toBe(201);
     // The owner's action, through the domain function the settings page calls.
-    await deleteTestData(env, db(), projectId);
+    await deleteTestData(contextOf(project));
     await expectProblem(await createWithKey(testKey, "test-create"), 410);
     // Live answers stay.
     const live = await createWithKey(apiKey, "live-create");
@@ -183,12 +192,15 @@ describe("erasure forgets idempotent answers (item 2)", () => {
 describe("idempotent ids never come back (item 3)", () => {
   it("derives another session from the same key and body once the record is new", () => {
     const request = { key: "live:K", fingerprint: "f".repeat(64) };
-    const first = idempotentSessionIds("collect", "secret", "prj_x", {
+    const first = idempotentSessionIds("collect", "secret", "prj_x", "INDEX_0", {
       ...request,
       firstAt: 1_000,
     });
-    const same = idempotentSessionIds("collect", "secret", "prj_x", { ...request, firstAt: 1_000 });
-    const later = idempotentSessionIds("collect", "secret", "prj_x", {
+    const same = idempotentSessionIds("collect", "secret", "prj_x", "INDEX_0", {
+      ...request,
+      firstAt: 1_000,
+    });
+    const later = idempotentSessionIds("collect", "secret", "prj_x", "INDEX_0", {
       ...request,
       firstAt: 1_000 + DAY_MS + 1,
     });
@@ -198,33 +210,31 @@ describe("idempotent ids never come back (item 3)", () => {
   });
 
   it("logs and counts a push D1 refuses on its merits, stops retrying it, and keeps reads going", async () => {
-    const { apiKey, projectId } = await newProject();
+    const { apiKey, projectId, db } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect");
     await indexed(session.id);
     // D1 now holds another session under this one's identifier, and not this one: its next push
     // (an insert) breaks the identifier's uniqueness, whatever is tried.
-    await db().delete(sessions).where(eq(sessions.id, session.id));
-    await db()
-      .insert(sessions)
-      .values({
-        id: "cs_00000000000000000000000000",
-        projectId,
-        kind: "collect",
-        connectionIdentifier: session.connection_identifier,
-        status: "pending",
-        externalId: null,
-        multiKey: false,
-        multiConnection: false,
-        mustConfirm: false,
-        sshBanner: null,
-        sshMessage: null,
-        matchAllKeys: false,
-        maxAttempts: 1,
-        failedAttempts: 0,
-        expiredAt: new Date(Date.now() + DAY_MS).toISOString(),
-        createdAt: new Date().toISOString(),
-        updatedAt: new Date().toISOString(),
-      });
+    await db.delete(sessions).where(eq(sessions.id, session.id));
+    await db.insert(sessions).values({
+      id: "cs_00000000000000000000000000",
+      projectId,
+      kind: "collect",
+      connectionIdentifier: session.connection_identifier,
+      status: "pending",
+      externalId: null,
+      multiKey: false,
+      multiConnection: false,
+      mustConfirm: false,
+      sshBanner: null,
+      sshMessage: null,
+      matchAllKeys: false,
+      maxAttempts: 1,
+      failedAttempts: 0,
+      expiredAt: new Date(Date.now() + DAY_MS).toISOString(),
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    });
     const errors = vi.spyOn(console, "error");
     const refusedBefore = metricCounts().index_push_refused ?? 0;
     const patched = await call(`/api/v1/ssh/collect/sessions/${session.id}/`, {
@@ -289,7 +299,7 @@ describe("D1's errors told apart (item 8)", () => {
 
 describe("redaction delivers only `redacted` to webhooks made after (item 11)", () => {
   it("fans a session's old events out to no webhook made since, pushed again or not", async () => {
-    const { apiKey, projectId } = await newProject();
+    const { apiKey, projectId, db, shard } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect");
     await connectAndFinish(session.connection_identifier, {
       keys: [blobOf(ed25519?.openssh ?? "")],
@@ -301,13 +311,14 @@ describe("redaction delivers only `redacted` to webhooks made after (item 11)", 
       body: { url: `${env.RECEIVER_URL}/made-later` },
     });
     // An object that lost what D1 acknowledged pushes its old events again with the redaction.
-    const old = await db()
+    const old = await db
       .select()
       .from(events)
       .where(and(eq(events.projectId, projectId), eq(events.sessionId, session.id)));
     expect(old.length).toBeGreaterThan(0);
-    await writePushes(env, [
+    await writePushes(env, shard, [
       {
+        shard,
         target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
         changes: {
           version: 1,
@@ -331,7 +342,7 @@ describe("redaction delivers only `redacted` to webhooks made after (item 11)", 
       key: apiKey,
     });
     await indexed(session.id);
-    const heard = await db()
+    const heard = await db
       .select({ type: events.type })
       .from(webhookInvocations)
       .innerJoin(
@@ -348,7 +359,7 @@ describe("redaction delivers only `redacted` to webhooks made after (item 11)", 
 
 describe("a session read back from D1 with a connection in progress (item 19)", () => {
   it("answers, closes the connection at its alarm, and never sets an alarm at 0", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect", {
       multi_connection: true,
       must_confirm: true,
@@ -361,7 +372,7 @@ describe("a session read back from D1 with a connection in progress (item 19)", 
     // The user still at the prompt keeps the object, however long ago the session closed.
     const completedAt = new Date(Date.now() - DAY_MS).toISOString();
     await changeHeldSession(session.id, { completedAt });
-    await db().update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
+    await db.update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
     await runDurableObjectAlarm(objectOf(session.id));
     expect((await storageOf(objectOf(session.id))).entries).toBeGreaterThan(0);
     // Once it has retired, D1 still says the connection is in progress (a report lost).
@@ -370,7 +381,7 @@ describe("a session read back from D1 with a connection in progress (item 19)", 
       await runDurableObjectAlarm(objectOf(session.id));
       expect((await storageOf(objectOf(session.id))).entries).toBe(0);
     });
-    await db()
+    await db
       .update(connections)
       .set({ outcome: "in_progress", closedAt: null })
       .where(eq(connections.sessionId, session.id));
@@ -539,7 +550,10 @@ describe("the web app's owners-only and who made a key (item 9)", () => {
       await member.browser.post(`${base}/retention`, { retention_days: "1" }),
     );
     expect(refused.html).toContain("Only an owner can change retention.");
-    const [project] = await db().select().from(projects).where(eq(projects.id, owner.projectId));
+    const [project] = await directory()
+      .select()
+      .from(projects)
+      .where(eq(projects.id, owner.projectId));
     expect(project?.retentionDays).toBe(30);
     // The member makes a key; the owner sees who, and after removing them, that they left.
     await member.browser.post(`${base}/api-keys`, { name: "member key", expires_on: "" });

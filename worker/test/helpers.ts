@@ -1,14 +1,40 @@
 import { env, exports } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { apiKeys } from "../src/db/accounts.ts";
-import { database } from "../src/db/client.ts";
+import { type Database, database } from "../src/db/client.ts";
+import { shardDb } from "../src/db/databases.ts";
+import { apiKeys, projectMembers, projects } from "../src/db/directory.ts";
+import { projectSettings } from "../src/db/project-settings.ts";
 import { createAccount } from "../src/domain/accounts.ts";
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
-import { createProject } from "../src/domain/projects.ts";
+import type { ProjectContext } from "../src/domain/context.ts";
+import { createProject, newProjectRows } from "../src/domain/projects.ts";
 import { randomBase32 } from "../src/lib/ids.ts";
 import { expectDocumented } from "./openapi-contract.ts";
 
-export const db = () => database(env.DB);
+/** A project put on `shard` as createProject would put it on the emptiest one. */
+async function placedProject(accountId: string, shard: string, now: Date) {
+  const { project, owner } = newProjectRows(accountId, "Test project", shard, now.toISOString());
+  await shardDb(env, shard)
+    .insert(projectSettings)
+    .values({ projectId: project.id, retentionDays: project.retentionDays });
+  await directory().insert(projects).values(project);
+  await directory().insert(projectMembers).values(owner);
+  return project;
+}
+
+/** The directory: accounts, projects, members, API keys. */
+export const directory = () => database(env.DIRECTORY);
+
+/** A project's index shard, as the directory names it: its sessions, events, webhooks. */
+export async function indexOf(projectId: string): Promise<Database> {
+  const [project] = await directory()
+    .select({ shard: projects.shard })
+    .from(projects)
+    .where(eq(projects.id, projectId));
+  if (!project) throw new Error(`no project ${projectId} in the directory`);
+  return shardDb(env, project.shard);
+}
 
 export interface TestProject {
   projectId: string;
@@ -16,18 +42,29 @@ export interface TestProject {
   keyId: string;
   /** The same project's `kp_test_` key (SPEC §20). */
   testKey: string;
+  /** The index shard the project was placed on, and drizzle over it. */
+  shard: string;
+  db: Database;
 }
 
 /** A fresh account, project and API key, so tests never share state. */
-export async function newProject(options: { keyExpiredAt?: string } = {}): Promise<TestProject> {
+export async function newProject(
+  options: {
+    keyExpiredAt?: string;
+    /** Place the project here rather than on the emptiest shard (two projects on one shard). */
+    shard?: string;
+  } = {},
+): Promise<TestProject> {
   const now = new Date();
   const account = await createAccount(
-    db(),
+    directory(),
     `test-${randomBase32(10)}@example.com`,
     "correct horse battery",
     now,
   );
-  const project = await createProject(db(), account.id, "Test project", now);
+  const project = options.shard
+    ? await placedProject(account.id, options.shard, now)
+    : await createProject(env, directory(), account.id, "Test project", now);
   const { row, plaintext } = await newApiKeyRow({
     projectId: project.id,
     name: "test key",
@@ -41,8 +78,28 @@ export async function newProject(options: { keyExpiredAt?: string } = {}): Promi
     now: now.toISOString(),
   });
   // Written directly: an already-expired key is a case the API refuses to create.
-  await db().insert(apiKeys).values([row, test.row]);
-  return { projectId: project.id, apiKey: plaintext, keyId: row.id, testKey: test.plaintext };
+  await directory().insert(apiKeys).values([row, test.row]);
+  return {
+    projectId: project.id,
+    apiKey: plaintext,
+    keyId: row.id,
+    testKey: test.plaintext,
+    shard: project.shard,
+    db: shardDb(env, project.shard),
+  };
+}
+
+/** What domain functions take for a test project: its databases, as the API middleware makes them. */
+export function contextOf(project: TestProject, livemode = true): ProjectContext {
+  return {
+    db: project.db,
+    directory: directory(),
+    shard: project.shard,
+    env,
+    projectId: project.projectId,
+    livemode,
+    now: new Date(),
+  };
 }
 
 export interface CallOptions {

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { encodedTimeSql, encodeTime, newConnectionIdentifier, newId } from "../src/lib/ids.ts";
-import { db } from "./helpers.ts";
+import { directory } from "./helpers.ts";
 
 describe("ids", () => {
   it("sort in creation order, even within one millisecond", () => {
@@ -28,7 +28,7 @@ describe("ids", () => {
   it("encode their time in SQL as in JavaScript (retention's sweep bounds ids in the query)", async () => {
     const times = [0, 1, 31, 32, 1_023, Date.now(), Date.now() - 3650 * 86_400_000, 2 ** 48 - 1];
     for (const time of times) {
-      const [row] = await db().all<{ encoded: string }>(
+      const [row] = await directory().all<{ encoded: string }>(
         sql`SELECT ${encodedTimeSql(sql`${time}`)} AS encoded`,
       );
       expect(row?.encoded).toBe(encodeTime(time));

@@ -1,18 +1,18 @@
 import { env } from "cloudflare:workers";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { projects } from "../src/db/accounts.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { setD1Outage } from "../src/db/simulated-primary.ts";
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
-import { call, callJson, createSession, db, newProject } from "./helpers.ts";
+import { call, callJson, createSession, newProject } from "./helpers.ts";
 import { indexed } from "./session-objects.ts";
 
 /** Issue 33, item 4: one writer for D1's index, group-committing the pushes of many sessions. */
 
 afterEach(() => setD1Outage(false));
 
-const writer = () => env.INDEX_WRITER.get(env.INDEX_WRITER.idFromName("index"));
+/** A shard's writer: one per shard (SPEC §15). */
+const writer = (shard: string) => env.INDEX_WRITER.get(env.INDEX_WRITER.idFromName(shard));
 
 /** Creates `count` collection sessions at once; each answer with its bookmark. */
 async function burst(apiKey: string, count: number) {
@@ -38,10 +38,10 @@ const listed = (apiKey: string, bookmark?: string | null) =>
 
 describe("the index writer", () => {
   it("writes a burst of sessions in fewer transactions than sessions, and loses none", async () => {
-    const { apiKey } = await newProject();
-    const before = await writer().stats();
+    const { apiKey, shard } = await newProject();
+    const before = await writer(shard).stats();
     const created = await burst(apiKey, 30);
-    const after = await writer().stats();
+    const after = await writer(shard).stats();
     const pushes = after.pushes - before.pushes;
     const transactions = after.transactions - before.transactions;
     expect(pushes).toBeGreaterThanOrEqual(30);
@@ -66,17 +66,21 @@ describe("the index writer", () => {
   });
 
   it("writes the rest of a group when one push in it is refused on its merits", async () => {
-    const kept = await newProject();
-    const doomed = await newProject();
+    const kept = await newProject({ shard: "INDEX_0" });
+    const doomed = await newProject({ shard: "INDEX_0" });
     const mine = await Promise.all(
       Array.from({ length: 10 }, () =>
         createSession(kept.apiKey, "collect", { multi_connection: true }),
       ),
     );
     const theirs = await createSession(doomed.apiKey, "collect", { multi_connection: true });
-    // D1 loses the doomed project's row (and its sessions) behind the object's back: its next
-    // push breaks a foreign key, as no other push does.
-    await db().delete(projects).where(eq(projects.id, doomed.projectId));
+    // The shard holds another session under the doomed one's identifier, and not it: its next
+    // push (an insert) breaks the identifier's uniqueness, as no other push does.
+    const [row] = await kept.db.select().from(sessions).where(eq(sessions.id, theirs.id));
+    await kept.db.delete(sessions).where(eq(sessions.id, theirs.id));
+    await kept.db
+      .insert(sessions)
+      .values({ ...(row as NonNullable<typeof row>), id: "cs_00000000000000000000000001" });
     const patch = (id: string, key: string) =>
       call(`/api/v1/ssh/collect/sessions/${id}/`, {
         method: "PATCH",
@@ -88,13 +92,17 @@ describe("the index writer", () => {
       patch(theirs.id, doomed.apiKey),
     ]);
     // Whether the doomed push shared a group or not (timing decides), every other change lands.
-    const rows = await db().select().from(sessions).where(eq(sessions.projectId, kept.projectId));
+    const rows = await kept.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.projectId, kept.projectId));
     expect(rows.map((row) => row.externalId)).toEqual(Array(10).fill("changed"));
   });
 
   it("fans a group's events out to each event's own project, mode and session webhooks only", async () => {
-    const first = await newProject();
-    const second = await newProject();
+    // On one shard: its writer groups both projects' pushes.
+    const first = await newProject({ shard: "INDEX_1" });
+    const second = await newProject({ shard: "INDEX_1" });
     const hook = (key: string, path = "/api/v1/webhooks/") =>
       callJson<{ id: string }>(path, 201, {
         method: "POST",
@@ -126,7 +134,7 @@ describe("the index writer", () => {
       `/api/v1/ssh/collect/sessions/${made.firstLive[0]}/webhooks/`,
     );
     const keyOf = { firstLive: first.apiKey, firstTest: first.testKey, secondLive: second.apiKey };
-    const before = await writer().stats();
+    const before = await writer("INDEX_1").stats();
     await Promise.all(
       Object.entries(made).flatMap(([mode, ids]) =>
         ids.map((id) =>
@@ -137,12 +145,12 @@ describe("the index writer", () => {
         ),
       ),
     );
-    const after = await writer().stats();
+    const after = await writer("INDEX_1").stats();
     // The completions shared transactions, so their fan-outs shared statements.
     expect(after.transactions - before.transactions).toBeLessThan(after.pushes - before.pushes);
     const reached = async (webhookId: string) =>
       (
-        await db()
+        await first.db
           .select({ sessionId: events.sessionId })
           .from(webhookInvocations)
           .innerJoin(events, eq(events.id, webhookInvocations.eventId))

@@ -2,16 +2,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LEASE_MS } from "../src/api/rate-limit-leases.ts";
 import { consumeSlidingWindow, leaseSlidingWindow } from "../src/domain/rate-limit.ts";
-import { call, expectProblem, newProject } from "./helpers.ts";
+import { call, directory, expectProblem, newProject } from "./helpers.ts";
 
 describe("project rate limit", () => {
   it("answers 429 at exactly limit + 1, for the project as a whole, with Retry-After", async () => {
     const limit = Number(env.RATE_LIMIT_PER_MINUTE);
     const project = await newProject();
     const { createApiKey } = await import("../src/domain/api-keys.ts");
-    const { db } = await import("./helpers.ts");
     const second = await createApiKey(
-      { db: db(), projectId: project.projectId, now: new Date() },
+      { directory: directory(), projectId: project.projectId, now: new Date() },
       { name: "second" },
     );
     const keys = [project.apiKey, second.plaintext];

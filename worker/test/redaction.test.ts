@@ -5,15 +5,7 @@ import { describe, expect, it } from "vitest";
 import { connections, sessions } from "../src/db/sessions.ts";
 import { RETIRE_AFTER_MS } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish, finishConnection, openConnection } from "./bridge-calls.ts";
-import {
-  call,
-  callJson,
-  createSession,
-  db,
-  deliveryAt,
-  expectProblem,
-  newProject,
-} from "./helpers.ts";
+import { call, callJson, createSession, deliveryAt, expectProblem, newProject } from "./helpers.ts";
 import {
   changeHeldSession,
   everythingInD1,
@@ -57,7 +49,7 @@ const VERIFY = "/api/v1/ssh/verify/sessions";
 
 /** A collected session, closed, with a webhook that heard everything: what redaction must erase. */
 async function collectedSession() {
-  const { apiKey } = await newProject();
+  const { apiKey, db } = await newProject();
   // A receiver that echoes what it got: its answers, kept with each attempt, say it all again.
   const hookPath = `/echo/redaction-${crypto.randomUUID()}`;
   await callJson("/api/v1/webhooks/", 201, {
@@ -90,12 +82,12 @@ async function collectedSession() {
     "Alice Example",
   ];
   for (const trace of traces) expect(await everythingInD1()).toContain(trace);
-  return { apiKey, session: before, hookPath, traces };
+  return { apiKey, db, session: before, hookPath, traces };
 }
 
 describe("redacting a session", () => {
   it("erases its personal data from the API, D1, its object, the event log and deliveries, and keeps its outline", async () => {
-    const { apiKey, session, hookPath, traces } = await collectedSession();
+    const { apiKey, db, session, hookPath, traces } = await collectedSession();
     await deliveryAt(hookPath, "collect_session.status_changed");
 
     const redacted = await callJson<Detail>(`${COLLECT}/${session.id}/redact/`, 200, {
@@ -163,7 +155,7 @@ describe("redacting a session", () => {
     expect(delivered.payload).toMatchObject({ redacted_at: redacted.redacted_at });
 
     // Nowhere stored: not in any D1 row (events, deliveries and attempts included), not in the object.
-    const [connection] = await db()
+    const [connection] = await db
       .select()
       .from(connections)
       .where(eq(connections.sessionId, session.id));
@@ -234,7 +226,7 @@ describe("redacting a session", () => {
   });
 
   it("reads back redacted once its object has retired, and a repeated create is told the answer is gone", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db } = await newProject();
     const idempotencyKey = crypto.randomUUID();
     const body = { external_id: "once-only" };
     const createdResponse = await call(`${COLLECT}/`, {
@@ -287,7 +279,7 @@ describe("redacting a session", () => {
     // The object retires; the session, read back from D1, is the redacted one.
     const completedAt = new Date(Date.now() - RETIRE_AFTER_MS - 1_000).toISOString();
     await changeHeldSession(created.id, { completedAt });
-    await db().update(sessions).set({ completedAt }).where(eq(sessions.id, created.id));
+    await db.update(sessions).set({ completedAt }).where(eq(sessions.id, created.id));
     expect(await runDurableObjectAlarm(objectOf(created.id))).toBe(true);
     expect(await storageOf(objectOf(created.id))).toEqual(NOTHING_STORED);
     const readBack = await callJson<Detail>(`${COLLECT}/${created.id}`, 200, { key: apiKey });

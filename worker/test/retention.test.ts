@@ -2,14 +2,20 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { projectInvitations, projectMembers, webSessions } from "../src/db/accounts.ts";
+import type { Database } from "../src/db/client.ts";
+import { projectInvitations, projectMembers, webSessions } from "../src/db/directory.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { events, invocationIdOf, webhookInvocations } from "../src/db/webhooks.ts";
-import { INVITATION_KEPT_DAYS, PING_KEPT_DAYS, sweepExpired } from "../src/domain/housekeeping.ts";
+import {
+  INVITATION_KEPT_DAYS,
+  PING_KEPT_DAYS,
+  sweepExpiredAccess,
+  sweepExpiredPings,
+} from "../src/domain/housekeeping.ts";
 import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { encodeTime, newId, randomBase32 } from "../src/lib/ids.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import { call, callJson, createSession, directory, expectProblem, newProject } from "./helpers.ts";
 import {
   changeHeldSession,
   everythingInD1,
@@ -33,7 +39,7 @@ interface Detail {
 
 /** A collected session (a key, an address, events, a webhook delivery) that closed `ago` ms ago. */
 async function closedSession(ago: number) {
-  const { apiKey, projectId } = await newProject();
+  const { apiKey, projectId, db, shard } = await newProject();
   await callJson("/api/v1/webhooks/", 201, {
     method: "POST",
     key: apiKey,
@@ -47,7 +53,7 @@ async function closedSession(ago: number) {
   await indexed(session.id);
   const completedAt = new Date(Date.now() - ago).toISOString();
   await changeHeldSession(session.id, { completedAt });
-  await db().update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
+  await db.update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
   const detail = await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}`, 200, {
     key: apiKey,
   });
@@ -57,13 +63,13 @@ async function closedSession(ago: number) {
   const before = await everythingInD1();
   for (const trace of [session.id, session.connection_identifier, fingerprint])
     expect(before).toContain(trace);
-  expect(await deliveriesIn(projectId)).toBeGreaterThan(0);
-  return { apiKey, projectId, session, fingerprint };
+  expect(await deliveriesIn(db, projectId)).toBeGreaterThan(0);
+  return { apiKey, projectId, db, shard, session, fingerprint };
 }
 
 /** Delivery records in D1 of the project's events (an invocation names no session itself). */
-async function deliveriesIn(projectId: string) {
-  const rows = await db()
+async function deliveriesIn(db: Database, projectId: string) {
+  const rows = await db
     .select({ id: webhookInvocations.id })
     .from(webhookInvocations)
     .where(eq(webhookInvocations.projectId, projectId));
@@ -72,7 +78,7 @@ async function deliveriesIn(projectId: string) {
 
 /** After erasure: unknown on every surface, and nothing of it in D1 or in its object. */
 async function expectErased(
-  { apiKey, projectId }: { apiKey: string; projectId: string },
+  { apiKey, projectId, db }: { apiKey: string; projectId: string; db: Database },
   session: Detail,
   fingerprint: string,
 ) {
@@ -97,7 +103,7 @@ async function expectErased(
   for (const trace of [session.id, session.connection_identifier, fingerprint, "198.51.100.7"])
     expect(after).not.toContain(trace);
   expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
-  expect(await deliveriesIn(projectId)).toBe(0);
+  expect(await deliveriesIn(db, projectId)).toBe(0);
 }
 
 describe("retention_days", () => {
@@ -125,41 +131,47 @@ describe("retention_days", () => {
 
 describe("a closed session past its project's retention", () => {
   it("is erased by its object's alarm: every surface, D1 and the object's storage", async () => {
-    const { apiKey, projectId, session, fingerprint } = await closedSession(2 * DAY_MS);
+    const { apiKey, projectId, db, session, fingerprint } = await closedSession(2 * DAY_MS);
     await callJson("/api/v1/project", 200, {
       method: "PATCH",
       key: apiKey,
       body: { retention_days: 1 },
     });
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
-    await expectErased({ apiKey, projectId }, session, fingerprint);
+    await expectErased({ apiKey, projectId, db }, session, fingerprint);
   });
 
   it("is erased by the sweep once its object retired, and retention is counted per project", async () => {
-    const { apiKey, projectId, session, fingerprint } = await closedSession(
+    const { apiKey, projectId, db, shard, session, fingerprint } = await closedSession(
       RETIRE_AFTER_MS + 60_000,
     );
-    // Kept for now (30 days): the object retires and the session stays readable.
+    // Kept for now (30 days): the object retires and the session stays listed, in its shard.
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
     expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
-    await sweepRetention(env, db());
-    await callJson(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key: apiKey });
+    const listed = async () =>
+      (
+        await callJson<{ items: { id: string }[] }>("/api/v1/ssh/collect/sessions/", 200, {
+          key: apiKey,
+        })
+      ).items.map((item) => item.id);
+    await sweepRetention(env, shard);
+    expect(await listed()).toEqual([session.id]);
     // A year ago by another project's measure does not count here: this one keeps 30 days.
-    await sweepRetention(env, db(), new Date(Date.now() + 29 * DAY_MS));
-    await callJson(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key: apiKey });
-    // Thirty days on, the sweep erases it (its object, read back meanwhile, with it).
-    await sweepRetention(env, db(), new Date(Date.now() + 31 * DAY_MS));
-    await expectErased({ apiKey, projectId }, session, fingerprint);
+    await sweepRetention(env, shard, new Date(Date.now() + 29 * DAY_MS));
+    expect(await listed()).toEqual([session.id]);
+    // Thirty days on, the sweep erases it from its shard, in a batch, asking no object.
+    await sweepRetention(env, shard, new Date(Date.now() + 31 * DAY_MS));
+    await expectErased({ apiKey, projectId, db }, session, fingerprint);
   });
 
   it("never touches an open session", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, shard } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect", { multi_connection: true });
     await connectAndFinish(session.connection_identifier, {
       keys: [blobOf(ed25519?.openssh ?? "")],
     });
     await indexed(session.id);
-    await sweepRetention(env, db(), new Date(Date.now() + 4000 * DAY_MS));
+    await sweepRetention(env, shard, new Date(Date.now() + 4000 * DAY_MS));
     const got = await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}`, 200, {
       key: apiKey,
     });
@@ -169,7 +181,7 @@ describe("a closed session past its project's retention", () => {
 
 describe("DELETE", () => {
   it("erases the session's events and delivery records too", async () => {
-    const { apiKey, projectId, session } = await closedSession(0);
+    const { apiKey, projectId, db, session } = await closedSession(0);
     const path = `/api/v1/ssh/collect/sessions/${session.id}`;
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
     // Its object keeps no tombstone: D1 had the deletion before the answer.
@@ -181,19 +193,19 @@ describe("DELETE", () => {
     const after = await everythingInD1();
     for (const trace of [session.id, session.connection_identifier])
       expect(after).not.toContain(trace);
-    expect(await deliveriesIn(projectId)).toBe(0);
+    expect(await deliveriesIn(db, projectId)).toBe(0);
   });
 });
 
 describe("what is not a session's", () => {
   it("expires and is swept: web sessions, invitations, test pings and their deliveries", async () => {
-    const { projectId, apiKey } = await newProject();
+    const { projectId, apiKey, db } = await newProject();
     const webhook = await callJson<{ id: string }>("/api/v1/webhooks/", 201, {
       method: "POST",
       key: apiKey,
       body: { url: `${env.RECEIVER_URL}/pings` },
     });
-    const [member] = await db()
+    const [member] = await directory()
       .select({ accountId: projectMembers.accountId })
       .from(projectMembers)
       .where(eq(projectMembers.projectId, projectId));
@@ -209,14 +221,14 @@ describe("what is not a session's", () => {
       oldPing: `evt_${encodeTime(now.getTime() - (PING_KEPT_DAYS + 1) * DAY_MS)}${randomBase32(16)}`,
       newPing: newId("evt"),
     };
-    await db().batch([
-      db()
+    await directory().batch([
+      directory()
         .insert(webSessions)
         .values([
           { id: rows.expiredWeb, accountId, createdAt: at(-31), expiresAt: at(-1) },
           { id: rows.liveWeb, accountId, createdAt: at(0), expiresAt: at(30) },
         ]),
-      db()
+      directory()
         .insert(projectInvitations)
         .values(
           [
@@ -231,43 +243,41 @@ describe("what is not a session's", () => {
             expiresAt: expiresAt ?? "",
           })),
         ),
-      db()
-        .insert(events)
-        .values(
-          [rows.oldPing, rows.newPing].map((id) => ({
-            id,
-            projectId,
-            sessionId: null,
-            entity: "webhook" as const,
-            type: "ping" as const,
-            payload: {},
-            createdAt: at(0),
-          })),
-        ),
-      db()
-        .insert(webhookInvocations)
-        .values(
-          [rows.oldPing, rows.newPing].map((eventId) => ({
-            id: invocationIdOf(eventId, webhook.id),
-            webhookId: webhook.id,
-            projectId,
-            eventId,
-            status: "succeeded" as const,
-            attempts: 1,
-            createdAt: at(0),
-            updatedAt: at(0),
-          })),
-        ),
     ]);
-    const swept = await sweepExpired(db(), now);
-    expect(swept).toMatchObject({ webSessions: 1, invitations: 1, pings: 1 });
+    await db.batch([
+      db.insert(events).values(
+        [rows.oldPing, rows.newPing].map((id) => ({
+          id,
+          projectId,
+          sessionId: null,
+          entity: "webhook" as const,
+          type: "ping" as const,
+          payload: {},
+          createdAt: at(0),
+        })),
+      ),
+      db.insert(webhookInvocations).values(
+        [rows.oldPing, rows.newPing].map((eventId) => ({
+          id: invocationIdOf(eventId, webhook.id),
+          webhookId: webhook.id,
+          projectId,
+          eventId,
+          status: "succeeded" as const,
+          attempts: 1,
+          createdAt: at(0),
+          updatedAt: at(0),
+        })),
+      ),
+    ]);
+    expect(await sweepExpiredAccess(directory(), now)).toEqual({ webSessions: 1, invitations: 1 });
+    expect(await sweepExpiredPings(db, now)).toBe(1);
     const left = await everythingInD1();
     for (const gone of [rows.expiredWeb, rows.oldInvitation, rows.oldPing])
       expect(left).not.toContain(gone);
     for (const kept of [rows.liveWeb, rows.newInvitation, rows.newPing])
       expect(left).toContain(kept);
     // The old ping's delivery went with it; the new one's stays.
-    const deliveries = await db()
+    const deliveries = await db
       .select({ eventId: webhookInvocations.eventId })
       .from(webhookInvocations)
       .where(eq(webhookInvocations.projectId, projectId));

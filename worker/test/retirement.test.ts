@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sessions } from "../src/db/sessions.ts";
 import { RETIRE_AFTER_MS } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, newProject } from "./helpers.ts";
+import { call, callJson, createSession, newProject } from "./helpers.ts";
 import {
   changeHeldSession,
   indexed,
@@ -27,7 +27,7 @@ interface Detail {
 
 /** A collected session closed long enough ago to retire, as both its object and D1 have it. */
 async function closedLongAgo() {
-  const { apiKey } = await newProject();
+  const { apiKey, db } = await newProject();
   const session = await createSession<Detail>(apiKey, "collect", {
     webhooks: [{ url: `${env.RECEIVER_URL}/retired`, events: ["status_changed"] }],
   });
@@ -38,10 +38,10 @@ async function closedLongAgo() {
   await indexed(session.id);
   const completedAt = new Date(Date.now() - RETIRE_AFTER_MS - 1_000).toISOString();
   await changeHeldSession(session.id, { completedAt });
-  await db().update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
+  await db.update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
   const path = `/api/v1/ssh/collect/sessions/${session.id}`;
   const before = await callJson<Detail>(path, 200, { key: apiKey });
-  return { apiKey, session, path, before };
+  return { apiKey, db, session, path, before };
 }
 
 describe("a closed session's object", () => {
@@ -76,12 +76,12 @@ describe("a closed session's object", () => {
   });
 
   it("is deleted through the index once retired, and is then unknown everywhere", async () => {
-    const { apiKey, session, path } = await closedLongAgo();
+    const { apiKey, db, session, path } = await closedLongAgo();
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
     expect((await call(path, { key: apiKey })).status).toBe(404);
     expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);
-    const [row] = await db().select().from(sessions).where(eq(sessions.id, session.id));
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, session.id));
     expect(row).toBeUndefined();
   });
 

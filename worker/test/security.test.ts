@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { revokeApiKey } from "../src/domain/api-keys.ts";
-import { call, callJson, db, expectProblem, newProject, type TestProject } from "./helpers.ts";
+import {
+  call,
+  callJson,
+  directory,
+  expectProblem,
+  newProject,
+  type TestProject,
+} from "./helpers.ts";
 import { documentedOperations, type OpenApiTestDocument } from "./openapi-operations.ts";
 
 /** Every operation the generated document describes: a route added anywhere is covered here. */
@@ -88,7 +95,7 @@ function requestFor(op: (typeof OPERATIONS)[number], path: string, key: string |
 /** Four kinds of bad key; every route must answer each with the same 401. */
 async function badKeys(): Promise<[string, string | null][]> {
   const revoked = await newProject();
-  await revokeApiKey(db(), revoked.projectId, revoked.keyId, new Date());
+  await revokeApiKey(directory(), revoked.projectId, revoked.keyId, new Date());
   const expired = await newProject({ keyExpiredAt: new Date(Date.now() - 1000).toISOString() });
   return [
     ["no key", null],
@@ -140,10 +147,10 @@ it("keeps a working key working after another key of the project is revoked", as
   const project = await newProject();
   const { createApiKey } = await import("../src/domain/api-keys.ts");
   const second = await createApiKey(
-    { db: db(), projectId: project.projectId, now: new Date() },
+    { directory: directory(), projectId: project.projectId, now: new Date() },
     { name: "second" },
   );
-  await revokeApiKey(db(), project.projectId, second.row.id, new Date());
+  await revokeApiKey(directory(), project.projectId, second.row.id, new Date());
   await callJson("/api/v1/auth/info/", 200, { key: project.apiKey });
   await expectProblem(await call("/api/v1/auth/info/", { key: second.plaintext }), 401);
 });

@@ -1,11 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
-import { migrate } from "drizzle-orm/durable-sqlite/migrator";
-import objectMigrations from "../../migrations/session-object/migrations.js";
+import { shardBinding, shardNames } from "../src/db/databases.ts";
 import type { SessionRow } from "../src/db/sessions.ts";
 import { objectNameOfSessionId } from "../src/domain/session-address.ts";
-import compactSchema from "../src/session-object/compact-schema.sql";
 import {
   CONNECTION_ENTRY,
   type ConnectionEntry,
@@ -79,14 +76,24 @@ export const storageOf = (stub: DurableObjectStub) =>
 /** An object that keeps nothing: no table, no entry, no alarm. */
 export const NOTHING_STORED = { tables: 0, entries: 0, alarm: null };
 
-/** Every row of every D1 table, as text: where erased data must not be found. */
+/** Every D1 database the Worker binds: the directory and each shard, by binding name. */
+export const everyDatabase = (): [string, D1Database][] => [
+  ["DIRECTORY", env.DIRECTORY],
+  ...shardNames(env).map((shard): [string, D1Database] => [shard, shardBinding(env, shard)]),
+];
+
+/** Every row of every table of every D1 database, as text: where erased data must not be found. */
 export async function everythingInD1(): Promise<string> {
-  const tables = await env.DB.prepare(
-    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
-  ).all<{ name: string }>();
   const dumps = [];
-  for (const { name } of tables.results)
-    dumps.push(JSON.stringify((await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results));
+  for (const [, d1] of everyDatabase()) {
+    const tables = await d1
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+      )
+      .all<{ name: string }>();
+    for (const { name } of tables.results)
+      dumps.push(JSON.stringify((await d1.prepare(`SELECT * FROM "${name}"`).all()).results));
+  }
   return dumps.join("\n");
 }
 
@@ -102,18 +109,3 @@ export const everythingInObject = (stub: DurableObjectStub) =>
     const rows = tables.map(({ name }) => sql.exec(`SELECT * FROM "${name}"`).toArray());
     return JSON.stringify([rows, [...state.storage.kv.list()]]);
   });
-
-/**
- * The two ways an object made before 2026-11-26 got the tables it kept its session in
- * (legacy-tables.ts reads either): made at once, with the entry naming them, or by the drizzle
- * migrations, as the oldest objects were, with no entry.
- */
-export const LEGACY_TABLES = {
-  "compact-schema.sql": (storage: DurableObjectStorage) => {
-    storage.sql.exec(compactSchema);
-    storage.kv.put("schema", "compact-0004");
-  },
-  "the drizzle migrations": (storage: DurableObjectStorage) =>
-    migrate(drizzle(storage), objectMigrations),
-};
-export type LegacyTablesMadeBy = keyof typeof LEGACY_TABLES;

@@ -14,7 +14,7 @@ import {
   internal,
   openConnection,
 } from "./bridge-calls.ts";
-import { call, callJson, createSession, db, expectProblem, newProject } from "./helpers.ts";
+import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
 import { changeHeldSession, lapseConnections, objectOf } from "./session-objects.ts";
 import { SIGNATURE_CHALLENGE } from "./setup/ssh-key-fixtures.ts";
 import { browserWithProject } from "./web-client.ts";
@@ -382,7 +382,7 @@ describe("the proof page's live channel cannot be squatted (item 8)", () => {
 
 describe("webhook attempts take the time when they are claimed (item 4)", () => {
   it("sends one attempt per attempt number, freshly signed, with a slow receiver and the sweeper running", async () => {
-    const { apiKey } = await newProject();
+    const { apiKey, db, shard } = await newProject();
     const path = `/slow/1500/${crypto.randomUUID()}`;
     const hook = await callJson<{ id: string; secret: string }>("/api/v1/webhooks/", 201, {
       method: "POST",
@@ -390,23 +390,23 @@ describe("webhook attempts take the time when they are claimed (item 4)", () => 
       body: { url: `${env.RECEIVER_URL}${path}`, events: ["ping"] },
     });
     await call(`/api/v1/webhooks/${hook.id}/test/`, { method: "POST", key: apiKey });
-    const [invocation] = await db()
+    const [invocation] = await db
       .select()
       .from(webhookInvocations)
       .where(eq(webhookInvocations.webhookId, hook.id));
     if (!invocation) throw new Error("no invocation");
     // As if this message's consumer had begun its batch minutes ago, busy with earlier events.
     const startedLongAgo = new Date(Date.now() - 10 * 60_000);
-    await db()
+    await db
       .update(webhookInvocations)
       .set({ nextAttemptAt: new Date(Date.now() - 20 * 60_000).toISOString() })
       .where(eq(webhookInvocations.id, invocation.id));
     const message = { invocation_id: invocation.id, attempt: 1 };
-    const first = processInvocation(env, db(), message, startedLongAgo);
+    const first = processInvocation(env, shard, message, startedLongAgo);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The sweeper runs while the slow receiver is still answering, and its copy is consumed.
-    await sweepDueInvocations(env, db(), new Date());
-    const copy = processInvocation(env, db(), message, new Date());
+    await sweepDueInvocations(env, shard, new Date());
+    const copy = processInvocation(env, shard, message, new Date());
     await Promise.all([first, copy]);
     const received = (await (await fetch(`${env.RECEIVER_URL}/_requests`)).json()) as {
       path: string;

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { accounts } from "../src/db/accounts.ts";
+import { accounts } from "../src/db/directory.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
-import { call, db } from "./helpers.ts";
+import { call, directory } from "./helpers.ts";
 import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
 
 const key = (label: string) => env.TEST_KEYS.accepted.find((fixture) => fixture.label === label);
@@ -312,9 +312,9 @@ describe("projects and settings", () => {
     const { projectId } = await browserWithProject("Old");
     const { createInvitation } = await import("../src/domain/invitations.ts");
     const { token } = await createInvitation(
-      db(),
+      directory(),
       projectId,
-      (await db().select().from(accounts).limit(1))[0]?.id ?? "",
+      (await directory().select().from(accounts).limit(1))[0]?.id ?? "",
       new Date(Date.now() - 8 * 86_400_000),
     );
     const friend = await signedUpBrowser();

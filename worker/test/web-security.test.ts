@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { accounts } from "../src/db/accounts.ts";
+import { accounts, projects } from "../src/db/directory.ts";
 import { createApiKey } from "../src/domain/api-keys.ts";
 import { createInvitation, invitationPath } from "../src/domain/invitations.ts";
 import { createSession } from "../src/domain/sessions.ts";
 import { buildWebApp } from "../src/web/app.tsx";
 import { createWebhook } from "../src/webhooks/definitions.ts";
 import { sendTestEvent } from "../src/webhooks/deliveries.ts";
-import { db } from "./helpers.ts";
+import { directory, indexOf } from "./helpers.ts";
 import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
 
 /** Every page and form under a project, as the web app mounts them: a new one is covered here. */
@@ -22,11 +22,23 @@ const OWNER_ONLY = (path: string) => path.startsWith("/projects/:project_id/invi
 /** A project with one of everything a project page can name, an owner, a member and a stranger. */
 async function projectWithEverything() {
   const owner = await browserWithProject("Guarded");
-  const [ownerAccount] = await db()
+  const [ownerAccount] = await directory()
     .select({ id: accounts.id })
     .from(accounts)
     .where(eq(accounts.email, owner.email));
-  const ctx = { db: db(), env, projectId: owner.projectId, livemode: true, now: new Date() };
+  const [project] = await directory()
+    .select({ shard: projects.shard })
+    .from(projects)
+    .where(eq(projects.id, owner.projectId));
+  const ctx = {
+    db: await indexOf(owner.projectId),
+    directory: directory(),
+    shard: project?.shard ?? "",
+    env,
+    projectId: owner.projectId,
+    livemode: true,
+    now: new Date(),
+  };
   const { session } = await createSession(ctx, "collect", { multi_connection: true });
   const hook = await createWebhook(
     ctx,
@@ -45,13 +57,18 @@ async function projectWithEverything() {
   const ping = await sendTestEvent(ctx, hook.id);
   const key = await createApiKey(ctx, { name: "fixture" });
   const invitation = await createInvitation(
-    ctx.db,
+    ctx.directory,
     owner.projectId,
     ownerAccount?.id ?? "",
     ctx.now,
   );
   const member = await signedUpBrowser();
-  const join = await createInvitation(ctx.db, owner.projectId, ownerAccount?.id ?? "", ctx.now);
+  const join = await createInvitation(
+    ctx.directory,
+    owner.projectId,
+    ownerAccount?.id ?? "",
+    ctx.now,
+  );
   await member.browser.post(invitationPath(join.token));
   const params: Record<string, string> = {
     project_id: owner.projectId,

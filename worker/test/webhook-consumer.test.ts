@@ -2,6 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import { shardDb } from "../src/db/databases.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { events, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
 import worker from "../src/index.ts";
@@ -9,7 +10,11 @@ import { createWebhook } from "../src/webhooks/definitions.ts";
 import { outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts";
 import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
-import { createSession, db, newProject } from "./helpers.ts";
+import { contextOf, createSession, newProject } from "./helpers.ts";
+
+/** The shard these tests' projects are placed on, so their invocations are read from one place. */
+const SHARD = "INDEX_0";
+const db = shardDb(env, SHARD);
 
 /** A webhook pointing at the test receiver, and a ping for it per payload, written but not queued. */
 async function pingsFor(
@@ -17,8 +22,9 @@ async function pingsFor(
   options: { retries?: number; initial_backoff?: number; backoff_multiplier?: number } = {},
   payloads: Record<string, unknown>[] = [{ hello: "world" }],
 ) {
-  const { projectId, apiKey } = await newProject();
-  const ctx = { db: db(), env, projectId, livemode: true, now: new Date() };
+  const project = await newProject({ shard: SHARD });
+  const { projectId, apiKey } = project;
+  const ctx = contextOf(project);
   const webhook = await createWebhook(
     ctx,
     { kind: "project" },
@@ -39,7 +45,7 @@ async function pingsFor(
     [webhook],
     new Date(),
   );
-  await db().batch(outboxStatements(db(), rows) as [ReturnType<typeof outboxStatements>[number]]);
+  await db.batch(outboxStatements(db, rows) as [ReturnType<typeof outboxStatements>[number]]);
   return { webhook, apiKey, invocationIds: rows.invocations.map((row) => row.id) };
 }
 
@@ -79,8 +85,8 @@ function captureQueueSends() {
 async function consume(invocationId: string, attempt?: number, deliveries = 1) {
   const body: WebhookMessage =
     attempt === undefined
-      ? { invocation_id: invocationId }
-      : { invocation_id: invocationId, attempt };
+      ? { invocation_id: invocationId, shard: SHARD }
+      : { invocation_id: invocationId, attempt, shard: SHARD };
   const batch = createMessageBatch<WebhookMessage>("keyproof-webhooks", [
     { id: `msg-${invocationId}-${attempt}`, timestamp: new Date(), attempts: deliveries, body },
   ]);
@@ -108,14 +114,14 @@ async function consume(invocationId: string, attempt?: number, deliveries = 1) {
 
 /** As if the queue held the message back for the whole delay it asked for. */
 async function makeDue(invocationId: string) {
-  await db()
+  await db
     .update(webhookInvocations)
     .set({ nextAttemptAt: new Date().toISOString() })
     .where(eq(webhookInvocations.id, invocationId));
 }
 
 async function invocation(id: string) {
-  const [row] = await db().select().from(webhookInvocations).where(eq(webhookInvocations.id, id));
+  const [row] = await db.select().from(webhookInvocations).where(eq(webhookInvocations.id, id));
   return { row, attempts: row?.attemptLog ?? [] };
 }
 
@@ -164,15 +170,15 @@ describe("webhook queue consumer", () => {
     const path = `/echo/${crypto.randomUUID()}`;
     const { apiKey, invocationId } = await invocationFor(path);
     const session = await createSession<{ id: string }>(apiKey, "collect", {});
-    const [row] = await db()
+    const [row] = await db
       .select()
       .from(webhookInvocations)
       .where(eq(webhookInvocations.id, invocationId));
-    await db()
+    await db
       .update(events)
       .set({ sessionId: session.id })
       .where(and(eq(events.projectId, row?.projectId ?? ""), eq(events.id, row?.eventId ?? "")));
-    await db()
+    await db
       .update(sessions)
       .set({ redactedAt: new Date().toISOString() })
       .where(eq(sessions.id, session.id));
@@ -193,7 +199,7 @@ describe("webhook queue consumer", () => {
     const first = await consume(invocationId, 1);
     expect(first.explicitAcks).toHaveLength(1);
     expect(first.sent).toEqual([
-      { body: { invocation_id: invocationId, attempt: 2 }, delaySeconds: 7 },
+      { body: { invocation_id: invocationId, attempt: 2, shard: SHARD }, delaySeconds: 7 },
     ]);
     const scheduled = Date.parse((await invocation(invocationId)).row?.nextAttemptAt ?? "");
     expect(scheduled - started).toBeGreaterThanOrEqual(7000);
@@ -201,7 +207,7 @@ describe("webhook queue consumer", () => {
     await makeDue(invocationId);
     const second = await consume(invocationId, 2);
     expect(second.sent).toEqual([
-      { body: { invocation_id: invocationId, attempt: 3 }, delaySeconds: 21 },
+      { body: { invocation_id: invocationId, attempt: 3, shard: SHARD }, delaySeconds: 21 },
     ]);
     const { row, attempts } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "retrying", attempts: 2, leaseUntil: null });
@@ -238,7 +244,7 @@ describe("webhook queue consumer", () => {
     const { row } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "failed", nextAttemptAt: null });
     expect(row?.failureReason).toMatch(/410 Gone/);
-    const [after] = await db().select().from(webhooks).where(eq(webhooks.id, webhook.id));
+    const [after] = await db.select().from(webhooks).where(eq(webhooks.id, webhook.id));
     expect(after?.enabled).toBe(false);
   });
 
@@ -263,7 +269,7 @@ describe("webhook queue consumer", () => {
   it("waits out a delay longer than Queues allow in steps, without an attempt", async () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
     const dueAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
-    await db()
+    await db
       .update(webhookInvocations)
       .set({ status: "retrying", attempts: 1, nextAttemptAt: dueAt })
       .where(eq(webhookInvocations.id, invocationId));
@@ -325,7 +331,7 @@ describe("a burst of events to one webhook", () => {
     );
 
   const statuses = async (ids: string[]) =>
-    (await db().select().from(webhookInvocations))
+    (await db.select().from(webhookInvocations))
       .filter((row) => ids.includes(row.id))
       .map((row) => row.status);
 
@@ -356,7 +362,7 @@ describe("webhook sweeper", () => {
   async function swept(now: Date) {
     const queue = captureQueueSends();
     try {
-      await sweepDueInvocations(env, db(), now);
+      await sweepDueInvocations(env, SHARD, now);
       return queue.sent.map((sent) => sent.body);
     } finally {
       queue.restore();
@@ -368,7 +374,7 @@ describe("webhook sweeper", () => {
   it("queues every unfinished invocation overdue by the grace period, whatever its attempts", async () => {
     const fresh = await invocationFor(`/ok/${crypto.randomUUID()}`);
     const retrying = await invocationFor(`/ok/${crypto.randomUUID()}`);
-    await db()
+    await db
       .update(webhookInvocations)
       .set({ status: "retrying", attempts: 3, nextAttemptAt: new Date().toISOString() })
       .where(eq(webhookInvocations.id, retrying.invocationId));
@@ -376,21 +382,21 @@ describe("webhook sweeper", () => {
     expect(early).not.toContain(fresh.invocationId);
     expect(early).not.toContain(retrying.invocationId);
     const due = await swept(later(grace + 5000));
-    expect(due).toContainEqual({ invocation_id: fresh.invocationId, attempt: 1 });
-    expect(due).toContainEqual({ invocation_id: retrying.invocationId, attempt: 4 });
+    expect(due).toContainEqual({ invocation_id: fresh.invocationId, attempt: 1, shard: SHARD });
+    expect(due).toContainEqual({ invocation_id: retrying.invocationId, attempt: 4, shard: SHARD });
   });
 
   it("leaves alone an invocation with an attempt in flight, until its lease has passed", async () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
     const leaseUntil = later(grace + 60_000);
-    await db()
+    await db
       .update(webhookInvocations)
       .set({ leaseUntil: leaseUntil.toISOString() })
       .where(eq(webhookInvocations.id, invocationId));
     const during = await swept(later(grace + 5000));
     expect(during.map((message) => message.invocation_id)).not.toContain(invocationId);
     const after = await swept(new Date(leaseUntil.getTime() + 1000));
-    expect(after).toContainEqual({ invocation_id: invocationId, attempt: 1 });
+    expect(after).toContainEqual({ invocation_id: invocationId, attempt: 1, shard: SHARD });
   });
 
   it("leaves finished invocations alone", async () => {
@@ -404,7 +410,7 @@ describe("webhook sweeper", () => {
     // Written by the outbox but never queued: as if the message had been dropped.
     const path = `/ok/${crypto.randomUUID()}`;
     const { invocationId } = await invocationFor(path);
-    await sweepDueInvocations(env, db(), later(grace + 5000));
+    await sweepDueInvocations(env, SHARD, later(grace + 5000));
     await vi.waitFor(
       async () => {
         const [request] = await receivedAt(path);
@@ -425,7 +431,7 @@ describe("webhook dead-letter queue", () => {
         id: `dead-${invocationId}`,
         timestamp: new Date(),
         attempts: 1,
-        body: { invocation_id: invocationId, attempt: 2 },
+        body: { invocation_id: invocationId, attempt: 2, shard: SHARD },
       },
     ]);
     const queue = captureQueueSends();
@@ -440,7 +446,7 @@ describe("webhook dead-letter queue", () => {
 
   it("queues an unfinished invocation again for when its next attempt is due", async () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`, { retries: 5 });
-    await db()
+    await db
       .update(webhookInvocations)
       .set({
         status: "retrying",
@@ -451,14 +457,14 @@ describe("webhook dead-letter queue", () => {
     const result = await deadLetter(invocationId);
     expect(result.explicitAcks).toHaveLength(1);
     expect(result.sent).toHaveLength(1);
-    expect(result.sent[0]?.body).toEqual({ invocation_id: invocationId, attempt: 2 });
+    expect(result.sent[0]?.body).toEqual({ invocation_id: invocationId, attempt: 2, shard: SHARD });
     expect(result.sent[0]?.delaySeconds).toBeGreaterThanOrEqual(29);
     expect(result.sent[0]?.delaySeconds).toBeLessThanOrEqual(30);
   });
 
   it("marks failed, with the reason, an invocation whose retries are used up", async () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`, { retries: 1 });
-    await db()
+    await db
       .update(webhookInvocations)
       .set({ status: "retrying", attempts: 2 })
       .where(eq(webhookInvocations.id, invocationId));

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
+import { shardBinding } from "../db/databases.ts";
 import { sessionObject } from "../domain/session-address.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
@@ -10,8 +11,9 @@ import { IndexUnavailableError } from "../lib/unavailable.ts";
 
 /**
  * Read-your-writes across D1's read replicas (SPEC §15, docs/decisions.md): every API response
- * carries the bookmark of the newest D1 state it saw or wrote; a request that sends it back reads
- * at least that fresh. Without one, reads go to the nearest replica, which may lag the primary.
+ * carries the bookmark of the newest state it saw or wrote of its project's shard (a project's
+ * data is in one shard, so its bookmarks are that shard's); a request that sends it back reads at
+ * least that fresh. Without one, reads go to the nearest replica, which may lag the primary.
  *
  * A bookmark is D1's, sealed by the Worker for the caller's project (lib/sealed.ts): one a caller
  * made up or changed, or one another project's key was given, is refused, never passed to D1 or
@@ -108,7 +110,7 @@ export function noteBookmark(c: Context<AppEnv>, bookmark: string | null, sessio
  * its project, and answers with the newest one. After `requireApiKey` and `rateLimit` (app.ts).
  */
 export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
-  const { projectId } = c.var.project;
+  const { projectId, shard } = c.var.project;
   const sent = c.req.header(BOOKMARK_HEADER)?.trim();
   const opened =
     sent === undefined
@@ -116,7 +118,9 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
       : await openBookmark(c.env, projectId, sent);
   const caughtUp = opened && opened.pending.length > 0 ? await catchUp(c.env, opened) : opened?.d1;
   const d1 =
-    caughtUp === null ? unavailableSession() : c.env.DB.withSession(caughtUp ?? UNCONSTRAINED);
+    caughtUp === null
+      ? unavailableSession()
+      : shardBinding(c.env, shard).withSession(caughtUp ?? UNCONSTRAINED);
   c.set("d1", d1);
   c.set("project", { ...c.var.project, db: database(d1) });
   c.set("bookmark", null);

@@ -2,6 +2,7 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
 import { authenticateApiKey, recordApiKeyUse, shouldRecordUse } from "../domain/api-keys.ts";
 import { ApiError } from "../lib/errors.ts";
 import { bodyTooLarge } from "./problem.ts";
@@ -17,19 +18,22 @@ const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const plaintext = c.req.header(API_KEY_HEADER);
   const now = new Date();
-  // Keys are read near the caller; what the request reads after is opened at its bookmark
-  // (api/bookmarks.ts), once the caller is known and admitted.
-  const db = database(c.env.DB.withSession("first-unconstrained"));
-  const auth = plaintext ? await authenticateApiKey(db, plaintext, now) : null;
+  // Keys are read from the directory near the caller; what the request reads of its project's
+  // shard is opened at its bookmark (api/bookmarks.ts), once the caller is known and admitted.
+  const directory = database(c.env.DIRECTORY.withSession("first-unconstrained"));
+  const auth = plaintext ? await authenticateApiKey(directory, plaintext, now) : null;
   if (!auth) {
     throw new ApiError(401, `A valid API key is required in the ${API_KEY_HEADER} header`);
   }
   // Best effort: a use not recorded while D1 is away is recorded by the next request.
   if (shouldRecordUse(auth.key, now))
-    c.executionCtx.waitUntil(recordApiKeyUse(db, auth.key, now).catch(() => undefined));
+    c.executionCtx.waitUntil(recordApiKeyUse(directory, auth.key, now).catch(() => undefined));
   c.set("apiKey", auth);
   c.set("project", {
-    db,
+    // The shard's primary until readNearCaller opens the request's session at its bookmark.
+    db: shardDb(c.env, auth.shard),
+    directory,
+    shard: auth.shard,
     env: c.env,
     projectId: auth.key.projectId,
     livemode: auth.key.livemode,

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
-import { projects } from "../db/accounts.ts";
+import { projects } from "../db/directory.ts";
 import type { ProjectContext } from "../domain/context.ts";
+import { setRetentionDays } from "../domain/projects.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { project, projectPatch } from "../schemas/project.ts";
 import { jsonBody, jsonResponse, problems } from "./responses.ts";
@@ -13,7 +14,11 @@ const TEST_KEY_REFUSED =
   "A test key (kp_test_) reads the project's settings but cannot change them: they govern live data too. Use a live key (kp_live_) or the project's settings page.";
 
 async function projectView(ctx: ProjectContext) {
-  const [row] = await ctx.db.select().from(projects).where(eq(projects.id, ctx.projectId)).limit(1);
+  const [row] = await ctx.directory
+    .select()
+    .from(projects)
+    .where(eq(projects.id, ctx.projectId))
+    .limit(1);
   if (!row) throw notFound("Project", "header.x-api-key", ctx.projectId);
   return {
     id: row.id,
@@ -55,11 +60,7 @@ export const projectRoutes = apiRouter()
       // Test data never touches live data, and retention erases live sessions (SPEC §20).
       if (!ctx.livemode) throw new ApiError(403, TEST_KEY_REFUSED);
       const patch = c.req.valid("json");
-      if (patch.retention_days !== undefined)
-        await ctx.db
-          .update(projects)
-          .set({ retentionDays: patch.retention_days })
-          .where(eq(projects.id, ctx.projectId));
+      if (patch.retention_days !== undefined) await setRetentionDays(ctx, patch.retention_days);
       return c.json(await projectView(ctx), 200);
     },
   );

@@ -1,11 +1,18 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
-import * as accounts from "./accounts.ts";
+import * as directory from "./directory.ts";
+import * as projectSettings from "./project-settings.ts";
 import * as sessions from "./sessions.ts";
 import * as webhooks from "./webhooks.ts";
 
-/** Every D1 table, for the schema drift test; the queries need no schema (no relational API). */
-export const schema = { ...accounts, ...sessions, ...webhooks };
+/**
+ * Every D1 table of each kind of database, for the schema drift test: the directory's, and an
+ * index shard's. The queries need no schema (no relational API).
+ */
+export const schemas = {
+  directory: { ...directory },
+  index: { ...projectSettings, ...sessions, ...webhooks },
+};
 
 /**
  * Drizzle over a D1 binding, or over one request's Sessions API session (api/bookmarks.ts).

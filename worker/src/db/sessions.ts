@@ -9,7 +9,6 @@ import {
   SESSION_STATUSES,
 } from "../protocol/messages.ts";
 import type { SecurityKeyRecord } from "../protocol/public-keys.ts";
-import { projects } from "./accounts.ts";
 
 /** A connection's outcome: in progress, then how it finished, or `disconnected` (never reported). */
 export const CONNECTION_OUTCOMES = ["in_progress", ...CONNECTION_RESULTS, "disconnected"] as const;
@@ -134,14 +133,14 @@ const ofSession = () =>
     .notNull()
     .references(() => sessions.id, { onDelete: "cascade" });
 
+/*
+ * An index shard's tables (SPEC §15): a project's index data lives in the one shard the directory
+ * names for it. Projects live in the directory, so nothing here refers to them by a foreign key:
+ * erasing a project deletes its rows here by its id (domain/project-erasure.ts).
+ */
 export const sessions = sqliteTable(
   "sessions",
-  {
-    ...sessionColumns(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-  },
+  sessionColumns(),
   // Every index entry is a row written (D1 bills it), so a project's sessions have one index for
   // the lists: by mode, kind and status, each part in creation order (a list and its count read
   // only the index, never a session of the other mode; migration 0027); a list merges its parts

@@ -26,20 +26,31 @@ function record(log: string[], entry: string) {
   if (log.length > LOG_LENGTH) log.splice(0, log.length - LOG_LENGTH);
 }
 let gateOverride: PrimaryGate | null = null;
-/** Set by tests: every D1 call fails as it does while D1 cannot be reached. */
-let outage = false;
+/** Set by tests: the databases (binding names) every call to which fails as if unreachable. */
+const away = new Set<string>();
+/** Every D1 database: what `setD1Outage(true)` takes away when it names none. */
+const EVERY_DATABASE = "*";
 
-/** Tests take D1 away (every call, replicas too, fails) and bring it back. */
-export function setD1Outage(away: boolean) {
-  outage = away;
+/**
+ * Tests take D1 away (every call, replicas too, fails) and bring it back: every database, or
+ * only those named (`["INDEX_1"]`: one shard away, the others answering).
+ */
+export function setD1Outage(down: boolean, databases: string[] = [EVERY_DATABASE]) {
+  for (const name of databases) {
+    if (down) away.add(name);
+    else away.delete(name);
+  }
+  if (!down && databases[0] === EVERY_DATABASE) away.clear();
 }
 
 /**
- * Runs one D1 call: refused at once during a simulated outage, and any failure that is D1 being
- * away rather than the query being wrong becomes an IndexUnavailableError (a 503, never a 500).
+ * Runs one D1 call on `binding`: refused at once during a simulated outage, and any failure that
+ * is D1 being away rather than the query being wrong becomes an IndexUnavailableError (a 503,
+ * never a 500).
  */
-async function guard<T>(call: () => Promise<T>): Promise<T> {
-  if (outage) throw new IndexUnavailableError(new Error("D1_ERROR: Network connection lost."));
+async function guard<T>(binding: string, call: () => Promise<T>): Promise<T> {
+  if (away.has(EVERY_DATABASE) || away.has(binding))
+    throw new IndexUnavailableError(new Error("D1_ERROR: Network connection lost."));
   try {
     return await call();
   } catch (error) {
@@ -70,6 +81,7 @@ type Statement = D1PreparedStatement & { readonly sql: string };
 
 /** A prepared statement whose runs pass `gate` first when `reachesPrimary(sql)` says so. */
 function gatedStatement(
+  binding: string,
   statement: D1PreparedStatement,
   sql: string,
   reachesPrimary: (sql: string) => boolean,
@@ -80,10 +92,10 @@ function gatedStatement(
   const gated = {
     sql,
     bind: (...values: unknown[]) =>
-      gatedStatement(statement.bind(...values), sql, reachesPrimary, gate),
+      gatedStatement(binding, statement.bind(...values), sql, reachesPrimary, gate),
     // Through all(): first() reports no meta, and the meters need it.
     first: (column?: string) =>
-      guard(async () => {
+      guard(binding, async () => {
         await wait();
         const result = await statement.all<Record<string, unknown>>();
         meterD1([result], [sql], write);
@@ -91,21 +103,21 @@ function gatedStatement(
         return column === undefined ? row : (row?.[column] ?? null);
       }),
     run: () =>
-      guard(async () => {
+      guard(binding, async () => {
         await wait();
         const result = await statement.run();
         meterD1([result], [sql], write);
         return result;
       }),
     all: () =>
-      guard(async () => {
+      guard(binding, async () => {
         await wait();
         const result = await statement.all();
         meterD1([result], [sql], write);
         return result;
       }),
     raw: (options?: { columnNames?: boolean }) =>
-      guard(async () => {
+      guard(binding, async () => {
         await wait();
         const rows = options?.columnNames
           ? await statement.raw({ columnNames: true })
@@ -127,6 +139,7 @@ const unwrap = (statements: D1PreparedStatement[]) =>
 
 /** A Sessions API session: reads go to a replica, writes and `first-primary`'s first query do not. */
 function gatedSession(
+  binding: string,
   session: D1DatabaseSession,
   constraint: string | undefined,
   gate: PrimaryGate,
@@ -138,9 +151,10 @@ function gatedSession(
     return primary;
   };
   return {
-    prepare: (sql: string) => gatedStatement(session.prepare(sql), sql, reachesPrimary, gate),
+    prepare: (sql: string) =>
+      gatedStatement(binding, session.prepare(sql), sql, reachesPrimary, gate),
     batch: (statements: D1PreparedStatement[]) =>
-      guard(async () => {
+      guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
         const results = await session.batch(unwrap(statements));
@@ -151,12 +165,12 @@ function gatedSession(
   } as unknown as D1DatabaseSession;
 }
 
-/** The binding with every call to the primary behind `gate`. */
-export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
+/** The binding `binding` with every call to the primary behind `gate`. */
+export function gatedDatabase(binding: string, d1: D1Database, gate: PrimaryGate): D1Database {
   return {
-    prepare: (sql: string) => gatedStatement(d1.prepare(sql), sql, () => true, gate),
+    prepare: (sql: string) => gatedStatement(binding, d1.prepare(sql), sql, () => true, gate),
     batch: (statements: D1PreparedStatement[]) =>
-      guard(async () => {
+      guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         await gate(sqls.join(";\n"));
         const results = await d1.batch(unwrap(statements));
@@ -164,13 +178,18 @@ export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
         return results;
       }),
     exec: (sql: string) =>
-      guard(async () => {
+      guard(binding, async () => {
         await gate(sql);
         return d1.exec(sql);
       }),
     withSession: (constraintOrBookmark?: string) => {
       record(sessionsOpened, constraintOrBookmark ?? "first-unconstrained");
-      return gatedSession(d1.withSession(constraintOrBookmark), constraintOrBookmark, gate);
+      return gatedSession(
+        binding,
+        d1.withSession(constraintOrBookmark),
+        constraintOrBookmark,
+        gate,
+      );
     },
     dump: () => d1.dump(),
   } as unknown as D1Database;
@@ -178,9 +197,18 @@ export function gatedDatabase(d1: D1Database, gate: PrimaryGate): D1Database {
 
 const wrappedEnvs = new WeakMap<Env, Env>();
 
+/** Whether `value` is a D1 binding: the directory and every index shard. */
+const isD1 = (value: unknown): value is D1Database =>
+  typeof value === "object" &&
+  value !== null &&
+  "withSession" in value &&
+  "prepare" in value &&
+  "batch" in value;
+
 /**
- * The environment as the Worker and its objects see it: DB's failures classified (D1 away is a
- * 503, lib/unavailable.ts); with SIMULATED_D1_PRIMARY_MS set, every call to the primary gated.
+ * The environment as the Worker and its objects see it: every D1 binding's failures classified
+ * (D1 away is a 503, lib/unavailable.ts); with SIMULATED_D1_PRIMARY_MS set, every call to a
+ * primary gated.
  */
 export function withD1(env: Env): Env {
   let wrapped = wrappedEnvs.get(env);
@@ -188,7 +216,10 @@ export function withD1(env: Env): Env {
     const setting = env.SIMULATED_D1_PRIMARY_MS;
     const simulated = setting !== undefined && setting !== "";
     const gate = simulated ? primaryGate(Number(setting)) : openGate;
-    wrapped = { ...env, DB: gatedDatabase(env.DB, gate) };
+    const gated = Object.entries(env).flatMap(([name, value]) =>
+      isD1(value) ? [[name, gatedDatabase(name, value, gate)]] : [],
+    );
+    wrapped = { ...env, ...Object.fromEntries(gated) } as Env;
     wrappedEnvs.set(env, wrapped);
   }
   return wrapped;

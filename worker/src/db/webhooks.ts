@@ -1,6 +1,5 @@
 import { type AnyColumn, and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { projects } from "./accounts.ts";
 import { sessions } from "./sessions.ts";
 
 export const EVENT_TYPES = [
@@ -27,9 +26,7 @@ export const events = sqliteTable(
   "events",
   {
     id: text().notNull(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
     sessionId: text("session_id"),
     entity: text({ enum: EVENT_ENTITIES }).notNull(),
     type: text({ enum: EVENT_TYPES }).notNull(),
@@ -56,9 +53,7 @@ export const webhooks = sqliteTable(
   "webhooks",
   {
     id: text().primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
     /** Null for a project webhook, which receives the events of every session. */
     sessionId: text("session_id").references(() => sessions.id, { onDelete: "cascade" }),
     url: text().notNull(),

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
-import { type AccountRow, accounts, projectMembers, webSessions } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
+import { type AccountRow, accounts, projectMembers, webSessions } from "../db/directory.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { ApiError, badRequest } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { accounts, apiKeys, projectMembers, projects } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
+import { accounts, apiKeys, projectMembers, projects } from "../db/directory.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { badRequest } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";
@@ -22,6 +22,8 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export interface AuthenticatedKey {
   key: ApiKeyRow;
   projectName: string;
+  /** The project's index shard, as the directory names it. */
+  shard: string;
 }
 
 export function generateApiKey(mode: KeyMode = "live"): string {
@@ -68,7 +70,7 @@ const API_KEY_NAME_MAX = 100;
 
 /** A new key for the project, named and optionally expiring; the plaintext is returned once. */
 export async function createApiKey(
-  ctx: { db: Database; projectId: string; now: Date },
+  ctx: { directory: Database; projectId: string; now: Date },
   input: { name: string; mode?: KeyMode; expiredAt?: Date | null; createdBy?: string | null },
 ) {
   const name = input.name.trim();
@@ -86,7 +88,7 @@ export async function createApiKey(
     createdBy: input.createdBy ?? null,
     now: ctx.now.toISOString(),
   });
-  await ctx.db.insert(apiKeys).values(created.row);
+  await ctx.directory.insert(apiKeys).values(created.row);
   return created;
 }
 
@@ -113,7 +115,7 @@ async function lookUpApiKey(db: Database, hash: string, now: Date) {
   let found: AuthenticatedKey | undefined;
   try {
     [found] = await db
-      .select({ key: apiKeys, projectName: projects.name })
+      .select({ key: apiKeys, projectName: projects.name, shard: projects.shard })
       .from(apiKeys)
       .innerJoin(projects, eq(projects.id, apiKeys.projectId))
       .where(eq(apiKeys.hash, hash))

@@ -9,13 +9,22 @@ import type {
   OpenConnectionResponse,
 } from "../protocol/messages.ts";
 import type { BridgeNonce } from "../session-object/seen-nonces.ts";
-import { sessionObject } from "./session-address.ts";
+import { type SessionRef, sessionObject } from "./session-address.ts";
 
 /** What the bridge's calls receive: no project, the bridge acts for the SSH user. */
 export interface BridgeContext {
   env: Env;
   /** The call's nonce: the session's Durable Object refuses it a second time. */
   nonce: BridgeNonce;
+}
+
+/**
+ * The session a bridge's call after the first is about: by its identifier when the bridge sends
+ * it (the object then reads a retired session back from its shard), else by its id.
+ */
+function sessionRef(sessionId: string, identifier: string | undefined): SessionRef {
+  const name = identifier?.toLowerCase();
+  return name && isConnectionIdentifier(name) ? { identifier: name } : { sessionId };
 }
 
 /** A replayed call gets the same 401 as a bad signature. */
@@ -46,7 +55,7 @@ export async function finishConnection(
   connectionId: string,
   request: FinishConnectionRequest,
 ) {
-  const ref = { sessionId: request.session_id };
+  const ref = sessionRef(request.session_id, request.connection_identifier);
   const result = refuseReplay(
     await sessionObject(ctx.env, ref).finishConnection(
       ref,
@@ -70,7 +79,7 @@ export async function connectionProgress(
   connectionId: string,
   request: ConnectionProgressRequest,
 ) {
-  const ref = { sessionId: request.session_id };
+  const ref = sessionRef(request.session_id, request.connection_identifier);
   refuseReplay(
     await sessionObject(ctx.env, ref).connectionProgress(
       ref,
@@ -82,8 +91,12 @@ export async function connectionProgress(
   return { ok: true as const };
 }
 
-export async function connectionStatus(ctx: BridgeContext, sessionId: string) {
-  const ref = { sessionId };
+export async function connectionStatus(
+  ctx: BridgeContext,
+  sessionId: string,
+  identifier: string | undefined,
+) {
+  const ref = sessionRef(sessionId, identifier);
   const status = await sessionObject(ctx.env, ref).connectionStatus(ref);
   if (!status) throw notFound("Session", "query.session_id", sessionId);
   return status;

@@ -1,13 +1,21 @@
 import { and, isNull, lt } from "drizzle-orm";
-import { projectInvitations, webSessions } from "../db/accounts.ts";
 import type { Database } from "../db/client.ts";
+import { directoryDb, shardBinding, shardDb, shardNames } from "../db/databases.ts";
+import { projectInvitations, shards, webSessions } from "../db/directory.ts";
 import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
+import type { Env } from "../env.ts";
 import { encodeTime } from "../lib/ids.ts";
+import { log } from "../lib/log.ts";
+import { awayReason, isIndexUnavailable } from "../lib/unavailable.ts";
+import { sweepDueInvocations } from "../webhooks/sweeper.ts";
+import { sweepRetention } from "./retention.ts";
 
 /**
- * What grows with use and is not a session's (SPEC §19, docs/privacy.md): each has an expiry, and
- * this sweep, run by the cron once an hour, deletes what is past it. (A session's own rows go with
- * it: domain/retention.ts. Idempotency records, bridge nonces and rate-limit logs expire where
+ * The cron's work (every minute, SPEC §15, §19): for each index shard, on its own — one shard
+ * away holds up none of the others — overdue webhook deliveries sent again, sessions past their
+ * retention erased, and the shard's size measured for where new projects go; once an hour,
+ * what grows with use and is not a session's is swept (docs/privacy.md). (A session's own rows
+ * go with it: retention.ts. Idempotency records, bridge nonces and rate-limit logs expire where
  * they live: their Durable Objects.)
  */
 
@@ -20,24 +28,84 @@ const DAY_MS = 86_400_000;
 /** The cron runs every minute; housekeeping once an hour is enough for expiries of days. */
 export const isHousekeepingMinute = (now: Date) => now.getUTCMinutes() === 0;
 
-export async function sweepExpired(db: Database, now = new Date()) {
+export async function everyMinute(env: Env, now = new Date()) {
+  const hourly = isHousekeepingMinute(now);
+  await Promise.all([
+    ...shardNames(env).map(async (shard) => {
+      await duty(env, "webhook deliveries", shard, () => sweepDueInvocations(env, shard, now));
+      await duty(env, "retention", shard, () => sweepRetention(env, shard, now));
+      await duty(env, "shard size", shard, () => measureShard(env, shard, now));
+      if (hourly)
+        await duty(env, "housekeeping", shard, () => sweepExpiredPings(shardDb(env, shard), now));
+    }),
+    hourly
+      ? duty(env, "housekeeping", "DIRECTORY", () => sweepExpiredAccess(directoryDb(env), now))
+      : undefined,
+  ]);
+}
+
+/**
+ * One duty on one database: while D1 is away it is one line (the next minute tries again,
+ * nothing is lost), as every other path says it; anything else is an error with its stack.
+ */
+async function duty(env: Env, name: string, database: string, run: () => Promise<unknown>) {
+  try {
+    await run();
+  } catch (error) {
+    if (!isIndexUnavailable(error)) {
+      log(env, "error", "a cron duty failed", {
+        duty: name,
+        database,
+        error: String(error),
+        stack: (error as Error).stack,
+      });
+      return;
+    }
+    log(env, "warn", "D1 away; the cron tries again next minute", {
+      duty: name,
+      database,
+      error: awayReason(error),
+    });
+  }
+}
+
+/** The shard's size now, as D1 reports it with any query (`size_after`), kept in the directory. */
+async function measureShard(env: Env, shard: string, now: Date) {
+  const { meta } = await shardBinding(env, shard).prepare("SELECT 1").run();
+  const sizeBytes = Number((meta as { size_after?: number }).size_after ?? 0);
+  const measuredAt = now.toISOString();
+  await directoryDb(env)
+    .insert(shards)
+    .values({ name: shard, sizeBytes, measuredAt })
+    .onConflictDoUpdate({ target: shards.name, set: { sizeBytes, measuredAt } });
+}
+
+/** Signed-in browsers past their expiry, and invitations long expired: the directory's. */
+export async function sweepExpiredAccess(directory: Database, now = new Date()) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  // Ids sort by time (`evt_` + 48 bits of ms): a range of the pings' own index, no scan.
-  const expiredPings = and(
-    lt(events.id, `evt_${encodeTime(ago(PING_KEPT_DAYS).getTime())}`),
-    isNull(events.sessionId),
-  );
-  const [signedOut, invitations, , pings] = await db.batch([
-    db
+  const [signedOut, invitations] = await directory.batch([
+    directory
       .delete(webSessions)
       .where(lt(webSessions.expiresAt, now.toISOString()))
       .returning({ id: webSessions.id }),
-    db
+    directory
       .delete(projectInvitations)
       .where(lt(projectInvitations.expiresAt, ago(INVITATION_KEPT_DAYS).toISOString()))
       .returning({ id: projectInvitations.id }),
-    db.delete(webhookInvocations).where(isDeliveryOf(expiredPings)),
-    db.delete(events).where(expiredPings).returning({ id: events.id }),
   ]);
-  return { webSessions: signedOut.length, invitations: invitations.length, pings: pings.length };
+  return { webSessions: signedOut.length, invitations: invitations.length };
+}
+
+/** Test pings past their time, with their deliveries: a shard's. */
+export async function sweepExpiredPings(db: Database, now = new Date()) {
+  // Ids sort by time (`evt_` + 48 bits of ms): a range of the pings' own index, no scan.
+  const expired = and(
+    lt(events.id, `evt_${encodeTime(now.getTime() - PING_KEPT_DAYS * DAY_MS)}`),
+    isNull(events.sessionId),
+  );
+  const [, pings] = await db.batch([
+    db.delete(webhookInvocations).where(isDeliveryOf(expired)),
+    db.delete(events).where(expired).returning({ id: events.id }),
+  ]);
+  return pings.length;
 }

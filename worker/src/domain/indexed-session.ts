@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import { database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
 import {
   connectionKeys,
   connections,
@@ -12,15 +12,19 @@ import type { SessionRef } from "./session-address.ts";
 import type { SessionState } from "./session-commands.ts";
 
 /**
- * A session as D1's index holds it: how an object reads back a session it retired or one from
- * before objects held sessions (session-object/legacy.ts), and what a webhook attempt signs.
+ * A session as its shard's index holds it: how an object reads back a session it retired, and
+ * what a webhook attempt signs.
  */
 
-/** The session `ref` names, everything of it, read from the primary: null if D1 has none. */
-export async function readFromIndex(env: Env, ref: SessionRef): Promise<SessionState | null> {
+/** The session `ref` names, everything of it, read from the shard's primary: null if none. */
+export async function readFromIndex(
+  env: Env,
+  shard: string,
+  ref: SessionRef,
+): Promise<SessionState | null> {
   let sessionId: string;
   if ("identifier" in ref) {
-    const [found] = await database(env.DB)
+    const [found] = await shardDb(env, shard)
       .select({ id: sessions.id })
       .from(sessions)
       .where(eq(sessions.connectionIdentifier, ref.identifier))
@@ -28,18 +32,22 @@ export async function readFromIndex(env: Env, ref: SessionRef): Promise<SessionS
     if (!found) return null;
     sessionId = found.id;
   } else sessionId = ref.sessionId;
-  return (await readManyFromIndex(env, [sessionId])).get(sessionId) ?? null;
+  return (await readManyFromIndex(env, shard, [sessionId])).get(sessionId) ?? null;
 }
 
-/** Sessions by id, everything of each, read from the primary in one round trip: a run's sessions. */
+/**
+ * Sessions of one shard by id, everything of each, read from its primary in one round trip: a
+ * run's sessions.
+ */
 export async function readManyFromIndex(
   env: Env,
+  shard: string,
   sessionIds: string[],
 ): Promise<Map<string, SessionState>> {
   const found = new Map<string, SessionState>();
   const ids = [...new Set(sessionIds)];
   if (ids.length === 0) return found;
-  const db = database(env.DB);
+  const db = shardDb(env, shard);
   const [rows, keys, authorities, connectionRows, keyRows] = await db.batch([
     db.select().from(sessions).where(inArray(sessions.id, ids)),
     db

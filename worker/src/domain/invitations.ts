@@ -1,11 +1,11 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
 import {
   type InvitationRow,
   projectInvitations,
   projectMembers,
   projects,
-} from "../db/accounts.ts";
-import type { Database } from "../db/client.ts";
+} from "../db/directory.ts";
 import { sha256Hex } from "../lib/encoding.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";

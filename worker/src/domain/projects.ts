@@ -1,6 +1,9 @@
-import { and, asc, desc, eq } from "drizzle-orm";
-import { accounts, projectMembers, projects } from "../db/accounts.ts";
+import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { shardDb, shardNames, shardNumber } from "../db/databases.ts";
+import { accounts, projectMembers, projects, shards } from "../db/directory.ts";
+import { projectSettings } from "../db/project-settings.ts";
+import type { Env } from "../env.ts";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { freeTextProblem } from "../schemas/text.ts";
@@ -21,13 +24,14 @@ export function validProjectName(name: string): string {
   return trimmed;
 }
 
-/** The rows of a new project and of its owner's membership, to insert together. */
-export function newProjectRows(accountId: string, name: string, now: string) {
+/** The rows of a new project on `shard` and of its owner's membership, to insert together. */
+export function newProjectRows(accountId: string, name: string, shard: string, now: string) {
   const project: ProjectRow = {
     id: newId("prj"),
     name: validProjectName(name),
     createdAt: now,
     retentionDays: DEFAULT_RETENTION_DAYS,
+    shard,
   };
   const owner: typeof projectMembers.$inferInsert = {
     projectId: project.id,
@@ -38,9 +42,52 @@ export function newProjectRows(accountId: string, name: string, now: string) {
   return { project, owner };
 }
 
-export async function createProject(db: Database, accountId: string, name: string, now: Date) {
-  const { project, owner } = newProjectRows(accountId, name, now.toISOString());
-  await db.batch([db.insert(projects).values(project), db.insert(projectMembers).values(owner)]);
+/**
+ * The shard a new project goes to (SPEC §15): the emptiest as last measured (the cron records
+ * each shard's size), one not measured yet first — a shard just added; ties go to the one
+ * holding fewest projects. Existing projects never move by themselves.
+ */
+export async function emptiestShard(env: Env, directory: Database): Promise<string> {
+  const names = shardNames(env);
+  const [sizes, held] = await directory.batch([
+    directory.select().from(shards),
+    directory
+      .select({ shard: projects.shard, projects: count() })
+      .from(projects)
+      .groupBy(projects.shard),
+  ]);
+  const size = new Map(sizes.map((row) => [row.name, row.sizeBytes]));
+  const projectsOn = new Map(held.map((row) => [row.shard, row.projects]));
+  const rank = (shard: string) => [size.get(shard) ?? 0, projectsOn.get(shard) ?? 0];
+  const [first] = [...names].sort((a, b) => {
+    const [sizeA = 0, heldA = 0] = rank(a);
+    const [sizeB = 0, heldB = 0] = rank(b);
+    return sizeA - sizeB || heldA - heldB || shardNumber(a) - shardNumber(b);
+  });
+  if (!first) throw new Error("No index shard is bound to this Worker (wrangler.toml)");
+  return first;
+}
+
+/**
+ * A new project: placed on the emptiest shard, which learns its retention first (a row there
+ * alone is harmless), then the directory's project and its owner, together.
+ */
+export async function createProject(
+  env: Env,
+  directory: Database,
+  accountId: string,
+  name: string,
+  now: Date,
+) {
+  const shard = await emptiestShard(env, directory);
+  const { project, owner } = newProjectRows(accountId, name, shard, now.toISOString());
+  await shardDb(env, shard)
+    .insert(projectSettings)
+    .values({ projectId: project.id, retentionDays: project.retentionDays });
+  await directory.batch([
+    directory.insert(projects).values(project),
+    directory.insert(projectMembers).values(owner),
+  ]);
   return project;
 }
 
@@ -77,8 +124,8 @@ export async function renameProject(db: Database, projectId: string, name: strin
     .where(eq(projects.id, projectId));
 }
 
-/** How long the project's closed sessions are kept (SPEC §19), from a form's text. */
-export async function setRetentionDays(db: Database, projectId: string, value: string) {
+/** A form's text as a retention (SPEC §19): a whole number of days, 1 … MAX_RETENTION_DAYS. */
+export function retentionDaysOf(value: string): number {
   const days = Number(value.trim());
   if (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)
     throw badRequest(
@@ -86,7 +133,26 @@ export async function setRetentionDays(db: Database, projectId: string, value: s
       `Retention is a whole number of days from 1 to ${MAX_RETENTION_DAYS}`,
       value,
     );
-  await db.update(projects).set({ retentionDays: days }).where(eq(projects.id, projectId));
+  return days;
+}
+
+/**
+ * How long the project's closed sessions are kept: the directory's record, and its shard's copy
+ * that the shard's sweep and its sessions' objects read (the shard's first: a sweep by an older
+ * copy only keeps sessions a little longer).
+ */
+export async function setRetentionDays(
+  ctx: { env: Env; directory: Database; shard: string; projectId: string },
+  days: number,
+) {
+  await shardDb(ctx.env, ctx.shard)
+    .insert(projectSettings)
+    .values({ projectId: ctx.projectId, retentionDays: days })
+    .onConflictDoUpdate({ target: projectSettings.projectId, set: { retentionDays: days } });
+  await ctx.directory
+    .update(projects)
+    .set({ retentionDays: days })
+    .where(eq(projects.id, ctx.projectId));
 }
 
 export function membersOf(db: Database, projectId: string) {

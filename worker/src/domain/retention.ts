@@ -1,11 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
-import { projects } from "../db/accounts.ts";
-import { type Database, database } from "../db/client.ts";
+import { eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
+import { projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
 import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
+import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
-import { sessionObject } from "./session-address.ts";
 
 /**
  * How long a closed session is kept (SPEC §19): `retention_days` of its project, counted from
@@ -38,44 +40,63 @@ export const eraseAt = (env: Env, closedAt: string, retentionDays: number) =>
   Date.parse(closedAt) + retentionDays * retentionDaySeconds(env) * 1000;
 
 /**
- * The statements that erase one session from D1, in one batch: its events' deliveries, its events,
- * then its row (its keys, connections, their keys, its own webhooks and their deliveries go with
- * it, by cascade).
+ * The statements that erase sessions from their shard, in one batch: their events' deliveries,
+ * their events, then their rows (their keys, connections, their keys, their own webhooks and
+ * those webhooks' deliveries go with them, by cascade). At most ERASED_PER_STATEMENT ids.
  */
-export function erasureStatements(db: Database, projectId: string, sessionId: string) {
-  const ofSession = and(eq(events.projectId, projectId), eq(events.sessionId, sessionId));
+export function erasureStatements(db: Database, sessionIds: string[]) {
+  const ofSessions = inArray(events.sessionId, sessionIds);
   return [
-    db.delete(webhookInvocations).where(isDeliveryOf(ofSession)),
-    db.delete(events).where(ofSession),
-    db.delete(sessions).where(eq(sessions.id, sessionId)),
+    db.delete(webhookInvocations).where(isDeliveryOf(ofSessions)),
+    db.delete(events).where(ofSessions),
+    db.delete(sessions).where(inArray(sessions.id, sessionIds)),
   ] as const;
 }
 
-/** The project's retention, read from D1's primary (a change made a moment ago counts). */
-export async function projectRetentionDays(env: Env, projectId: string): Promise<number> {
-  const [row] = await database(env.DB)
-    .select({ days: projects.retentionDays })
-    .from(projects)
-    .where(eq(projects.id, projectId))
+/**
+ * Sessions one erasure statement names at most: the deliveries' statement binds each id twice
+ * (a session's events are sought for its project's webhooks and for its own), under D1's 100.
+ */
+const ERASED_PER_STATEMENT = Math.floor(D1_MAX_BOUND_PARAMETERS / 2) - 1;
+
+/** The project's retention, as its shard holds it (read from the primary: a change counts at once). */
+export async function projectRetentionDays(
+  env: Env,
+  shard: string,
+  projectId: string,
+): Promise<number> {
+  const [row] = await shardDb(env, shard)
+    .select({ days: projectSettings.retentionDays })
+    .from(projectSettings)
+    .where(eq(projectSettings.projectId, projectId))
     .limit(1);
   return row?.days ?? DEFAULT_RETENTION_DAYS;
 }
 
-/** Sessions erased by one sweep at most; the next sweep (a minute later) takes the rest. */
-const SWEEP_BATCH = 100;
+/**
+ * Sessions a sweep reads at once, and erases in one transaction; and how long one run of the cron
+ * goes on while more are due (it runs every minute: a backlog drains at this pace, per shard).
+ */
+const SWEEP_BATCH = 500;
+const SWEEP_RUN_MS = 20_000;
 
 /** Statuses a closed session can have (an open `verified` one is left out by `completed_at`). */
 const CLOSED_STATUSES = ["completed", "verified", "failed", "expired"] as const;
 
 /**
- * Closed sessions past their project's retention, project by project. There is no index of
- * closed sessions by when they closed (each entry would be a row written a session, D1 bills it):
- * a session closes after it was made and its id begins with the time it was made, so the ones
- * closed before a project's cutoff are among those the lists' index holds, under a closed status,
- * with an id older than the cutoff. Each project is one range per kind of that index; what it
- * reads and does not erase is what was made before the cutoff and closed after it.
+ * Closed sessions of a shard past their project's retention, project by project. There is no
+ * index of closed sessions by when they closed (each entry would be a row written a session, D1
+ * bills it): a session closes after it was made and its id begins with the time it was made, so
+ * the ones closed before a project's cutoff are among those the lists' index holds, under a closed
+ * status, with an id older than the cutoff. Each project is one range per kind of that index;
+ * what it reads and does not erase is what was made before the cutoff and closed after it.
  */
-export async function sessionsPastRetention(env: Env, db: Database, now: Date) {
+export async function sessionsPastRetention(
+  env: Env,
+  db: Database,
+  now: Date,
+  limit = SWEEP_BATCH,
+) {
   const dayMs = retentionDaySeconds(env) * 1000;
   const closed = sql.join(
     CLOSED_STATUSES.map((status) => sql`${status}`),
@@ -84,7 +105,8 @@ export async function sessionsPastRetention(env: Env, db: Database, now: Date) {
   // CROSS JOIN keeps SQLite's order: each project, then each kind, then a range of its sessions.
   return db.all<{ id: string; projectId: string }>(sql`
     SELECT s.id AS id, s.project_id AS projectId
-    FROM (SELECT id, ${now.getTime()} - retention_days * ${dayMs} AS cutoff FROM projects) AS p
+    FROM (SELECT project_id AS id, ${now.getTime()} - retention_days * ${dayMs} AS cutoff
+      FROM project_settings) AS p
     CROSS JOIN (SELECT 'collect' AS kind, 'cs_' AS prefix UNION ALL SELECT 'verify', 'vs_') AS k
     CROSS JOIN sessions AS s
       ON s.project_id = p.id AND s.livemode IN (0, 1) AND s.kind = k.kind
@@ -92,18 +114,46 @@ export async function sessionsPastRetention(env: Env, db: Database, now: Date) {
       AND s.id < k.prefix || ${encodedTimeSql(sql`p.cutoff`)}
     WHERE s.completed_at IS NOT NULL
       AND s.completed_at < strftime('%Y-%m-%dT%H:%M:%fZ', p.cutoff / 1000.0, 'unixepoch')
-    LIMIT ${SWEEP_BATCH}`);
+    LIMIT ${limit}`);
 }
 
 /**
- * The cron's share (every minute): each closed session past its project's retention is erased,
- * through its object (which may still hold it) — retention changed since, or an object retired.
+ * The cron's share for one shard (every minute): the closed sessions past their project's
+ * retention are erased from the shard in batches, each one transaction, no object asked (SPEC
+ * §15): an object still holding one (read back a moment ago) erases itself at its own alarm,
+ * which works out the same time. Each project's stored idempotent answers that hold them are
+ * forgotten, one call a project. Goes on while more are due, up to SWEEP_RUN_MS.
  */
-export async function sweepRetention(env: Env, db: Database, now = new Date()) {
-  const due = await sessionsPastRetention(env, db, now);
-  for (const { id, projectId } of due) {
-    const ref = { sessionId: id };
-    await sessionObject(env, ref).erase(projectId, id);
+export async function sweepRetention(env: Env, shard: string, now = new Date()) {
+  const db = shardDb(env, shard);
+  const started = Date.now();
+  let erased = 0;
+  for (;;) {
+    const due = await sessionsPastRetention(env, db, now);
+    if (due.length > 0) await eraseSessions(env, db, due);
+    erased += due.length;
+    if (due.length < SWEEP_BATCH || Date.now() - started > SWEEP_RUN_MS) return erased;
   }
-  return due.length;
+}
+
+/** Erases these sessions from `db` in one transaction, and forgets what their creates answered. */
+export async function eraseSessions(
+  env: Env,
+  db: Database,
+  due: { id: string; projectId: string }[],
+) {
+  const ids = due.map((session) => session.id);
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let start = 0; start < ids.length; start += ERASED_PER_STATEMENT)
+    statements.push(...erasureStatements(db, ids.slice(start, start + ERASED_PER_STATEMENT)));
+  if (statements.length === 0) return;
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const byProject = new Map<string, string[]>();
+  for (const { id, projectId } of due)
+    byProject.set(projectId, [...(byProject.get(projectId) ?? []), id]);
+  await Promise.all(
+    [...byProject].map(([projectId, sessionIds]) =>
+      forgetIdempotentAnswers(env, projectId, sessionIds, "erased at the end of its retention"),
+    ),
+  );
 }

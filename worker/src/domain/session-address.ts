@@ -1,4 +1,5 @@
 import { createHash, createHmac } from "node:crypto";
+import { identifierPrefix } from "../db/databases.ts";
 import type { Env } from "../env.ts";
 import {
   BASE32,
@@ -13,8 +14,9 @@ import type { SessionKind } from "../protocol/messages.ts";
  * Where a session's Durable Object is, from what each caller knows: the API and the web app know
  * the session id, the bridge and the public pages only the connection identifier. Both lead to
  * the object without asking D1: its name is derived from the identifier, and the session id
- * carries that name (80 bits of SHA-256 of the identifier; the identifier's 130 random bits are
- * not in it). Sessions made before ids carried it are found through D1 once (legacy.ts).
+ * carries that name (80 bits of SHA-256 of the identifier; the identifier's random bits are not
+ * in it). An object that retired reads its session back from its project's shard: the API names
+ * the shard (it knows the project), and an identifier starts with it (db/databases.ts).
  */
 
 /** Characters of an id after its time: the object's name. */
@@ -34,20 +36,24 @@ export function objectNameOfIdentifier(identifier: string): string {
 /** The object's name for a session id: its last 16 characters. */
 export const objectNameOfSessionId = (sessionId: string) => sessionId.slice(-OBJECT_NAME_LENGTH);
 
-/** What a call about a session names it by. `legacy` reaches a pre-2026-11 session's own object. */
-export type SessionRef =
-  | { sessionId: string; legacy?: boolean }
-  | { identifier: string; legacy?: false };
+/**
+ * What a call about a session names it by: its id with its project's shard (the API), or its
+ * identifier (the bridge, the public pages), which names its shard. An id without a shard finds
+ * the session only while its object holds it (a bridge from before identifiers rode its calls).
+ */
+export type SessionRef = { sessionId: string; shard?: string } | { identifier: string };
 
-export const objectNameOf = (ref: SessionRef) =>
+export const objectNameOf = (ref: { sessionId: string } | { identifier: string }) =>
   "identifier" in ref
     ? objectNameOfIdentifier(ref.identifier)
     : objectNameOfSessionId(ref.sessionId);
 
-/** The session's object: by its derived name, or (legacy sessions) by the session id. */
-export function sessionObject(env: Pick<Env, "SESSIONS" | "ENVIRONMENT">, ref: SessionRef) {
-  const name = ref.legacy && "sessionId" in ref ? ref.sessionId : objectNameOf(ref);
-  return objectStub(env, env.SESSIONS, name);
+/** The session's object, by the name its id or identifier gives. */
+export function sessionObject(
+  env: Pick<Env, "SESSIONS" | "ENVIRONMENT">,
+  ref: { sessionId: string } | { identifier: string },
+) {
+  return objectStub(env, env.SESSIONS, objectNameOf(ref));
 }
 
 /** A POST with an Idempotency-Key, as admitted: the key, its request's fingerprint, its first time. */
@@ -69,6 +75,7 @@ export function idempotentSessionIds(
   kind: SessionKind,
   secret: string,
   projectId: string,
+  shard: string,
   request: IdempotentRequest,
 ) {
   const digest = createHmac("sha256", secret)
@@ -76,16 +83,19 @@ export function idempotentSessionIds(
       `keyproof idempotent session\0${projectId}\0${request.key}\0${request.fingerprint}\0${request.firstAt}`,
     )
     .digest();
-  let identifier = "";
-  for (let i = 0; i < CONNECTION_IDENTIFIER_LENGTH; i++)
+  let identifier = identifierPrefix(shard);
+  for (let i = 1; i < CONNECTION_IDENTIFIER_LENGTH; i++)
     identifier += BASE32[(digest[i] ?? 0) & 31];
   const id = `${kind === "collect" ? "cs" : "vs"}_${encodeTime(request.firstAt)}${objectNameOfIdentifier(identifier)}`;
   return { id, identifier };
 }
 
-/** A new session's id and identifier: the id's time, then the name its identifier gives. */
-export function newSessionIds(kind: SessionKind, now: number) {
-  const identifier = newConnectionIdentifier();
+/**
+ * A new session's id and identifier: the id's time, then the name its identifier gives; the
+ * identifier names its shard in its first character, then 125 random bits.
+ */
+export function newSessionIds(kind: SessionKind, shard: string, now: number) {
+  const identifier = identifierPrefix(shard) + newConnectionIdentifier().slice(1);
   const id = `${kind === "collect" ? "cs" : "vs"}_${encodeTime(now)}${objectNameOfIdentifier(identifier)}`;
   return { id, identifier };
 }

@@ -41,6 +41,8 @@ export type SessionPatch = Partial<
 /** A new session, built and checked by domain/sessions.ts, for its object to hold. */
 export interface NewSession {
   session: SessionRow;
+  /** Its project's index shard (db/databases.ts): where the object pushes it. */
+  shard: string;
   keys: SessionKeyRow[];
   authorities: SessionAuthorityRow[];
   /** Its own webhooks: D1's rows, written with the session's first push. */

@@ -221,8 +221,14 @@ export async function createSession(
     // With an Idempotency-Key, the first try's name is the key's: a run again finds its session.
     const { id, identifier } =
       idempotency && attempt === 0
-        ? idempotentSessionIds(kind, ctx.env.BRIDGE_SECRET ?? "", ctx.projectId, idempotency)
-        : newSessionIds(kind, ctx.now.getTime());
+        ? idempotentSessionIds(
+            kind,
+            ctx.env.BRIDGE_SECRET ?? "",
+            ctx.projectId,
+            ctx.shard,
+            idempotency,
+          )
+        : newSessionIds(kind, ctx.shard, ctx.now.getTime());
     const session: SessionRow = {
       id,
       projectId: ctx.projectId,
@@ -257,6 +263,7 @@ export async function createSession(
     const hooks = webhooks.map((hook) => ({ ...hook, sessionId: id }));
     const created = await sessionObject(ctx.env, { sessionId: id }).create({
       session,
+      shard: ctx.shard,
       keys,
       authorities,
       webhooks: hooks,
@@ -333,7 +340,7 @@ function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): Ses
 /** The session's object, for a caller allowed to name it. */
 function objectFor(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
   const scope = scopeOf(ctx, kind, sessionId);
-  const ref = { sessionId };
+  const ref = { sessionId, shard: ctx.shard };
   return { scope, ref, object: sessionObject(ctx.env, ref) };
 }
 
@@ -399,7 +406,7 @@ export async function runOnSession<T>(
   sessionId: string,
   call: (
     object: ReturnType<typeof sessionObject>,
-    ref: { sessionId: string },
+    ref: { sessionId: string; shard: string },
     scope: SessionScope,
   ) => Promise<Outcome<Written<T>>>,
 ): Promise<Written<T>> {

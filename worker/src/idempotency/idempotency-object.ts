@@ -111,13 +111,16 @@ export class IdempotencyRecords extends DurableObject<Env> {
    * A session was redacted or deleted: answers that hold it (its create's) are replaced by why,
    * and the key stays used, so a repeat (410) neither shows its data nor makes another session.
    */
-  async forgetSession(sessionId: string, erased: string): Promise<void> {
-    const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
-    this.#storage.sql.exec(
-      "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND instr(answer, ?) > 0",
-      JSON.stringify(gone),
-      sessionId,
-    );
+  async forgetSessions(sessionIds: string[], how: ErasedHow): Promise<void> {
+    for (const sessionId of sessionIds) {
+      const erased = `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`;
+      const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
+      this.#storage.sql.exec(
+        "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND instr(answer, ?) > 0",
+        JSON.stringify(gone),
+        sessionId,
+      );
+    }
   }
 
   /**
@@ -161,11 +164,11 @@ export type ErasedHow = "redacted" | "deleted" | "erased at the end of its reten
 export function forgetIdempotentAnswers(
   env: Pick<Env, "IDEMPOTENCY" | "ENVIRONMENT" | "METERING">,
   projectId: string,
-  sessionId: string,
+  sessionIds: string | string[],
   how: ErasedHow,
 ) {
-  return objectStub(env, env.IDEMPOTENCY, projectId).forgetSession(
-    sessionId,
-    `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`,
+  return objectStub(env, env.IDEMPOTENCY, projectId).forgetSessions(
+    typeof sessionIds === "string" ? [sessionIds] : sessionIds,
+    how,
   );
 }

@@ -47,7 +47,13 @@ export const internalRoutes = new Hono<AppEnv>()
       ),
   )
   .get("/sessions/:session_id/status", async (c) =>
-    c.json(await connectionStatus(bridgeContext(c), c.req.param("session_id"))),
+    c.json(
+      await connectionStatus(
+        bridgeContext(c),
+        c.req.param("session_id"),
+        c.req.query("identifier"),
+      ),
+    ),
   )
   // The bridge's readiness probe: this Worker answers, and holds the bridge's secret.
   .get("/health", (c) => c.json({ ok: true as const }));

@@ -80,8 +80,15 @@ const provenKey = z.strictObject({
   ),
 });
 
+/**
+ * The session's connection identifier, on the calls after the first: its object is found by it
+ * even once it retired, as it starts with the session's shard (db/databases.ts).
+ */
+const identifierOfSession = z.optional(z.string().check(z.maxLength(64)));
+
 export const finishConnectionRequest = z.strictObject({
   session_id: z.string().check(z.maxLength(64)),
+  connection_identifier: identifierOfSession,
   /** The keys whose possession the bridge verified, with their security key's report. */
   keys: z.array(provenKey).check(z.maxLength(MAX_KEYS_PER_CONNECTION)),
   /** Distinct keys the client offered, proven or not (tells "no key" from "no match"). */
@@ -109,6 +116,7 @@ export const LEASE_RENEWAL_MS = 15_000;
 /** The connection lives (its lease renewed); with `confirming`, the user is asked to confirm. */
 export const connectionProgressRequest = z.strictObject({
   session_id: z.string().check(z.maxLength(64)),
+  connection_identifier: identifierOfSession,
   confirming: z.optional(
     z
       .array(

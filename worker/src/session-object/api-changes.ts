@@ -42,7 +42,7 @@ export async function createSession(
     return { value: held.state(current), bookmark: await feed.pushNow() };
   if (current || store.deleted()) return "taken";
   store.transition((write) => {
-    write.create(created.session, created.keys, created.authorities);
+    write.create(created.session, created.shard, created.keys, created.authorities);
     write.keepWebhooks(created.webhooks, created.webhooks.length > 0);
   });
   await held.scheduleAlarm();
@@ -119,7 +119,6 @@ export async function redactSession(
     write.events([sessionRedacted(session, now)], new Date(now));
     return write.redact(now);
   });
-  held.forgetEndingAttestation();
   return held.written(redacted);
 }
 

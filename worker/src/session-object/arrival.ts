@@ -1,25 +1,17 @@
+import { shardOfIdentifier } from "../db/databases.ts";
 import { readFromIndex } from "../domain/indexed-session.ts";
-import { objectNameOf, type SessionRef, sessionObject } from "../domain/session-address.ts";
-import { isOpen } from "../domain/session-rules.ts";
+import type { SessionRef } from "../domain/session-address.ts";
 import type { Env } from "../env.ts";
 import type { IndexFeed } from "./index-feed.ts";
-import { legacyLeaseOf } from "./legacy.ts";
 import type { SessionEnding } from "./session-ending.ts";
 import type { SessionStore } from "./session-store.ts";
 
-/** Key-value entry: where a legacy session lives. */
-const FORWARD_TO = "forward_to";
-
-/** Where a call about a session is answered: here, nowhere, or by a legacy session's object. */
-export type Arrival =
-  | "here"
-  | "absent"
-  | { forward: ReturnType<typeof sessionObject>; ref: SessionRef };
+/** Where a call about a session is answered: here, or nowhere. */
+export type Arrival = "here" | "absent";
 
 /** What finding a session needs of its object. */
 interface ArrivalDeps {
   env: Env;
-  storage: DurableObjectStorage;
   store: SessionStore;
   feed: IndexFeed;
   ending: SessionEnding;
@@ -27,11 +19,11 @@ interface ArrivalDeps {
 }
 
 /**
- * Where a call about a session is answered (SPEC §15): here when the object holds it; for an empty
- * object, D1's primary says whether it is a session from before objects held sessions (its own
- * object, named by its id: the call goes there, and the object remembers it) or one this object
- * retired (read back and held again a while); absent when D1 has none. Concurrent calls share one
- * lookup.
+ * Where a call about a session is answered (SPEC §15): here when the object holds it; an empty
+ * object reads a session it retired back from its project's shard (the primary: no answer older
+ * than one already given) and holds it again a while; absent when the shard has none. The shard
+ * comes with the call: the API knows the project's, and an identifier starts with it. Concurrent
+ * calls share one lookup.
  */
 export class Arrivals {
   readonly #deps: ArrivalDeps;
@@ -42,66 +34,49 @@ export class Arrivals {
   }
 
   arrive(ref: SessionRef): Promise<Arrival> {
-    const { store, storage, env } = this.#deps;
+    const { store } = this.#deps;
     if (store.session()) return Promise.resolve("here");
     if (store.deleted()) return Promise.resolve("absent");
-    const forward = storage.kv.get<string>(FORWARD_TO);
-    if (forward) return Promise.resolve(legacyObject(env, forward));
-    this.#arriving ??= this.#findInIndex(ref).finally(() => {
+    this.#arriving ??= this.#readBack(ref).finally(() => {
       this.#arriving = null;
     });
     return this.#arriving;
   }
 
-  /**
-   * An empty object: the session may be one D1 holds from before (legacy.ts), or a closed one
-   * whose object retired; either is read from the primary and held here again.
-   */
-  async #findInIndex(ref: SessionRef): Promise<Arrival> {
-    const { env, storage, store, feed, ending } = this.#deps;
-    const found = await readFromIndex(env, ref);
+  /** An empty object: a closed session it retired is read from its shard and held here again. */
+  async #readBack(ref: SessionRef): Promise<Arrival> {
+    const { env, store, feed, ending } = this.#deps;
+    const shard = "identifier" in ref ? shardOfIdentifier(env, ref.identifier) : ref.shard;
+    // An identifier that names no shard names no session: nothing is read, nothing written.
+    if (!shard) return "absent";
+    const found = await readFromIndex(env, shard, ref);
     if (!found) return "absent";
-    const { session } = found;
-    const mine =
-      ref.legacy === true ||
-      objectNameOf({ sessionId: session.id }) ===
-        objectNameOf({ identifier: session.connectionIdentifier });
-    if (!mine) {
-      storage.kv.put(FORWARD_TO, session.id);
-      return legacyObject(env, session.id);
-    }
     if (!store.session()) {
-      const kv = storage.kv;
       const readBackAt = Date.now();
       store.transition((write) => {
-        write.create({ ...session }, found.keys, found.authorities);
-        for (const connection of found.connections) {
-          const held = legacyLeaseOf(kv, connection);
-          // A connection D1 has in progress has no place left here: the alarm closes it now.
-          if (held.leaseUntil !== null) held.leaseUntil = Math.max(held.leaseUntil, readBackAt);
-          write.addConnection(connection, held);
-        }
+        write.create({ ...found.session }, shard, found.keys, found.authorities);
+        for (const connection of found.connections)
+          write.addConnection(connection, {
+            // A connection D1 has in progress has no place left here: the alarm closes it now.
+            leaseUntil: connection.outcome === "in_progress" ? readBackAt : null,
+            rules: {
+              mustConfirm: false,
+              requireSecurityKey: false,
+              requireUserVerification: false,
+            },
+          });
         write.addConnectionKeys(found.connectionKeys);
       });
       // D1's rows each carry the version that last changed them: the object goes on from the newest.
-      const versions = [session, ...found.keys, ...found.connections].map((row) => row.version);
+      const versions = [found.session, ...found.keys, ...found.connections].map(
+        (row) => row.version,
+      );
       store.adoptVersion(Math.max(store.version(), ...versions));
-      if (isOpen(session)) {
-        // A session from before objects held sessions: pushed again whole, as the object has it.
-        feed.acknowledged(0);
-      } else {
-        // A retired session read back from the primary: the index has all of it already.
-        feed.acknowledged(store.version());
-        ending.readBack();
-      }
+      // The index has all of it already.
+      feed.acknowledged(store.version());
+      ending.readBack();
       await this.#deps.scheduleAlarm();
     }
     return "here";
   }
-}
-
-/** A session from before objects held sessions: its own object, named by its id. */
-function legacyObject(env: Env, sessionId: string): Arrival {
-  const ref = { sessionId, legacy: true };
-  return { forward: sessionObject(env, ref), ref };
 }

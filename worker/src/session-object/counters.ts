@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { database } from "../db/client.ts";
+import { shardBinding } from "../db/databases.ts";
 import { connectionKeys, sessions } from "../db/sessions.ts";
 import type { Env } from "../env.ts";
 
@@ -11,10 +12,11 @@ import type { Env } from "../env.ts";
  */
 export async function projectCounters(
   env: Env,
+  shard: string,
   projectId: string,
   fingerprints: string[],
 ): Promise<Map<string, number>> {
-  const db = database(env.DB.withSession("first-unconstrained"));
+  const db = database(shardBinding(env, shard).withSession("first-unconstrained"));
   const rows = await db
     .select({
       sha256: connectionKeys.publicKeySha256,

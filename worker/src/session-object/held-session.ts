@@ -15,9 +15,6 @@ import { SeenNonces } from "./seen-nonces.ts";
 import { SessionEnding } from "./session-ending.ts";
 import { SessionStore } from "./session-store.ts";
 
-/** Key-value entry where the attestation of the session's end was kept until 2026-11-26. */
-const ENDING_ATTESTATION = "ending_attestation";
-
 /**
  * The session a session's object holds, with the parts around it — its store, the feed to D1, its
  * ending, the proof pages watching it — and the duties that follow every change: the pages are
@@ -55,7 +52,6 @@ export class HeldSession {
     );
     this.arrivals = new Arrivals({
       env,
-      storage,
       store: this.store,
       feed: this.feed,
       ending: this.ending,
@@ -102,14 +98,6 @@ export class HeldSession {
   }
 
   /**
-   * An attestation kept before 2026-11-26 (ending ones are signed the same way each time now)
-   * says what redaction erased: it goes with it.
-   */
-  forgetEndingAttestation() {
-    this.storage.kv.delete(ENDING_ATTESTATION);
-  }
-
-  /**
    * The last counter recorded for each of these security keys in the session's project: this
    * session's own, and the rest of the project's from D1 near here (a read replica; only a proof
    * made with a security key asks).
@@ -117,9 +105,12 @@ export class HeldSession {
   async counters(session: SessionRow, fingerprints: string[]): Promise<Map<string, number>> {
     const own = this.store.lastCounters(fingerprints);
     if (fingerprints.length === 0) return own;
-    const project = await projectCounters(this.env, session.projectId, fingerprints).catch(
-      () => new Map<string, number>(),
-    );
+    const shard = this.store.shard();
+    const project = shard
+      ? await projectCounters(this.env, shard, session.projectId, fingerprints).catch(
+          () => new Map<string, number>(),
+        )
+      : new Map<string, number>();
     for (const [sha256, counter] of project)
       own.set(sha256, Math.max(counter, own.get(sha256) ?? counter));
     return own;

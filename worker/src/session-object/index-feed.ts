@@ -105,20 +105,22 @@ export class IndexFeed {
       await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
     const changes = store.changesSince(pushed.version);
     const session = changes.session ?? store.session();
+    const shard = store.shard();
     let result: PushResult;
     try {
-      result = session
-        ? await pushThroughWriter(this.#env, {
-            target: {
-              projectId: session.projectId,
-              sessionId: session.id,
-              kind: session.kind,
-              livemode: session.livemode,
-            },
-            changes,
-            newWebhooks: webhooks,
-          })
-        : { version: changes.version, bookmark: null };
+      result =
+        session && shard
+          ? await pushThroughWriter(this.#env, shard, {
+              target: {
+                projectId: session.projectId,
+                sessionId: session.id,
+                kind: session.kind,
+                livemode: session.livemode,
+              },
+              changes,
+              newWebhooks: webhooks,
+            })
+          : { version: changes.version, bookmark: null };
     } catch (error) {
       // Only D1's own refusal stops the retries: anything else (D1 away, the writer unreachable,
       // a fault) is made again by the alarm.
@@ -159,15 +161,22 @@ export class IndexFeed {
   }
 }
 
-/** The writer every push goes through (index-writer.ts): one for the index database. */
-export const indexWriter = (env: Env) => objectStub(env, env.INDEX_WRITER, "index");
+/**
+ * The writer a shard's pushes go through (index-writer.ts): one per shard, named after it, so no
+ * object is shared by every project.
+ */
+export const indexWriter = (env: Env, shard: string) => objectStub(env, env.INDEX_WRITER, shard);
 
 /** A push D1 refused on its merits: trying it again as it is would be refused again. */
 class RefusedPushError extends Error {}
 
-/** A push through the writer; its failure thrown here as the error it was there. */
-async function pushThroughWriter(env: Env, request: PushRequest): Promise<PushResult> {
-  const outcome = await indexWriter(env).push(request);
+/** A push through its shard's writer; its failure thrown here as the error it was there. */
+async function pushThroughWriter(
+  env: Env,
+  shard: string,
+  request: Omit<PushRequest, "shard">,
+): Promise<PushResult> {
+  const outcome = await indexWriter(env, shard).push({ ...request, shard });
   if (!outcome.ok)
     throw outcome.refused ? new RefusedPushError(outcome.message) : new Error(outcome.message);
   return outcome.result;

@@ -2,6 +2,7 @@ import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { D1_MAX_BOUND_PARAMETERS, type Database, database, inChunks } from "../db/client.ts";
+import { shardBinding } from "../db/databases.ts";
 import {
   connectionKeys,
   connections,
@@ -135,8 +136,10 @@ export interface PushResult {
   bookmark: string | null;
 }
 
-/** One session's push, as its object sends it to the index writer (index-writer.ts). */
+/** One session's push, as its object sends it to its shard's writer (index-writer.ts). */
 export interface PushRequest {
+  /** The shard its project is on: the writer's own. */
+  shard: string;
   target: { projectId: string; sessionId: string; kind: SessionKind; livemode: boolean };
   changes: PendingChanges;
   /** The session's own webhooks, on its first push: after the session, before its events. */
@@ -222,8 +225,7 @@ function pushStatements(db: Database, requests: PushRequest[], at: string) {
   const endings = each(({ target, changes }): BatchItem<"sqlite">[] => {
     // Deleting last: the session's events (with their deliveries), then its row, whose keys,
     // connections and own webhooks go with it (SPEC §19).
-    if (changes.session?.deleted === true)
-      return [...erasureStatements(db, target.projectId, target.sessionId)];
+    if (changes.session?.deleted === true) return [...erasureStatements(db, [target.sessionId])];
     // A redacted session's rows are rewritten in D1 as in the object, events and deliveries too:
     // after the events, so one pushed with the redaction is redacted with the rest (SPEC §19).
     if (changes.session?.redactedAt)
@@ -246,20 +248,25 @@ function madeInvocations(results: unknown[], fanOuts: { from: number; to: number
 }
 
 /**
- * Writes pushes in one transaction and queues their deliveries; D1's bookmark after it. Alone,
- * one push is written this way too.
+ * Writes pushes of one shard in one transaction and queues their deliveries; D1's bookmark after
+ * it. Alone, one push is written this way too.
  */
-export async function writePushes(env: Env, requests: PushRequest[]): Promise<string | null> {
-  const d1 = env.DB.withSession("first-primary");
+export async function writePushes(
+  env: Env,
+  shard: string,
+  requests: PushRequest[],
+): Promise<string | null> {
+  const d1 = shardBinding(env, shard).withSession("first-primary");
   const db = database(d1);
   const { all, fanOuts } = pushStatements(db, requests, new Date().toISOString());
   if (all.length === 0) return d1.getBookmark();
   const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  await enqueueQuietly(env, madeInvocations(results, fanOuts));
+  await enqueueQuietly(env, shard, madeInvocations(results, fanOuts));
   return d1.getBookmark();
 }
 
 /** Writes one session's push alone, in its own transaction, and queues its deliveries. */
 export async function pushToIndex(env: Env, request: PushRequest): Promise<PushResult> {
-  return { version: request.changes.version, bookmark: await writePushes(env, [request]) };
+  const bookmark = await writePushes(env, request.shard, [request]);
+  return { version: request.changes.version, bookmark };
 }

@@ -8,9 +8,9 @@ import { isD1KnownAway, isRefusedOnItsMerits } from "../lib/unavailable.ts";
 import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./index-push.ts";
 
 /**
- * The one writer of D1's index (SPEC §15, issue #33): every session object's push comes here, and
- * pushes that arrive while a transaction is under way are written together in the next one — a
- * group commit. D1 runs one query at a time per database, so its ceiling is transactions, not
+ * The writer of one index shard (SPEC §15): every push of the shard's sessions comes here, one
+ * object per shard (named after it), and pushes that arrive while a transaction is under way are
+ * written together in the next one — a group commit. D1 runs one query at a time per database, so its ceiling is transactions, not
  * rows: alone, a push is one transaction as before (no added wait); in a burst, up to
  * MAX_GROUP sessions share one. Each push stays idempotent (a row only replaces an older
  * version), so a group that fails because D1 is away is simply failed for all its pushes, which
@@ -124,10 +124,8 @@ export class IndexWriter extends DurableObject<Env> {
 
   /** The group's pushes in one transaction, their deliveries queued; D1's bookmark after it. */
   async #writeTogether(group: Waiting[]): Promise<string | null> {
-    const bookmark = await writePushes(
-      this.env,
-      group.map((waiting) => waiting.request),
-    );
+    const requests = group.map((waiting) => waiting.request);
+    const bookmark = await writePushes(this.env, requests[0]?.shard ?? "", requests);
     this.#stats.transactions += 1;
     this.#stats.pushes += group.length;
     return bookmark;

@@ -5,7 +5,7 @@ import { PublicKeyError } from "../protocol/key-material.ts";
 import type { Parsed, ProofRules } from "../protocol/proof-rules.ts";
 import { parsePublicKeyBlob } from "../protocol/public-keys.ts";
 import { decodeBase64Strict } from "../protocol/ssh-wire.ts";
-import type { ConnectionRules } from "./tables.ts";
+import type { ConnectionRules } from "./session-record.ts";
 
 /** What a transition reads of a proof before the rules decide: parsed keys, rules, fingerprints. */
 

@@ -1,4 +1,4 @@
-import { database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
 import type { SessionRow } from "../db/sessions.ts";
 import {
   eraseAt,
@@ -69,13 +69,16 @@ export class SessionEnding {
     return [retireAt, erase];
   }
 
-  /** From the sweep: erased here and in D1 if this object holds it, else in D1 only. */
-  async erase(projectId: string, sessionId: string): Promise<void> {
+  /**
+   * A project's erasure (its deletion, "delete all test data"): erased here and in its shard if
+   * this object holds it, else in the shard only.
+   */
+  async erase(projectId: string, sessionId: string, shard: string): Promise<void> {
     const session = this.#store.session();
     if (session?.id === sessionId) return this.#erase(session);
     // A retired object holds nothing, and is not filled again to be emptied.
-    const db = database(this.#env.DB);
-    await db.batch(erasureStatements(db, projectId, sessionId));
+    const db = shardDb(this.#env, shard);
+    await db.batch(erasureStatements(db, [sessionId]));
     await forgetIdempotentAnswers(this.#env, projectId, sessionId, ERASED);
   }
 
@@ -89,8 +92,10 @@ export class SessionEnding {
     if (!session || isOpen(session) || !session.completedAt) return false;
     try {
       let at = this.#eraseAt;
+      const shard = this.#store.shard();
+      if (!shard) return false;
       if (at === null || at <= now) {
-        const days = await projectRetentionDays(this.#env, session.projectId);
+        const days = await projectRetentionDays(this.#env, shard, session.projectId);
         at = eraseAt(this.#env, session.completedAt, days);
         this.#eraseAt = at;
       }
@@ -137,8 +142,11 @@ export class SessionEnding {
   async #erase(session: SessionRow) {
     // A push landing after the erasure would put rows back.
     await this.#feed.settled();
-    const db = database(this.#env.DB);
-    await db.batch(erasureStatements(db, session.projectId, session.id));
+    const shard = this.#store.shard();
+    if (shard) {
+      const db = shardDb(this.#env, shard);
+      await db.batch(erasureStatements(db, [session.id]));
+    }
     await forgetIdempotentAnswers(this.#env, session.projectId, session.id, ERASED);
     await this.#forget("The session was erased");
     log(this.#env, "info", "session erased after its retention", { session_id: session.id });

@@ -45,8 +45,6 @@ import type { BridgeNonce } from "./seen-nonces.ts";
 /** The headers by which the proof page's route tells the object who asks to watch, and what. */
 export const WATCHER_ADDRESS_HEADER = "x-keyproof-watcher-address";
 export const WATCHER_IDENTIFIER_HEADER = "x-keyproof-identifier";
-/** Set when a watcher is passed on to a legacy session's own object. */
-const LEGACY_SESSION_HEADER = "x-keyproof-legacy-session";
 
 /** How long a connection holds its place unless its bridge renews it (protocol/messages.ts). */
 export { CONNECTION_LEASE_MS };
@@ -72,7 +70,6 @@ export class SessionObject extends DurableObject<Env> {
     super(ctx, withD1(env));
     const storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
     this.#held = new HeldSession(ctx, this.env, storage);
-    void ctx.blockConcurrencyWhile(() => this.#held.store.open());
   }
 
   // ---------------------------------------------------------------- the API's changes
@@ -82,12 +79,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   async detail(ref: SessionRef, scope: SessionScope): Promise<SessionState | null> {
-    return this.#at(
-      ref,
-      () => sessionDetail(this.#held, scope),
-      (stub, legacy) => stub.detail(legacy, scope),
-      null,
-    );
+    return this.#at(ref, () => sessionDetail(this.#held, scope), null);
   }
 
   async update(
@@ -96,12 +88,7 @@ export class SessionObject extends DurableObject<Env> {
     patch: SessionPatch,
     now: string,
   ): Promise<ScopedOutcome<SessionState>> {
-    return this.#at(
-      ref,
-      () => updateSession(this.#held, scope, patch, now),
-      (stub, legacy) => stub.update(legacy, scope, patch, now),
-      notFound(),
-    );
+    return this.#at(ref, () => updateSession(this.#held, scope, patch, now), notFound());
   }
 
   async complete(
@@ -109,12 +96,7 @@ export class SessionObject extends DurableObject<Env> {
     scope: SessionScope,
     now: string,
   ): Promise<ScopedOutcome<SessionState>> {
-    return this.#at(
-      ref,
-      () => completeSession(this.#held, scope, now),
-      (stub, legacy) => stub.complete(legacy, scope, now),
-      notFound(),
-    );
+    return this.#at(ref, () => completeSession(this.#held, scope, now), notFound());
   }
 
   async redact(
@@ -122,21 +104,11 @@ export class SessionObject extends DurableObject<Env> {
     scope: SessionScope,
     now: string,
   ): Promise<ScopedOutcome<SessionState>> {
-    return this.#at(
-      ref,
-      () => redactSession(this.#held, scope, now),
-      (stub, legacy) => stub.redact(legacy, scope, now),
-      notFound(),
-    );
+    return this.#at(ref, () => redactSession(this.#held, scope, now), notFound());
   }
 
   async remove(ref: SessionRef, scope: SessionScope): Promise<ScopedOutcome<null>> {
-    return this.#at(
-      ref,
-      () => removeSession(this.#held, scope),
-      (stub, legacy) => stub.remove(legacy, scope),
-      notFound(),
-    );
+    return this.#at(ref, () => removeSession(this.#held, scope), notFound());
   }
 
   /**
@@ -149,7 +121,6 @@ export class SessionObject extends DurableObject<Env> {
       () => {
         if (this.#held.store.session()) this.#held.keepWebhooks(rows, replace);
       },
-      (stub, legacy) => stub.rememberWebhooks(legacy, rows, replace),
       undefined,
     );
   }
@@ -170,11 +141,11 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
-   * Erasure by retention, from the sweep (domain/retention.ts) that found the session past it in
-   * D1: erased here and in D1 if this object holds it, else in D1 only.
+   * Erasure of the session with its project's data (domain/project-erasure.ts): erased here and
+   * in its shard if this object holds it, else in its shard only.
    */
-  async erase(projectId: string, sessionId: string): Promise<void> {
-    return this.#held.ending.erase(projectId, sessionId);
+  async erase(projectId: string, sessionId: string, shard: string): Promise<void> {
+    return this.#held.ending.erase(projectId, sessionId, shard);
   }
 
   /** A test session driven as a user would drive it (SPEC §20; proof-steps.ts). */
@@ -183,12 +154,7 @@ export class SessionObject extends DurableObject<Env> {
     scope: SessionScope,
     step: SimulatedStep,
   ): Promise<ScopedOutcome<SessionState>> {
-    return this.#at(
-      ref,
-      () => steps.simulate(this.#held, scope, step),
-      (stub, legacy) => stub.simulate(legacy, scope, step),
-      notFound(),
-    );
+    return this.#at(ref, () => steps.simulate(this.#held, scope, step), notFound());
   }
 
   // ---------------------------------------------------------------- the bridge's calls
@@ -202,7 +168,6 @@ export class SessionObject extends DurableObject<Env> {
     return this.#at<OpenConnectionResponse | "replayed">(
       ref,
       () => this.#admitted(call, () => steps.openConnection(this.#held, start)),
-      (stub, legacy) => stub.openConnection(legacy, start, call),
       { accepted: false, reason: "unknown" },
     );
   }
@@ -216,7 +181,6 @@ export class SessionObject extends DurableObject<Env> {
     return this.#at<FinishConnectionResponse | null | "replayed">(
       ref,
       () => this.#admitted(call, () => steps.finishConnection(this.#held, connectionId, report)),
-      (stub, legacy) => stub.finishConnection(legacy, connectionId, report, call),
       null,
     );
   }
@@ -234,18 +198,12 @@ export class SessionObject extends DurableObject<Env> {
           steps.keepConnection(this.#held, connectionId, keys);
           return undefined;
         }),
-      (stub, legacy) => stub.connectionProgress(legacy, connectionId, keys, call),
       undefined,
     );
   }
 
   async connectionStatus(ref: SessionRef): Promise<ConnectionStatusResponse | null> {
-    return this.#at(
-      ref,
-      () => steps.connectionStatus(this.#held),
-      (stub, legacy) => stub.connectionStatus(legacy),
-      null,
-    );
+    return this.#at(ref, () => steps.connectionStatus(this.#held), null);
   }
 
   // ---------------------------------------------------------------- the public pages
@@ -255,33 +213,22 @@ export class SessionObject extends DurableObject<Env> {
     watcher: Watcher,
     now: number,
   ): Promise<{ url: string } | { refused: ContinueRefusal } | null> {
-    return this.#at(
-      ref,
-      () => steps.continueTo(this.#held, watcher, now),
-      (stub, legacy) => stub.continueTo(legacy, watcher, now),
-      null,
-    );
+    return this.#at(ref, () => steps.continueTo(this.#held, watcher, now), null);
   }
 
   async proofPage(ref: SessionRef): Promise<{ session: SessionRow; status: ProofStatus } | null> {
-    return this.#at(
-      ref,
-      () => steps.proofPage(this.#held),
-      (stub, legacy) => stub.proofPage(legacy),
-      null,
-    );
+    return this.#at(ref, () => steps.proofPage(this.#held), null);
   }
 
   async proveBySignature(
     ref: SessionRef,
     submission: SignatureSubmission,
   ): Promise<SignatureOutcome> {
-    return this.#at<SignatureOutcome>(
-      ref,
-      () => steps.proveBySignature(this.#held, submission),
-      (stub, legacy) => stub.proveBySignature(legacy, submission),
-      { recorded: false, status: 404, detail: REFUSALS.unknown },
-    );
+    return this.#at<SignatureOutcome>(ref, () => steps.proveBySignature(this.#held, submission), {
+      recorded: false,
+      status: 404,
+      detail: REFUSALS.unknown,
+    });
   }
 
   /**
@@ -291,17 +238,8 @@ export class SessionObject extends DurableObject<Env> {
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket")
       return new Response("Expected a WebSocket upgrade", { status: 426 });
-    const legacyId = request.headers.get(LEGACY_SESSION_HEADER);
     const identifier = request.headers.get(WATCHER_IDENTIFIER_HEADER) ?? "";
-    const arrival = await this.#held.arrivals.arrive(
-      legacyId ? { sessionId: legacyId, legacy: true } : { identifier },
-    );
-    if (typeof arrival === "object") {
-      const forwarded = new Request(request);
-      if ("sessionId" in arrival.ref)
-        forwarded.headers.set(LEGACY_SESSION_HEADER, arrival.ref.sessionId);
-      return arrival.forward.fetch(forwarded);
-    }
+    await this.#held.arrivals.arrive({ identifier });
     const session = this.#held.store.session();
     if (!session) return new Response("No such session", { status: 404 });
     const address = request.headers.get(WATCHER_ADDRESS_HEADER) ?? "unknown";
@@ -363,20 +301,8 @@ export class SessionObject extends DurableObject<Env> {
     }
   }
 
-  /**
-   * Answers a call about the session `ref` here, or, for a session made before objects held
-   * their sessions, where it lives; `absent` when there is no such session.
-   */
-  async #at<T>(
-    ref: SessionRef,
-    here: () => T | Promise<T>,
-    there: (stub: DurableObjectStub<SessionObject>, legacy: SessionRef) => Promise<unknown>,
-    absent: T,
-  ): Promise<T> {
-    const arrival = await this.#held.arrivals.arrive(ref);
-    if (arrival === "here") return here();
-    if (arrival === "absent") return absent;
-    // An RPC answer is the same structured clone the caller would have had from `here`.
-    return (await there(arrival.forward, arrival.ref)) as T;
+  /** Answers a call about the session `ref`; `absent` when there is no such session. */
+  async #at<T>(ref: SessionRef, here: () => T | Promise<T>, absent: T): Promise<T> {
+    return (await this.#held.arrivals.arrive(ref)) === "here" ? here() : absent;
   }
 }

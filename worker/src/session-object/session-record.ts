@@ -1,11 +1,12 @@
 import type {
   ConnectionKeyRow,
+  ConnectionRow,
   SessionAuthorityRow,
   SessionKeyRow,
   SessionRow,
 } from "../db/sessions.ts";
-import type { WebhookRow } from "../db/webhooks.ts";
-import type { OutboxEvent, StoredConnection } from "./tables.ts";
+import type { EventType, WebhookRow } from "../db/webhooks.ts";
+import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 
 /**
  * How a session's object keeps its session (SPEC §15): key-value entries, no tables. A table is
@@ -20,6 +21,33 @@ import type { OutboxEvent, StoredConnection } from "./tables.ts";
 export const SESSION_ENTRY = "session";
 /** Prefix of a connection's entry; the rest is the connection's id. */
 export const CONNECTION_ENTRY = "connection:";
+
+/** One event as the outbox keeps it. */
+export interface OutboxEvent {
+  id: string;
+  type: EventType;
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** The rules a connection keeps from open to finish, whatever PATCH does meanwhile. */
+export interface ConnectionRules {
+  mustConfirm: boolean;
+  requireSecurityKey: boolean;
+  requireUserVerification: boolean;
+}
+
+/** A connection as its session's object keeps it: D1's row, and what only the object needs. */
+export type StoredConnection = ConnectionRow & {
+  /**
+   * While the connection is in progress: when its place in the session lapses (ms), if its
+   * bridge never reports back (the auth deadline, the confirmation prompt and a margin).
+   */
+  leaseUntil: number | null;
+  rules: ConnectionRules;
+  /** The keys the user is being asked to confirm, for the proof page. */
+  confirming: ProvenKeyView[] | null;
+};
 
 /** A change's events, waiting for D1: the version the change wrote, and the events in order. */
 export interface Outbox {
@@ -46,6 +74,8 @@ interface Entry {
 export interface SessionEntry extends Entry {
   /** The session itself; a tombstone (`deleted`) once deleted, until D1 has heard of it. */
   session: StoredSession;
+  /** The index shard of its project (db/databases.ts): where its pushes go. */
+  shard: string;
   keys: SessionKeyRow[];
   authorities: StoredAuthority[];
   /**

@@ -6,7 +6,7 @@ import type {
   SessionRow,
 } from "../db/sessions.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
-import { entriesFromTables } from "./legacy-tables.ts";
+import type { OutboxEvent, StoredConnection } from "./session-record.ts";
 import {
   CONNECTION_ENTRY,
   type ConnectionEntry,
@@ -15,7 +15,6 @@ import {
   type SessionEntry,
 } from "./session-record.ts";
 import { SessionWriter } from "./session-writer.ts";
-import type { OutboxEvent, StoredConnection } from "./tables.ts";
 import { WriteBuffer } from "./write-buffer.ts";
 
 /** A connection as the object keeps it: the index's row, and what only the object needs. */
@@ -60,13 +59,6 @@ export class SessionStore {
     this.#buffer = WriteBuffer.of(storage);
   }
 
-  /** As the object wakes: an object that kept its session in tables moves it to entries, once. */
-  async open(): Promise<void> {
-    if (this.#entry() !== undefined) return;
-    await entriesFromTables(this.#storage);
-    this.#buffer.forget();
-  }
-
   /** The object deleted all its storage (it retired): it holds nothing, and knows nothing. */
   forget() {
     this.#pushed = null;
@@ -109,6 +101,11 @@ export class SessionStore {
     const entry = this.#entry();
     if (!entry) return 0;
     return Math.max(entry.version, ...this.#connectionEntries().map((held) => held.version));
+  }
+
+  /** The index shard the session's project is on: where its pushes go (db/databases.ts). */
+  shard(): string | undefined {
+    return this.#entry()?.shard;
   }
 
   /** Whether this object held a session that was deleted. */

@@ -13,6 +13,7 @@ import {
   REDACTED_SESSION,
 } from "../domain/redaction.ts";
 import { newId } from "../lib/ids.ts";
+import type { ConnectionRules, OutboxEvent, StoredConnection } from "./session-record.ts";
 import {
   CONNECTION_ENTRY,
   type ConnectionEntry,
@@ -20,7 +21,6 @@ import {
   SESSION_ENTRY,
   type SessionEntry,
 } from "./session-record.ts";
-import type { ConnectionRules, OutboxEvent, StoredConnection } from "./tables.ts";
 import type { WriteBuffer } from "./write-buffer.ts";
 
 /** What a transition reads and writes through: the object's entries, its writes held back. */
@@ -81,13 +81,19 @@ export class SessionWriter {
     this.#held.buffer.put(key, entry);
   }
 
-  /** A new session with what it was given. */
-  create(row: SessionRow, keys: SessionKeyRow[], authorities: SessionAuthorityRow[]) {
+  /** A new session with what it was given, on its project's shard. */
+  create(
+    row: SessionRow,
+    shard: string,
+    keys: SessionKeyRow[],
+    authorities: SessionAuthorityRow[],
+  ) {
     const version = this.version;
     const before = this.#held.buffer.get<SessionEntry>(SESSION_ENTRY);
     this.#keep(SESSION_ENTRY, {
       version,
       session: { ...row, version, deleted: false },
+      shard,
       keys: keys.map((key) => ({ ...key, version })),
       authorities: authorities.map((authority) => ({ ...authority, version })),
       outbox: [...(before?.outbox ?? [])],

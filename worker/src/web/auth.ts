@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { database } from "../db/client.ts";
+import { directoryDb, shardDb } from "../db/databases.ts";
 import { accountForWebSession, WEB_SESSION_DAYS } from "../domain/accounts.ts";
 import { timingSafeEqual } from "../domain/passwords.ts";
 import { assertOwner, projectForMember } from "../domain/projects.ts";
@@ -47,7 +47,7 @@ async function sessionCsrfToken(sessionToken: string): Promise<string> {
  */
 export const webSession = createMiddleware<AppEnv>(async (c, next) => {
   const token = getCookie(c, cookieName(c, SESSION_COOKIE));
-  const account = token ? await accountForWebSession(database(c.env.DB), token, new Date()) : null;
+  const account = token ? await accountForWebSession(directoryDb(c.env), token, new Date()) : null;
   let csrf = getCookie(c, cookieName(c, CSRF_COOKIE));
   if (!csrf || !CSRF_TOKEN.test(csrf)) {
     csrf = randomBase32(32);
@@ -124,9 +124,9 @@ export const MODE_COOKIE = "keyproof_mode";
  * be a member (anyone else gets the same 404 as for no project). Pages read `c.var.member`.
  */
 export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
-  const db = database(c.env.DB);
+  const directory = directoryDb(c.env);
   const { project, role } = await projectForMember(
-    db,
+    directory,
     c.var.account.id,
     c.req.param("project_id") ?? "",
   );
@@ -135,7 +135,9 @@ export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
     role,
   });
   c.set("project", {
-    db,
+    db: shardDb(c.env, project.shard),
+    directory,
+    shard: project.shard,
     env: c.env,
     projectId: project.id,
     livemode: getCookie(c, cookieName(c, MODE_COOKIE)) !== "test",

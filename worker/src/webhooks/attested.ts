@@ -1,5 +1,5 @@
 import { decodeJwt } from "jose";
-import type { Database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
 import type { EventRow } from "../db/webhooks.ts";
 import { signAttestation, signEnding } from "../domain/attestations.ts";
 import { readManyFromIndex } from "../domain/indexed-session.ts";
@@ -12,12 +12,13 @@ import type { Env } from "../env.ts";
  * Events as deliveries send them: their keys expanded (stored-events.ts), each ending signed; a
  * run's events at once, in two reads (their keys, the sessions that ended) whatever their number.
  */
-export async function deliveredEvents(env: Env, db: Database, events: EventRow[]) {
+export async function deliveredEvents(env: Env, shard: string, events: EventRow[]) {
   const ending = events.filter((event) => event.type === "status_changed" && event.sessionId);
   const [expanded, states] = await Promise.all([
-    withKeys(db, events),
+    withKeys(shardDb(env, shard), events),
     readManyFromIndex(
       env,
+      shard,
       ending.map((event) => event.sessionId ?? ""),
     ),
   ]);

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type Database, database } from "../db/client.ts";
+import type { Database } from "../db/client.ts";
+import { directoryDb, shardDb } from "../db/databases.ts";
 import { sessions } from "../db/sessions.ts";
 import {
   type AttemptRecord,
@@ -60,14 +61,17 @@ const later = (delaySeconds: number): QueueDecision => ({
   delaySeconds: queueDelay(delaySeconds),
 });
 
-/** The queue consumer: one message is one attempt of one invocation; messages are handled in order. */
+/**
+ * The queue consumer: one message is one attempt of one invocation, on the index shard the
+ * message names; messages are handled in order.
+ */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env) {
-  const db = database(env.DB);
   const waitUntil = Date.now() + ORDER_POLL_BUDGET_MS;
   for (const message of batch.messages) {
+    const { shard } = message.body;
     const decision = await processInvocation(
       env,
-      db,
+      shard,
       message.body,
       new Date(),
       message.attempts,
@@ -75,10 +79,10 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
     );
     if (decision.kind === "next") {
       const next = { invocation_id: message.body.invocation_id, attempt: decision.attempt };
-      await enqueueQuietly(env, [next], decision.delaySeconds);
+      await enqueueQuietly(env, shard, [next], decision.delaySeconds);
       message.ack();
     } else if (decision.kind === "later" && message.attempts >= QUEUE_RETRY_BUDGET) {
-      await enqueue(env, [message.body], decision.delaySeconds);
+      await enqueue(env, shard, [message.body], decision.delaySeconds);
       message.ack();
     } else if (decision.kind === "later") {
       message.retry({ delaySeconds: decision.delaySeconds });
@@ -90,13 +94,14 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
 
 export async function processInvocation(
   env: Env,
-  db: Database,
-  message: WebhookMessage,
+  shard: string,
+  message: Omit<WebhookMessage, "shard">,
   now: Date,
   messageAttempts = 1,
   /** Until when a first attempt may wait here for an earlier one in flight (claimRunSoon). */
   waitUntil = Date.now() + ORDER_POLL_BUDGET_MS,
 ): Promise<QueueDecision> {
+  const db = shardDb(env, shard);
   const [found] = await withWebhookAndEvent(db)
     .where(invocationKey(message.invocation_id))
     .limit(1);
@@ -131,18 +136,18 @@ export async function processInvocation(
     if (run.length === 0)
       return (await isClaimable(db, invocation, new Date())) ? later(ORDER_WAIT_SECONDS) : done;
     let own: QueueDecision | null = null;
-    for (const [loaded, decision] of await deliverClaimed(env, db, run, timeout, dropped)) {
+    for (const [loaded, decision] of await deliverClaimed(env, shard, run, timeout, dropped)) {
       if (loaded.invocation.id === invocation.id) own = decision;
-      else await followUp(env, loaded, decision);
+      else await followUp(env, shard, loaded, decision);
     }
     // More than a run's worth of events came before this one: its turn is next.
     if (own === null) return later(0);
-    await sendLaterEvents(env, db, invocation.webhookId, timeout);
+    await sendLaterEvents(env, shard, invocation.webhookId, timeout);
     return own;
   }
   // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
   if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout)))) return done;
-  const [decision] = await deliverClaimed(env, db, [found], timeout);
+  const [decision] = await deliverClaimed(env, shard, [found], timeout);
   return decision?.[1] ?? done;
 }
 
@@ -155,22 +160,27 @@ const MAX_LATER_RUNS = 4;
  * (ORDER_WAIT_SECONDS) before trying; by then their events were sent, so they have nothing left
  * to do. Under a burst the events thus go out back to back rather than a wave a second.
  */
-async function sendLaterEvents(env: Env, db: Database, webhookId: string, timeout: number) {
+async function sendLaterEvents(env: Env, shard: string, webhookId: string, timeout: number) {
   for (let runs = 0; runs < MAX_LATER_RUNS; runs++) {
-    const { run, dropped } = await claimRun(db, webhookId, null, timeout);
+    const { run, dropped } = await claimRun(shardDb(env, shard), webhookId, null, timeout);
     if (run.length === 0) return;
-    const decisions = await deliverClaimed(env, db, run, timeout, dropped);
-    for (const [loaded, decision] of decisions) await followUp(env, loaded, decision);
+    const decisions = await deliverClaimed(env, shard, run, timeout, dropped);
+    for (const [loaded, decision] of decisions) await followUp(env, shard, loaded, decision);
     // A 410 disabled the webhook: nothing more goes to it.
     if (decisions.length < run.length) return;
   }
 }
 
 /** What an earlier event of a run needs next: its retry queued, or nothing. */
-async function followUp(env: Env, loaded: LoadedInvocation, decision: QueueDecision) {
+async function followUp(
+  env: Env,
+  shard: string,
+  loaded: LoadedInvocation,
+  decision: QueueDecision,
+) {
   if (decision.kind !== "next") return;
   const next = { invocation_id: loaded.invocation.id, attempt: decision.attempt };
-  await enqueueQuietly(env, [next], decision.delaySeconds);
+  await enqueueQuietly(env, shard, [next], decision.delaySeconds);
 }
 
 /**
@@ -181,18 +191,19 @@ async function followUp(env: Env, loaded: LoadedInvocation, decision: QueueDecis
  */
 async function deliverClaimed(
   env: Env,
-  db: Database,
+  shard: string,
   claimed: LoadedInvocation[],
   timeout: number,
   /** Claimed, but not to be sent now (behind one another message took): let go. */
   dropped: string[] = [],
 ): Promise<[LoadedInvocation, QueueDecision][]> {
+  const db = shardDb(env, shard);
   const decisions: [LoadedInvocation, QueueDecision][] = [];
   const writes: BatchItem<"sqlite">[] = [];
   // What each event says is read for the whole run at once; only the sends wait on one another.
   const bodies = await deliveredEvents(
     env,
-    db,
+    shard,
     claimed.map((loaded) => loaded.event),
   );
   let gone = false;
@@ -217,6 +228,8 @@ async function deliverClaimed(
   if (disabled?.sessionId) {
     const ctx = {
       db,
+      directory: directoryDb(env),
+      shard,
       env,
       projectId: disabled.projectId,
       livemode: disabled.livemode,

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
 import { invocationKey, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { enqueue, type WebhookMessage } from "./queue.ts";
@@ -11,9 +11,10 @@ import { enqueue, type WebhookMessage } from "./queue.ts";
  * used up is marked failed, with the reason.
  */
 export async function reconcileDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env) {
-  const db = database(env.DB);
   const now = Date.now();
   for (const message of batch.messages) {
+    const { shard } = message.body;
+    const db = shardDb(env, shard);
     const [found] = await db
       .select({ invocation: webhookInvocations, retries: webhooks.retries })
       .from(webhookInvocations)
@@ -38,7 +39,7 @@ export async function reconcileDeadLetters(batch: MessageBatch<WebhookMessage>, 
     } else {
       const due = invocation.nextAttemptAt ? Date.parse(invocation.nextAttemptAt) : now;
       const next = { invocation_id: invocation.id, attempt: invocation.attempts + 1 };
-      await enqueue(env, [next], Math.max(0, (due - now) / 1000));
+      await enqueue(env, shard, [next], Math.max(0, (due - now) / 1000));
     }
     message.ack();
   }

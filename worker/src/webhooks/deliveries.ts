@@ -27,7 +27,7 @@ export async function sendTestEvent(ctx: ProjectContext, webhookId: string) {
   await ctx.db.batch(
     outboxStatements(ctx.db, rows) as [ReturnType<typeof outboxStatements>[number]],
   );
-  await enqueueQuietly(ctx.env, firstAttempts(rows.invocations));
+  await enqueueQuietly(ctx.env, ctx.shard, firstAttempts(rows.invocations));
   const [invocation] = rows.invocations;
   if (!invocation) throw new ApiError(500, "No invocation was created for the test event");
   return deliveryView(invocation, "ping");
@@ -87,7 +87,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
     )
     .returning();
   if (!row) throw notFound("Delivery", "path.invocation_id", invocationId);
-  await enqueueQuietly(ctx.env, [{ invocation_id: row.id, attempt: row.attempts + 1 }]);
+  await enqueueQuietly(ctx.env, ctx.shard, [{ invocation_id: row.id, attempt: row.attempts + 1 }]);
   const [event] = await ctx.db
     .select({ type: events.type })
     .from(events)

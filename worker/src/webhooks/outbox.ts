@@ -12,7 +12,7 @@ import {
 } from "../db/webhooks.ts";
 import type { PlannedEvent } from "../domain/events.ts";
 import { newId } from "../lib/ids.ts";
-import type { WebhookMessage } from "./queue.ts";
+import type { Delivery } from "./queue.ts";
 
 export function outboxStatements(
   db: Database,
@@ -25,7 +25,7 @@ export function outboxStatements(
 }
 
 /** The queue messages for invocations that have not been attempted yet. */
-export function firstAttempts(invocations: InvocationRow[]): WebhookMessage[] {
+export function firstAttempts(invocations: InvocationRow[]): Delivery[] {
   return invocations.map((row) => ({ invocation_id: row.id, attempt: 1 }));
 }
 

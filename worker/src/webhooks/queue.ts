@@ -11,7 +11,12 @@ import { MAX_QUEUE_DELAY_SECONDS } from "./schedule.ts";
 export interface WebhookMessage {
   invocation_id: string;
   attempt?: number;
+  /** The index shard its invocation is on (db/databases.ts). */
+  shard: string;
 }
+
+/** What a producer says of one delivery: the shard goes on every message of a batch. */
+export type Delivery = Omit<WebhookMessage, "shard">;
 
 /** Queues accept at most 100 messages per sendBatch. */
 const QUEUE_BATCH_LIMIT = 100;
@@ -23,12 +28,17 @@ export const queueDelay = (seconds: number) =>
   Math.max(0, Math.min(Math.ceil(seconds), MAX_QUEUE_DELAY_SECONDS));
 
 /** Puts attempts on the queue, each after `delaySeconds` (default: at once). */
-export async function enqueue(env: Env, messages: WebhookMessage[], delaySeconds?: number) {
+export async function enqueue(
+  env: Env,
+  shard: string,
+  messages: Delivery[],
+  delaySeconds?: number,
+) {
   meter("queueMessages", messages.length);
   for (let start = 0; start < messages.length; start += QUEUE_BATCH_LIMIT) {
     await env.WEBHOOK_QUEUE.sendBatch(
-      messages.slice(start, start + QUEUE_BATCH_LIMIT).map((body) => ({
-        body,
+      messages.slice(start, start + QUEUE_BATCH_LIMIT).map((message) => ({
+        body: { ...message, shard } satisfies WebhookMessage,
         contentType: "json" as const,
         delaySeconds: delaySeconds === undefined ? undefined : queueDelay(delaySeconds),
       })),
@@ -40,10 +50,15 @@ export async function enqueue(env: Env, messages: WebhookMessage[], delaySeconds
  * Best effort after a commit: D1 already holds the schedule, so a send that fails only delays
  * the delivery until the sweeper finds it due.
  */
-export async function enqueueQuietly(env: Env, messages: WebhookMessage[], delaySeconds?: number) {
+export async function enqueueQuietly(
+  env: Env,
+  shard: string,
+  messages: Delivery[],
+  delaySeconds?: number,
+) {
   if (messages.length === 0) return;
   try {
-    await enqueue(env, messages, delaySeconds);
+    await enqueue(env, shard, messages, delaySeconds);
   } catch (error) {
     log(env, "warn", "enqueue failed; the sweeper will send these when due", {
       invocations: messages.map((message) => message.invocation_id),

@@ -1,5 +1,5 @@
 import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { shardDb } from "../db/databases.ts";
 import { webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { enqueue } from "./queue.ts";
@@ -14,13 +14,14 @@ export function sweepGraceSeconds(env: Pick<Env, "WEBHOOK_SWEEP_GRACE_SECONDS">)
 }
 
 /**
- * Runs every minute (the cron trigger; `npm start` calls it locally): queues every unfinished
+ * Runs every minute for each shard (the cron trigger; `npm start` calls it locally): queues every unfinished
  * invocation whose next attempt is overdue by the grace period and has no attempt in flight,
  * whatever its attempt count. This is what brings back a delivery whose queue message was lost
  * (a restart, a deploy, a dead-lettered message, an enqueue that failed after its commit).
  * A message that was not lost after all is harmless: only one claims the attempt.
  */
-export async function sweepDueInvocations(env: Env, db: Database, now = new Date()) {
+export async function sweepDueInvocations(env: Env, shard: string, now = new Date()) {
+  const db = shardDb(env, shard);
   const overdue = new Date(now.getTime() - sweepGraceSeconds(env) * 1000).toISOString();
   const due = await db
     .select({ id: webhookInvocations.id, attempts: webhookInvocations.attempts })
@@ -39,6 +40,7 @@ export async function sweepDueInvocations(env: Env, db: Database, now = new Date
     .limit(SWEEP_BATCH);
   await enqueue(
     env,
+    shard,
     due.map((row) => ({ invocation_id: row.id, attempt: row.attempts + 1 })),
   );
   return due.length;

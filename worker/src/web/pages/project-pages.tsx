@@ -1,4 +1,4 @@
-import type { InvitationRow } from "../../db/accounts.ts";
+import type { InvitationRow } from "../../db/directory.ts";
 import type { ListedApiKey } from "../../domain/api-keys.ts";
 import { OVERVIEW_DAYS, type ProjectOverview } from "../../domain/project-overview.ts";
 import { MAX_RETENTION_DAYS } from "../../domain/retention.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../app-env.ts";
-import { database } from "../../db/client.ts";
+import { directoryDb } from "../../db/databases.ts";
 import { acceptInvitation, invitationFor } from "../../domain/invitations.ts";
 import { pageContext, redirectWith } from "../forms.ts";
 import { InvitationPage } from "../pages/project-pages.tsx";
@@ -9,7 +9,7 @@ import { InvitationPage } from "../pages/project-pages.tsx";
 export const invitationRoutes = new Hono<AppEnv>()
   .get("/:token", async (c) => {
     const { projectName } = await invitationFor(
-      database(c.env.DB),
+      directoryDb(c.env),
       c.req.param("token"),
       new Date(),
     );
@@ -23,7 +23,7 @@ export const invitationRoutes = new Hono<AppEnv>()
   })
   .post("/:token", async (c) => {
     const projectId = await acceptInvitation(
-      database(c.env.DB),
+      directoryDb(c.env),
       c.req.param("token"),
       c.var.account.id,
       new Date(),

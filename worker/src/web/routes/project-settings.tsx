@@ -1,7 +1,7 @@
 import { Hono, type Context as HonoContext } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
-import { database } from "../../db/client.ts";
+import { directoryDb } from "../../db/databases.ts";
 import { deleteAccount } from "../../domain/accounts.ts";
 import { apiKeysOf, createApiKey, revokeApiKey, workingKeysBy } from "../../domain/api-keys.ts";
 import {
@@ -18,6 +18,7 @@ import {
   projectsOf,
   removeMember,
   renameProject,
+  retentionDaysOf,
   setRetentionDays,
 } from "../../domain/projects.ts";
 import { badRequest } from "../../lib/errors.ts";
@@ -59,10 +60,10 @@ async function settingsPage(c: Context, shown: ShownOnce = {}, status: 200 | 400
   const ctx = c.var.project;
   const { project, role } = c.var.member;
   const [members, keys, hooks, invitations] = await Promise.all([
-    membersOf(ctx.db, project.id),
-    apiKeysOf(ctx.db, project.id),
+    membersOf(ctx.directory, project.id),
+    apiKeysOf(ctx.directory, project.id),
     listWebhooks(ctx, { kind: "project" }, { offset: 0, limit: 100 }),
-    role === "owner" ? pendingInvitations(ctx.db, project.id, ctx.now) : [],
+    role === "owner" ? pendingInvitations(ctx.directory, project.id, ctx.now) : [],
   ]);
   return c.html(
     <SettingsPage
@@ -84,14 +85,20 @@ const settingsPath = (c: Context) => `/projects/${c.var.member.project.id}/setti
 /** `/projects`: the signed-in account's projects, and a new one. */
 export const projectListRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
-    const projects = await projectsOf(database(c.env.DB), c.var.account.id);
+    const projects = await projectsOf(directoryDb(c.env), c.var.account.id);
     return c.html(<ProjectsPage page={pageContext(c)} projects={projects} />);
   })
   .post("/", async (c) => {
     const form = await c.req.parseBody();
-    const db = database(c.env.DB);
+    const db = directoryDb(c.env);
     try {
-      const project = await createProject(db, c.var.account.id, text(form, "name"), new Date());
+      const project = await createProject(
+        c.env,
+        db,
+        c.var.account.id,
+        text(form, "name"),
+        new Date(),
+      );
       return redirectWith(c, `/projects/${project.id}`, {
         notice: "Project created. Next, create an API key in Settings to call the API.",
       });
@@ -106,7 +113,7 @@ export const projectListRoutes = new Hono<AppEnv>()
 
 /** `/projects/account/delete`: an account that owns no project deletes itself (SPEC §19). */
 projectListRoutes.post("/account/delete", async (c) => {
-  const db = database(c.env.DB);
+  const db = directoryDb(c.env);
   try {
     await deleteAccount(db, c.var.account.id);
   } catch (error) {
@@ -132,7 +139,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     const ctx = c.var.project;
     const form = await c.req.parseBody();
     try {
-      await renameProject(ctx.db, ctx.projectId, text(form, "name"));
+      await renameProject(ctx.directory, ctx.projectId, text(form, "name"));
       return redirectWith(c, settingsPath(c), { notice: "Renamed." });
     } catch (error) {
       return settingsPage(c, { renameForm: formState(form, error) }, 400);
@@ -147,7 +154,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         error: "Only an owner can change retention.",
       });
     try {
-      await setRetentionDays(ctx.db, ctx.projectId, text(form, "retention_days"));
+      await setRetentionDays(ctx, retentionDaysOf(text(form, "retention_days")));
       return redirectWith(c, `${settingsPath(c)}#retention`, { notice: "Retention saved." });
     } catch (error) {
       return settingsPage(c, { retentionForm: formState(form, error) }, 400);
@@ -205,7 +212,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       return redirectWith(c, `${settingsPath(c)}#test-data`, {
         error: "Tick the box to confirm deleting all test data.",
       });
-    await deleteTestData(c.env, c.var.project.db, c.var.project.projectId);
+    await deleteTestData(c.var.project);
     return redirectWith(c, `${settingsPath(c)}#test-data`, {
       notice:
         "All test data is deleted: test sessions, their events and deliveries, test webhooks.",
@@ -219,21 +226,21 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       return redirectWith(c, `${settingsPath(c)}#api-keys`, {
         error: "Tick the box to confirm revoking the key.",
       });
-    await revokeApiKey(ctx.db, ctx.projectId, c.req.param("key_id"), ctx.now);
+    await revokeApiKey(ctx.directory, ctx.projectId, c.req.param("key_id"), ctx.now);
     return redirectWith(c, `${settingsPath(c)}#api-keys`, { notice: "API key revoked." });
   })
   .post("/members/:account_id/remove", async (c) => {
     const ctx = c.var.project;
     const accountId = c.req.param("account_id");
     try {
-      await removeMember(ctx.db, ctx.projectId, accountId, {
+      await removeMember(ctx.directory, ctx.projectId, accountId, {
         accountId: c.var.account.id,
         role: c.var.member.role,
       });
       if (accountId === c.var.account.id)
         return redirectWith(c, "/projects", { notice: "You left the project." });
       // Their keys are the project's and keep working: say so, so someone decides.
-      const left = await workingKeysBy(ctx.db, ctx.projectId, accountId, ctx.now);
+      const left = await workingKeysBy(ctx.directory, ctx.projectId, accountId, ctx.now);
       return redirectWith(c, `${settingsPath(c)}${left > 0 ? "#api-keys" : ""}`, {
         notice:
           left === 0
@@ -250,7 +257,11 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     if (c.var.member.role !== "owner")
       return redirectWith(c, settingsPath(c), { error: "Only an owner can delete the project." });
     try {
-      await deleteProject(c.env, ctx.db, c.var.member.project, text(form, "confirm"), ctx.now);
+      await deleteProject(
+        { ...ctx, name: c.var.member.project.name },
+        text(form, "confirm"),
+        ctx.now,
+      );
       return redirectWith(c, "/projects", { notice: "The project and all its data are deleted." });
     } catch (error) {
       return settingsPage(c, { deleteForm: formState(form, error) }, 400);
@@ -261,7 +272,12 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
 export const invitationAdminRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const ctx = c.var.project;
-    const { token } = await createInvitation(ctx.db, ctx.projectId, c.var.account.id, ctx.now);
+    const { token } = await createInvitation(
+      ctx.directory,
+      ctx.projectId,
+      c.var.account.id,
+      ctx.now,
+    );
     // Shown once, by the page this redirects to: the link is the credential, only its hash is kept.
     return redirectWith(
       c,
@@ -272,6 +288,6 @@ export const invitationAdminRoutes = new Hono<AppEnv>()
   })
   .post("/:invitation_id/revoke", async (c) => {
     const ctx = c.var.project;
-    await revokeInvitation(ctx.db, ctx.projectId, c.req.param("invitation_id"), ctx.now);
+    await revokeInvitation(ctx.directory, ctx.projectId, c.req.param("invitation_id"), ctx.now);
     return redirectWith(c, settingsPath(c), { notice: "Invitation revoked." });
   });

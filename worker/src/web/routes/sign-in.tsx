@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
-import { database } from "../../db/client.ts";
+import { directoryDb } from "../../db/databases.ts";
 import { endWebSession, signIn, signUp, startWebSession } from "../../domain/accounts.ts";
 import { recordSignInFailure, signInBlocked, signUpAllowed } from "../../domain/sign-in-limits.ts";
 import {
@@ -34,7 +34,7 @@ export const authRoutes = new Hono<AppEnv>()
       return c.html(<AuthPage page={page} mode="signup" email={text(form, "email")} />, 429);
     }
     try {
-      const db = database(c.env.DB);
+      const db = directoryDb(c.env);
       const account = await signUp(db, text(form, "email"), text(form, "password"), new Date());
       setSessionCookie(c, await startWebSession(db, account.id, new Date()));
       return redirectWith(c, "/projects", {
@@ -66,7 +66,7 @@ export const authRoutes = new Hono<AppEnv>()
       c.header("Retry-After", String(wait));
       return failed(TOO_MANY_ATTEMPTS, 429);
     }
-    const db = database(c.env.DB);
+    const db = directoryDb(c.env);
     const account = await signIn(db, email, text(form, "password"));
     if (!account) {
       await recordSignInFailure(c.env, email, address);
@@ -92,7 +92,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/signout", async (c) => {
     const token = getCookie(c, cookieName(c, SESSION_COOKIE));
-    if (token) await endWebSession(database(c.env.DB), token);
+    if (token) await endWebSession(directoryDb(c.env), token);
     clearSessionCookie(c);
     return c.redirect("/", 303);
   });

@@ -1,1 +1,0 @@
-ALTER TABLE `connections` ADD `refusals` text DEFAULT '[]' NOT NULL;

@@ -1,1 +1,0 @@
-CREATE INDEX `sessions_project_created_idx` ON `sessions` (`project_id`,`created_at`,`id`);

@@ -1,2 +1,0 @@
-ALTER TABLE `projects` ADD `retention_days` integer DEFAULT 30 NOT NULL;--> statement-breakpoint
-CREATE INDEX `sessions_project_completed_idx` ON `sessions` (`project_id`,`completed_at`) WHERE "sessions"."completed_at" IS NOT NULL;

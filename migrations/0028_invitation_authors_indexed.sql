@@ -1,2 +1,0 @@
-CREATE INDEX `project_invitations_created_by_idx` ON `project_invitations` (`created_by`) WHERE "project_invitations"."created_by" IS NOT NULL;--> statement-breakpoint
-CREATE INDEX `project_invitations_accepted_by_idx` ON `project_invitations` (`accepted_by`) WHERE "project_invitations"."accepted_by" IS NOT NULL;

@@ -1,2 +1,0 @@
-ALTER TABLE `api_keys` ADD `created_by` text REFERENCES accounts(id) ON DELETE SET NULL;--> statement-breakpoint
-CREATE INDEX `api_keys_created_by_idx` ON `api_keys` (`created_by`) WHERE "api_keys"."created_by" IS NOT NULL;

@@ -1,1 +1,0 @@
-ALTER TABLE `session` ADD `return_url` text;

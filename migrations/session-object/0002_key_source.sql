@@ -1,1 +1,0 @@
-ALTER TABLE `session_keys` ADD `source` text;

@@ -1,1 +1,0 @@
-ALTER TABLE `session` ADD `redacted_at` text;

@@ -1,1 +1,0 @@
-ALTER TABLE `session` ADD `livemode` integer DEFAULT true NOT NULL;

@@ -1,0 +1,127 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const accounts = sqliteTable("accounts", {
+  id: text().primaryKey(),
+  email: text().notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: text("created_at").notNull(),
+});
+
+export const projects = sqliteTable(
+  "projects",
+  {
+    id: text().primaryKey(),
+    name: text().notNull(),
+    createdAt: text("created_at").notNull(),
+    /** Days a closed session is kept before it is erased (SPEC §19): 1 … 3650. */
+    retentionDays: integer("retention_days").notNull().default(30),
+    /** The index shard (its D1 binding, `INDEX_2`) that holds the project's sessions and events. */
+    shard: text().notNull(),
+  },
+  // How many projects each shard holds: the emptiest takes the next (db/databases.ts).
+  (t) => [index("projects_shard_idx").on(t.shard)],
+);
+
+export const projectMembers = sqliteTable(
+  "project_members",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    role: text({ enum: ["owner", "member"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.accountId] }),
+    index("project_members_account_idx").on(t.accountId),
+  ],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    /** Whose data the key reads and writes (SPEC §20): `kp_live_…` keys live, `kp_test_…` test. */
+    livemode: integer({ mode: "boolean" }).notNull().default(true),
+    prefix: text().notNull(),
+    /** SHA-256 (hex) of the full key; the plaintext is never stored. */
+    hash: text().notNull().unique(),
+    createdAt: text("created_at").notNull(),
+    /** The account that made it in the web app; null once that account is deleted (or for seeds). */
+    createdBy: text("created_by").references(() => accounts.id, { onDelete: "set null" }),
+    expiredAt: text("expired_at"),
+    revokedAt: text("revoked_at"),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [
+    index("api_keys_project_idx").on(t.projectId, t.id),
+    // What deleting an account seeks to set its keys' author to NULL (like invitations, 0028).
+    index("api_keys_created_by_idx").on(t.createdBy).where(sql`${t.createdBy} IS NOT NULL`),
+  ],
+);
+
+/**
+ * Single-use links with which an owner invites someone into a project: whoever opens one signed
+ * in joins as a member. Email addresses are never proof of identity (they are not verified).
+ */
+export const projectInvitations = sqliteTable(
+  "project_invitations",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** SHA-256 (hex) of the token in the link; the link is shown once and never stored. */
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: text("created_by").references(() => accounts.id, { onDelete: "set null" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => accounts.id, { onDelete: "set null" }),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [
+    index("project_invitations_project_idx").on(t.projectId, t.id),
+    // What deleting an account seeks to set its invitations' authors and guests to NULL; without
+    // them the deletion read the whole table (migration 0028).
+    index("project_invitations_created_by_idx")
+      .on(t.createdBy)
+      .where(sql`${t.createdBy} IS NOT NULL`),
+    index("project_invitations_accepted_by_idx")
+      .on(t.acceptedBy)
+      .where(sql`${t.acceptedBy} IS NOT NULL`),
+  ],
+);
+
+/** Signed-in browsers: the cookie holds a random token, this table only its SHA-256. */
+export const webSessions = sqliteTable(
+  "web_sessions",
+  {
+    id: text().primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("web_sessions_account_idx").on(t.accountId)],
+);
+
+/** Each shard's size as last measured (the cron, from D1's own `size_after`): where projects go. */
+export const shards = sqliteTable("shards", {
+  /** The shard's D1 binding: `INDEX_0`, `INDEX_1`, ... */
+  name: text().primaryKey(),
+  sizeBytes: integer("size_bytes").notNull(),
+  measuredAt: text("measured_at").notNull(),
+});
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type InvitationRow = typeof projectInvitations.$inferSelect;
