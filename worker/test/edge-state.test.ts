@@ -1,22 +1,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it, vi } from "vitest";
 import { sessions } from "../src/db/sessions.ts";
 import { primaryCalls, sessionsOpened, setPrimaryGate } from "../src/db/simulated-primary.ts";
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
 import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
-import { newId, randomBase32 } from "../src/lib/ids.ts";
 import { pushToIndex } from "../src/session-object/index-push.ts";
-import {
-  CONNECTION_ENTRY,
-  type ConnectionEntry,
-  SESSION_ENTRY,
-  type SessionEntry,
-} from "../src/session-object/session-record.ts";
+import { CONNECTION_ENTRY, SESSION_ENTRY } from "../src/session-object/session-record.ts";
 import { SessionStore } from "../src/session-object/session-store.ts";
-import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
