@@ -6,8 +6,8 @@ import { projectSettings } from "../db/project-settings.ts";
 import type { Env } from "../env.ts";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../schemas/limits.ts";
 import { freeTextProblem } from "../schemas/text.ts";
-import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "./retention.ts";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRole = (typeof projectMembers.$inferSelect)["role"];

@@ -8,14 +8,13 @@ import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
+import { DEFAULT_RETENTION_DAYS } from "../schemas/limits.ts";
 
 /**
  * How long a closed session is kept (SPEC §19): `retention_days` of its project, counted from
  * when it closed. Then it is erased from its object and from D1 — events and deliveries included
  * — and is unknown everywhere.
  */
-export const DEFAULT_RETENTION_DAYS = 30;
-export const MAX_RETENTION_DAYS = 3650;
 const DAY_SECONDS = 86_400;
 
 /**

@@ -22,3 +22,7 @@ export const LIMITS = {
   /** Length of `return_url`, in characters. */
   maxReturnUrlLength: 2048,
 } as const;
+
+/** How long a project keeps its closed sessions (SPEC §19), in days: by default, and at most. */
+export const DEFAULT_RETENTION_DAYS = 30;
+export const MAX_RETENTION_DAYS = 3650;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../domain/retention.ts";
 import { timestamp } from "./common.ts";
+import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "./limits.ts";
 
 const retentionDays = z
   .int()

@@ -1,7 +1,7 @@
 import type { InvitationRow } from "../../db/directory.ts";
 import type { ListedApiKey } from "../../domain/api-keys.ts";
 import { OVERVIEW_DAYS, type ProjectOverview } from "../../domain/project-overview.ts";
-import { MAX_RETENTION_DAYS } from "../../domain/retention.ts";
+import { MAX_RETENTION_DAYS } from "../../schemas/limits.ts";
 import type { Webhook } from "../../schemas/webhooks.ts";
 import { DailyBars, LabelledBars, ShareBar } from "../charts.tsx";
 import {
