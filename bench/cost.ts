@@ -29,13 +29,16 @@ interface Meters {
   d1RowsWritten: number;
   d1WriteTransactions: number;
   queueMessages: number;
-  d1SizeBytes: number;
+  /** Each D1 database's size, by binding. */
+  d1SizeBytes: Record<string, number>;
+  /** Write transactions by D1 database (binding). */
+  d1WriteTransactionsBy: Record<string, number>;
   /** Rows written per statement, D1's and the objects' apart. */
   writtenBy: Record<string, number>;
 }
 
 /** The counts a price is made of. */
-type Counted = keyof Omit<Meters, "d1SizeBytes" | "writtenBy">;
+type Counted = keyof Omit<Meters, "d1SizeBytes" | "d1WriteTransactionsBy" | "writtenBy">;
 
 const COLUMNS: [Counted, string][] = [
   ["workerInvocations", "Worker invocations"],
@@ -86,7 +89,7 @@ export async function proofRig(vars: Record<string, string> = {}) {
     vars: { SIMULATED_D1_PRIMARY_MS: "0", METERING: "on", ...vars },
   });
   const receiver = await startWebhookReceiver();
-  const { apiKey } = await seedProject(worker);
+  const { apiKey, shard } = await seedProject(worker);
   const dir = mkdtempSync(join(tmpdir(), "keyproof-cost-"));
   const bridgePort = await freePort();
   const bridge = await spawnBridge(worker, {
@@ -172,11 +175,28 @@ export async function proofRig(vars: Record<string, string> = {}) {
     await worker.stop();
     removeState(worker);
   };
-  return { worker, receiver, apiKey, api, ssh, sign, keyPath, meters, settled, measure, stop };
+  /** The seeded project's shard's size now: the index bytes its sessions take. */
+  const shardBytes = async () => (await settled()).d1SizeBytes[shard] ?? 0;
+  return {
+    worker,
+    receiver,
+    apiKey,
+    shard,
+    api,
+    ssh,
+    sign,
+    keyPath,
+    meters,
+    settled,
+    measure,
+    shardBytes,
+    stop,
+  };
 }
 
 export async function runCostBench(storageSessions = 20, write = true) {
-  const { worker, receiver, api, ssh, sign, settled, measure, stop } = await proofRig();
+  const rig = await proofRig();
+  const { worker, receiver, api, ssh, sign, measure, stop } = rig;
   const rows: { name: string; counts: Meters }[] = [];
   try {
     // Warm: the isolate, the cached API key and the rate limiter's grants are not per operation.
@@ -242,14 +262,14 @@ export async function runCostBench(storageSessions = 20, write = true) {
     });
 
     // Bytes a closed session keeps: its object's database, and its share of D1's file.
-    const before = (await settled()).d1SizeBytes;
+    const before = await rig.shardBytes();
     const closed: string[] = [];
     for (let i = 0; i < storageSessions; i++) {
       const one = await api("POST", "/ssh/collect/sessions/", { external_id: `storage-${i}` });
       ssh(one.connection_identifier);
       closed.push(one.id);
     }
-    const after = (await settled()).d1SizeBytes;
+    const after = await rig.shardBytes();
     const objectBytes = await Promise.all(
       closed.map(
         async (id) =>

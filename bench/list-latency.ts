@@ -41,8 +41,8 @@ function insertSessions(projectId: string, count: number): string[] {
 export async function runListBench(sessions = 100_000, samples = 30, write = true) {
   const worker = await startLocalWorker();
   try {
-    const { projectId, apiKey } = await seedProject(worker);
-    executeLocalSql(insertSessions(projectId, sessions), worker.persistTo);
+    const { projectId, apiKey, shard } = await seedProject(worker);
+    executeLocalSql(insertSessions(projectId, sessions), worker.persistTo, shard);
     const time = async (query: string, expectedTotal = sessions) => {
       const latencies: number[] = [];
       for (let i = 0; i < samples; i++) {

@@ -18,7 +18,7 @@ const MEASURED_RETENTION_DAYS = 20;
 
 export async function runStorageBench(sessions = 20, write = true) {
   const rig = await proofRig({ RETENTION_DAY_SECONDS: "1" });
-  const { api, ssh, settled, worker } = rig;
+  const { api, ssh, worker } = rig;
   const objectBytes = async (id: string) =>
     (
       (await (await fetch(`${worker.url}/__dev/sessions/${id}/storage`)).json()) as {
@@ -37,9 +37,9 @@ export async function runStorageBench(sessions = 20, write = true) {
   };
   try {
     await api("PATCH", "/project", { retention_days: MEASURED_RETENTION_DAYS });
-    const empty = (await settled()).d1SizeBytes;
+    const empty = await rig.shardBytes();
     const ids = await closeSessions(sessions, "kept");
-    const full = (await settled()).d1SizeBytes;
+    const full = await rig.shardBytes();
     const heldBytes = await Promise.all(ids.map(objectBytes));
     // Retention runs out: each object's alarm erases its session, D1's rows with it.
     const deadline = Date.now() + (MEASURED_RETENTION_DAYS + 60) * 1000;
@@ -59,10 +59,10 @@ export async function runStorageBench(sessions = 20, write = true) {
     }
     const erasedBytes = await Promise.all(ids.map(objectBytes));
     const events = (await api("GET", "/events/")) as { total: number };
-    const afterErasure = (await settled()).d1SizeBytes;
+    const afterErasure = await rig.shardBytes();
     // SQLite keeps a file's freed pages for reuse: the next sessions fill them.
     await closeSessions(sessions, "reused");
-    const reused = (await settled()).d1SizeBytes;
+    const reused = await rig.shardBytes();
 
     const mean = (values: number[]) =>
       Math.round(values.reduce((a, b) => a + b, 0) / values.length);

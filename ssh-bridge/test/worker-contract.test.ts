@@ -97,6 +97,7 @@ describe("the bridge against the Worker interface", () => {
       expect(fake.calls.finish).toEqual([
         {
           session_id: "cs_fake",
+          connection_identifier: "0".repeat(26),
           keys: [{ key: blob, security_key: null }],
           keys_offered: 1,
           refusals: [],
@@ -127,7 +128,10 @@ describe("the bridge against the Worker interface", () => {
       const [asked, ...renewals] = fake.calls.progress;
       expect(asked?.request.confirming).toHaveLength(1);
       expect(renewals.length).toBeGreaterThanOrEqual(1);
-      expect(renewals[0]?.request).toEqual({ session_id: "cs_fake" });
+      expect(renewals[0]?.request).toEqual({
+        session_id: "cs_fake",
+        connection_identifier: "0".repeat(26),
+      });
       expect((renewals[0]?.at ?? 0) - startedAt).toBeGreaterThanOrEqual(LEASE_RENEWAL_MS - 1_000);
       // Once the connection has reported, it renews nothing more.
       const reported = fake.calls.progress.length;

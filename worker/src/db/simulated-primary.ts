@@ -98,7 +98,7 @@ function gatedStatement(
       guard(binding, async () => {
         await wait();
         const result = await statement.all<Record<string, unknown>>();
-        meterD1([result], [sql], write);
+        meterD1(binding, [result], [sql], write);
         const row = result.results[0] ?? null;
         return column === undefined ? row : (row?.[column] ?? null);
       }),
@@ -106,14 +106,14 @@ function gatedStatement(
       guard(binding, async () => {
         await wait();
         const result = await statement.run();
-        meterD1([result], [sql], write);
+        meterD1(binding, [result], [sql], write);
         return result;
       }),
     all: () =>
       guard(binding, async () => {
         await wait();
         const result = await statement.all();
-        meterD1([result], [sql], write);
+        meterD1(binding, [result], [sql], write);
         return result;
       }),
     raw: (options?: { columnNames?: boolean }) =>
@@ -123,7 +123,12 @@ function gatedStatement(
           ? await statement.raw({ columnNames: true })
           : await statement.raw();
         // raw() reports no meta: the rows it returned are counted as read, a floor.
-        meterD1([{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }], [sql], write);
+        meterD1(
+          binding,
+          [{ meta: { rows_read: rows.length, rows_written: 0 } as D1Meta }],
+          [sql],
+          write,
+        );
         return rows;
       }),
     // D1's own batch() needs its own statements back.
@@ -158,7 +163,7 @@ function gatedSession(
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
         const results = await session.batch(unwrap(statements));
-        meterD1(results, sqls, sqls.some(isWrite));
+        meterD1(binding, results, sqls, sqls.some(isWrite));
         return results;
       }),
     getBookmark: () => session.getBookmark(),
@@ -174,7 +179,7 @@ export function gatedDatabase(binding: string, d1: D1Database, gate: PrimaryGate
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         await gate(sqls.join(";\n"));
         const results = await d1.batch(unwrap(statements));
-        meterD1(results, sqls, sqls.some(isWrite));
+        meterD1(binding, results, sqls, sqls.some(isWrite));
         return results;
       }),
     exec: (sql: string) =>

@@ -15,8 +15,10 @@ export interface Meters {
   d1RowsWritten: number;
   d1WriteTransactions: number;
   queueMessages: number;
-  /** D1's size after the last statement (`meta.size_after`), in bytes. */
-  d1SizeBytes: number;
+  /** Each D1 database's size after its last statement (`meta.size_after`), in bytes, by binding. */
+  d1SizeBytes: Record<string, number>;
+  /** Write transactions by D1 database (binding): how the shards share the load (bench/scale.ts). */
+  d1WriteTransactionsBy: Record<string, number>;
   /** Rows written per statement (its first words), D1's and the objects' apart: where they go. */
   writtenBy: Record<string, number>;
 }
@@ -31,25 +33,34 @@ const zero = (): Meters => ({
   d1RowsWritten: 0,
   d1WriteTransactions: 0,
   queueMessages: 0,
-  d1SizeBytes: 0,
+  d1SizeBytes: {},
+  d1WriteTransactionsBy: {},
   writtenBy: {},
 });
 
 let meters = zero();
 
-export function meter(name: Exclude<keyof Meters, "d1SizeBytes" | "writtenBy">, amount = 1) {
+export function meter(
+  name: Exclude<keyof Meters, "d1SizeBytes" | "d1WriteTransactionsBy" | "writtenBy">,
+  amount = 1,
+) {
   meters[name] += amount;
 }
 
 export function readMeters(): Meters {
   foldCursors();
-  return { ...meters, writtenBy: { ...meters.writtenBy } };
+  return {
+    ...meters,
+    d1SizeBytes: { ...meters.d1SizeBytes },
+    d1WriteTransactionsBy: { ...meters.d1WriteTransactionsBy },
+    writtenBy: { ...meters.writtenBy },
+  };
 }
 
 export function resetMeters() {
   cursors.clear();
-  const size = meters.d1SizeBytes;
-  meters = { ...zero(), d1SizeBytes: size };
+  const sizes = meters.d1SizeBytes;
+  meters = { ...zero(), d1SizeBytes: sizes };
 }
 
 /** `rows` written by `sql`, under the statement's first words (bindings are not part of it). */
@@ -60,18 +71,25 @@ function writtenBy(store: "d1" | "do", sql: string, rows: number) {
 }
 
 /**
- * D1 results' `meta`, counted, each under its statement's text (`sqls`, in the same order);
- * `write` when they were (part of) a write transaction.
+ * D1 results' `meta` from the database bound as `database`, counted, each under its statement's
+ * text (`sqls`, in the same order); `write` when they were (part of) a write transaction.
  */
-export function meterD1(results: { meta?: D1Meta }[], sqls: string[], write: boolean) {
+export function meterD1(
+  database: string,
+  results: { meta?: D1Meta }[],
+  sqls: string[],
+  write: boolean,
+) {
   results.forEach(({ meta }, i) => {
     if (!meta) return;
     meters.d1RowsRead += meta.rows_read ?? 0;
     meters.d1RowsWritten += meta.rows_written ?? 0;
     writtenBy("d1", sqls[i] ?? "", meta.rows_written ?? 0);
-    if (meta.size_after) meters.d1SizeBytes = meta.size_after;
+    if (meta.size_after) meters.d1SizeBytes[database] = meta.size_after;
   });
-  if (write) meters.d1WriteTransactions += 1;
+  if (!write) return;
+  meters.d1WriteTransactions += 1;
+  meters.d1WriteTransactionsBy[database] = (meters.d1WriteTransactionsBy[database] ?? 0) + 1;
 }
 
 /**
