@@ -2,9 +2,13 @@ import { execFile, spawnSync } from "node:child_process";
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import {
   appendFileSync,
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
+  readdirSync,
   readFileSync,
+  readSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -164,6 +168,36 @@ export async function applyLocalMigrations(persistTo = WRANGLER_STATE, config?: 
       }
     }),
   );
+}
+
+/**
+ * A local D1 database from before the index was split into a directory and shards (one database
+ * holding accounts and sessions alike, 2026-11-26): nothing reads it now, and nothing moves it —
+ * keyproof was deployed nowhere, so there is no upgrade path. Said once, with how to free it.
+ */
+export function noteStateFromBefore(persistTo = WRANGLER_STATE) {
+  const noted = join(LOCAL_STATE, "state-from-before-noted");
+  const dir = join(persistTo, "v3", "d1", "miniflare-D1DatabaseObject");
+  if (existsSync(noted) || !existsSync(dir)) return;
+  // The schema's text sits at the start of a SQLite file: both tables in one file is the old layout.
+  const old = readdirSync(dir).some((name) => {
+    if (!name.endsWith(".sqlite") || name === "metadata.sqlite") return false;
+    const head = Buffer.alloc(1024 * 1024);
+    const file = openSync(join(dir, name), "r");
+    try {
+      const text = head.subarray(0, readSync(file, head, 0, head.length, 0)).toString("latin1");
+      return (
+        /CREATE TABLE [`"]accounts[`"]/.test(text) && /CREATE TABLE [`"]sessions[`"]/.test(text)
+      );
+    } finally {
+      closeSync(file);
+    }
+  });
+  if (!old) return;
+  console.log(
+    `Note: ${persistTo} holds local data from before keyproof's index was split into a directory and shards. It is no longer read (new databases start empty); delete it to free the space: rm -rf ${persistTo}`,
+  );
+  writeFileSync(noted, new Date().toISOString());
 }
 
 /** Rows from a local D1 database (the directory, unless another binding is named). */

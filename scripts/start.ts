@@ -20,6 +20,7 @@ import {
   ensureLocalStateDir,
   LocalDatabaseBusyError,
   nodeVersionCheck,
+  noteStateFromBefore,
   ROOT,
   runScheduledEvery,
   WRANGLER_STATE,
@@ -80,6 +81,7 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 nodeVersionCheck();
 const vars = ensureDevVars();
 const stateDir = ensureLocalStateDir();
+noteStateFromBefore();
 console.log("Applying local D1 migrations…");
 try {
   await applyLocalMigrations();
