@@ -6,9 +6,11 @@ import { runApiBench } from "./api.ts";
 import { runBridgeMemoryBench } from "./bridge-memory.ts";
 import { runBurstBench } from "./burst.ts";
 import { runCostBench } from "./cost.ts";
+import { runErasureBench } from "./erasure.ts";
 import { runGeoBench } from "./geo.ts";
 import { runListBench } from "./list-latency.ts";
 import { runProfileBench } from "./profile.ts";
+import { runScaleBench } from "./scale.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
 import { runStorageBench } from "./storage.ts";
 import { runWebhookRecoveryBench } from "./webhook-recovery.ts";
@@ -26,6 +28,8 @@ for (const [name, run] of [
   ["storage", () => runStorageBench(50)],
   ["burst", () => runBurstBench(200)],
   ["profile", () => runProfileBench(50)],
+  ["scale", () => runScaleBench(3, 40)],
+  ["erasure", () => runErasureBench(3_000)],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

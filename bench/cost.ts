@@ -33,12 +33,17 @@ interface Meters {
   d1SizeBytes: Record<string, number>;
   /** Write transactions by D1 database (binding). */
   d1WriteTransactionsBy: Record<string, number>;
+  /** Statements in those write transactions, by database: each one query D1 runs in turn. */
+  d1WriteStatementsBy: Record<string, number>;
   /** Rows written per statement, D1's and the objects' apart. */
   writtenBy: Record<string, number>;
 }
 
 /** The counts a price is made of. */
-type Counted = keyof Omit<Meters, "d1SizeBytes" | "d1WriteTransactionsBy" | "writtenBy">;
+type Counted = keyof Omit<
+  Meters,
+  "d1SizeBytes" | "d1WriteTransactionsBy" | "d1WriteStatementsBy" | "writtenBy"
+>;
 
 const COLUMNS: [Counted, string][] = [
   ["workerInvocations", "Worker invocations"],

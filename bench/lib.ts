@@ -140,3 +140,13 @@ export function scriptArgs(moduleUrl: string): (number | undefined)[] | null {
     .slice(2)
     .map((arg) => (Number.isFinite(Number(arg)) ? Number(arg) : undefined));
 }
+
+/**
+ * Signature proofs from many users, as production sees them: the Worker believes the edge's
+ * `cf-connecting-ip` (TRUST_CF_CONNECTING_IP), and each proof comes from an address of its own,
+ * so the per-address limit (60 a minute, SPEC §6) counts each user, not the bench.
+ */
+export const MANY_USERS_VARS = { TRUST_CF_CONNECTING_IP: "true" };
+
+/** The `n`th user's address (10.0.0.0/8), for `cf-connecting-ip`. */
+export const userAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;

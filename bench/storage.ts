@@ -79,7 +79,7 @@ export async function runStorageBench(sessions = 20, write = true) {
     };
     const markdown = `## 9. Storage: what a closed session keeps, and for how long
 
-\`node bench/storage.ts ${sessions}\` — ${sessions} sessions against \`wrangler dev\` with \`RETENTION_DAY_SECONDS=1\`, each proved over \`ssh\` (one collected key, its events and webhook-free deliveries) and closed; retention ${MEASURED_RETENTION_DAYS} (one-second) days, then erased by each object's alarm. D1 bytes are the growth of D1's file (\`meta.size_after\`, page-granular, so a mean over many); object bytes are \`ctx.storage.sql.databaseSize\`.
+\`node bench/storage.ts ${sessions}\` — ${sessions} sessions against \`wrangler dev\` with \`RETENTION_DAY_SECONDS=1\`, each proved over \`ssh\` (one collected key, its events and webhook-free deliveries) and closed; retention ${MEASURED_RETENTION_DAYS} (one-second) days, then erased by each object's alarm (they have not retired yet: the cron's batched sweep erases those that have, §16). D1 bytes are the growth of D1's file (\`meta.size_after\`, page-granular, so a mean over many); object bytes are \`ctx.storage.sql.databaseSize\`.
 
 ${table(
   ["Figure", "Value"],
@@ -95,7 +95,7 @@ ${table(
       result.d1GrowthRefilled,
     ],
     ...RETENTIONS.map((days, i): [string, number] => [
-      `sessions a day one 10 GB index holds at retention ${days}`,
+      `sessions a day one 10 GB shard holds at retention ${days}`,
       result.sessionsPerDay[i] ?? 0,
     ]),
   ],

@@ -3,9 +3,11 @@ import { runApiBench } from "../../bench/api.ts";
 import { runBridgeMemoryBench } from "../../bench/bridge-memory.ts";
 import { runBurstBench } from "../../bench/burst.ts";
 import { runCostBench } from "../../bench/cost.ts";
+import { runErasureBench } from "../../bench/erasure.ts";
 import { runGeoBench } from "../../bench/geo.ts";
 import { runListBench } from "../../bench/list-latency.ts";
 import { runProfileBench } from "../../bench/profile.ts";
+import { runScaleBench } from "../../bench/scale.ts";
 import { runSshProofBench } from "../../bench/ssh-proofs.ts";
 import { runStorageBench } from "../../bench/storage.ts";
 import { runWebhookRecoveryBench } from "../../bench/webhook-recovery.ts";
@@ -93,4 +95,21 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     expect(first.length).toBe(2);
     expect(last.length).toBe(2);
   }, 120_000);
+
+  it("scale counts every shard's transactions, writer requests and bytes", async () => {
+    const { result } = await runScaleBench(1, 2, false);
+    expect(result.perShard.length).toBeGreaterThanOrEqual(2);
+    for (const shard of result.perShard) {
+      expect(shard.proofs).toBe(2);
+      expect(shard.transactionsPerSecond).toBeGreaterThan(0);
+      expect(shard.writerRequestsPerProof).toBeGreaterThan(0);
+      expect(shard.bytesPerSession).toBeGreaterThan(0);
+    }
+  }, 180_000);
+
+  it("erasure empties every shard of sessions past retention", async () => {
+    const { perMinute, runs } = await runErasureBench(120, false);
+    expect(runs.length).toBeGreaterThan(0);
+    expect(perMinute).toBeGreaterThan(0);
+  }, 180_000);
 });

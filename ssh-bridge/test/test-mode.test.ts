@@ -96,7 +96,16 @@ describe("test mode, end to end", () => {
     expect(await page.textContent("#mode-switch")).toContain("TEST DATA");
     await page.goto(project);
     expect(await page.textContent("#mode-switch")).toContain("TEST DATA");
-    expect(await page.textContent("main")).toMatch(/2 of 2 connections/);
+    // The helper's connection reaches the index by its object's push, a moment after its answer.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page.textContent("main");
+        },
+        { timeout: 10_000 },
+      )
+      .toMatch(/2 of 2 connections/);
     await page.goto(`${project}/sessions/${overSsh.id}`);
     expect(await page.textContent("h1")).toContain("Test");
 

@@ -162,8 +162,9 @@ function gatedSession(
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
+        const started = performance.now();
         const results = await session.batch(unwrap(statements));
-        meterD1(binding, results, sqls, sqls.some(isWrite));
+        meterD1(binding, results, sqls, sqls.some(isWrite), performance.now() - started);
         return results;
       }),
     getBookmark: () => session.getBookmark(),
@@ -178,8 +179,9 @@ export function gatedDatabase(binding: string, d1: D1Database, gate: PrimaryGate
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         await gate(sqls.join(";\n"));
+        const started = performance.now();
         const results = await d1.batch(unwrap(statements));
-        meterD1(binding, results, sqls, sqls.some(isWrite));
+        meterD1(binding, results, sqls, sqls.some(isWrite), performance.now() - started);
         return results;
       }),
     exec: (sql: string) =>

@@ -19,6 +19,12 @@ export interface Meters {
   d1SizeBytes: Record<string, number>;
   /** Write transactions by D1 database (binding): how the shards share the load (bench/scale.ts). */
   d1WriteTransactionsBy: Record<string, number>;
+  /** Statements in those write transactions, by database. */
+  d1WriteStatementsBy: Record<string, number>;
+  /** Milliseconds those write transactions took, by database, as the caller saw them. */
+  d1WriteMsBy: Record<string, number>;
+  /** Requests each shard's index writer received (pushes): its share of an object's ~1,000/s. */
+  writerRequestsBy: Record<string, number>;
   /** Rows written per statement (its first words), D1's and the objects' apart: where they go. */
   writtenBy: Record<string, number>;
 }
@@ -35,15 +41,20 @@ const zero = (): Meters => ({
   queueMessages: 0,
   d1SizeBytes: {},
   d1WriteTransactionsBy: {},
+  d1WriteStatementsBy: {},
+  d1WriteMsBy: {},
+  writerRequestsBy: {},
   writtenBy: {},
 });
 
 let meters = zero();
 
-export function meter(
-  name: Exclude<keyof Meters, "d1SizeBytes" | "d1WriteTransactionsBy" | "writtenBy">,
-  amount = 1,
-) {
+/** The meters that are one count each (not kept by database or by statement). */
+type Count = {
+  [K in keyof Meters]: Meters[K] extends number ? K : never;
+}[keyof Meters];
+
+export function meter(name: Count, amount = 1) {
   meters[name] += amount;
 }
 
@@ -53,6 +64,9 @@ export function readMeters(): Meters {
     ...meters,
     d1SizeBytes: { ...meters.d1SizeBytes },
     d1WriteTransactionsBy: { ...meters.d1WriteTransactionsBy },
+    d1WriteStatementsBy: { ...meters.d1WriteStatementsBy },
+    d1WriteMsBy: { ...meters.d1WriteMsBy },
+    writerRequestsBy: { ...meters.writerRequestsBy },
     writtenBy: { ...meters.writtenBy },
   };
 }
@@ -70,6 +84,11 @@ function writtenBy(store: "d1" | "do", sql: string, rows: number) {
   meters.writtenBy[statement] = (meters.writtenBy[statement] ?? 0) + rows;
 }
 
+/** A request to `shard`'s index writer. */
+export function meterWriterRequest(shard: string) {
+  meters.writerRequestsBy[shard] = (meters.writerRequestsBy[shard] ?? 0) + 1;
+}
+
 /**
  * D1 results' `meta` from the database bound as `database`, counted, each under its statement's
  * text (`sqls`, in the same order); `write` when they were (part of) a write transaction.
@@ -79,6 +98,7 @@ export function meterD1(
   results: { meta?: D1Meta }[],
   sqls: string[],
   write: boolean,
+  ms = 0,
 ) {
   results.forEach(({ meta }, i) => {
     if (!meta) return;
@@ -89,7 +109,12 @@ export function meterD1(
   });
   if (!write) return;
   meters.d1WriteTransactions += 1;
-  meters.d1WriteTransactionsBy[database] = (meters.d1WriteTransactionsBy[database] ?? 0) + 1;
+  const add = (by: Record<string, number>, amount: number) => {
+    by[database] = (by[database] ?? 0) + amount;
+  };
+  add(meters.d1WriteTransactionsBy, 1);
+  add(meters.d1WriteStatementsBy, sqls.length);
+  add(meters.d1WriteMsBy, ms);
 }
 
 /**

@@ -4,6 +4,7 @@ import { D1_MAX_BOUND_PARAMETERS } from "../db/client.ts";
 import { sessions } from "../db/sessions.ts";
 import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
+import { meterWriterRequest } from "../lib/meter.ts";
 import { isD1KnownAway, isRefusedOnItsMerits } from "../lib/unavailable.ts";
 import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./index-push.ts";
 
@@ -65,6 +66,7 @@ export class IndexWriter extends DurableObject<Env> {
 
   /** Writes the push, with whatever others arrive meanwhile; D1's bookmark after it. */
   push(request: PushRequest): Promise<PushOutcome> {
+    meterWriterRequest(request.shard);
     const written = new Promise<PushOutcome>((resolve) => this.#waiting.push({ request, resolve }));
     this.#pump();
     return written;
