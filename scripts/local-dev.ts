@@ -12,6 +12,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -284,4 +285,13 @@ export function runScheduledEvery(workerUrl: string, everyMs: number): () => voi
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
 }

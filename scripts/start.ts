@@ -1,8 +1,10 @@
 /**
  * `npm start`: applies local migrations, then runs the Worker (wrangler dev) and the SSH bridge
- * together. Ctrl-C stops both.
+ * together — or, with BRIDGES=n, n bridges behind HAProxy on the SSH port (scripts/fleet.ts).
+ * Ctrl-C stops everything.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import {
@@ -12,12 +14,21 @@ import {
 } from "../ssh-bridge/src/server-keys.ts";
 import { buildBridge } from "./build-bridge.ts";
 import {
+  type FleetBridge,
+  HAPROXY_MISSING,
+  haproxyBinary,
+  haproxyConfig,
+  haproxyServers,
+  LOCAL_DRAIN_NOTICE_SECONDS,
+} from "./fleet.ts";
+import {
   applyLocalMigrations,
   BIN,
   BRIDGE_NODE_ENV,
   bridgeCommand,
   ensureDevVars,
   ensureLocalStateDir,
+  freePort,
   LocalDatabaseBusyError,
   nodeVersionCheck,
   noteStateFromBefore,
@@ -30,6 +41,8 @@ const HTTP_PORT = Number(process.env.PORT ?? 8787);
 const SSH_PORT = Number(process.env.SSH_PORT ?? 2222);
 const SSH_HOST = process.env.SSH_HOST ?? "localhost";
 const HTTP_ADDRESS = process.env.HTTP_ADDRESS ?? "127.0.0.1:9464";
+/** Bridges to run: one on the SSH port, or several behind HAProxy there (at most 16 locally). */
+const BRIDGES = Number(process.env.BRIDGES ?? 1);
 const READY_TIMEOUT_MS = 60_000;
 const CRON_EVERY_MS = 60_000;
 /**
@@ -69,7 +82,7 @@ const WRANGLER_CHATTER = [
   /^Using secrets defined in/,
   /^Your Worker has access to the following bindings:/,
   /^Binding\s+Resource\s+Mode$/,
-  /^env\.[A-Z_]+ .*\s(local|remote)$/,
+  /^env\.[A-Z0-9_]+ .*\s(local|remote)$/,
   /^⎔ /,
   /^\s*$/,
 ];
@@ -79,6 +92,17 @@ const WRANGLER_BOX = /^(?:✘ \[ERROR\]|▲ \[WARNING\]) (.*)$/;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 nodeVersionCheck();
+if (!Number.isInteger(BRIDGES) || BRIDGES < 1 || BRIDGES > 16) {
+  console.error(
+    `keyproof cannot start: BRIDGES must be a whole number from 1 to 16, not "${process.env.BRIDGES}".`,
+  );
+  process.exit(1);
+}
+const haproxy = BRIDGES > 1 ? haproxyBinary() : null;
+if (BRIDGES > 1 && !haproxy) {
+  console.error(`keyproof cannot start: ${HAPROXY_MISSING(BRIDGES)}`);
+  process.exit(1);
+}
 const vars = ensureDevVars();
 const stateDir = ensureLocalStateDir();
 noteStateFromBefore();
@@ -144,10 +168,11 @@ function start(
     // The bridge drains and exits on SIGTERM (a deploy, `kill`): here it simply comes back.
     if (restartable && code === 0 && Date.now() - startedAt >= MIN_UPTIME_FOR_RESTART_MS) {
       console.error(`${name} stopped (exit 0); starting it again.`);
-      setTimeout(
-        () => !stopping && start(name, command, args, env, readable, restartable),
-        RESTART_AFTER_MS,
-      );
+      setTimeout(() => {
+        if (stopping) return;
+        const again = start(name, command, args, env, readable, restartable);
+        console.error(`${name} started again (pid ${again.pid}).`);
+      }, RESTART_AFTER_MS);
       return;
     }
     console.error(`${name} stopped (${signal ?? `exit ${code}`}); stopping everything.`);
@@ -229,37 +254,119 @@ watchWorker(workerUrl);
 // and erases the closed sessions past their project's retention.
 runScheduledEvery(workerUrl, CRON_EVERY_MS);
 
-// The bridge runs as deployed: the one-file bundle, built now from the source.
+// The bridge runs as deployed: the one-file bundle, built now from the source. One bridge listens
+// on the SSH port itself; a fleet listens on ports of its own, behind HAProxy on the SSH port.
 await buildBridge();
-start(
-  "ssh-bridge",
-  ...bridgeCommand(),
-  {
-    ...BRIDGE_NODE_ENV,
-    WORKER_URL: workerUrl,
-    BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
-    SSH_PORT: String(SSH_PORT),
-    SSH_LISTEN_HOST: process.env.SSH_LISTEN_HOST ?? "127.0.0.1",
-    HOST_KEY_DIR: hostKeyDir,
-    HTTP_ADDRESS,
-    // Ctrl-C should not wait minutes for a connection left at a prompt (production: 180 s).
-    DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? "3",
-  },
-  readableLogLine("bridge"),
-  true,
-);
+const bridges = await fleetBridges();
+const SSH_LISTEN_HOST = process.env.SSH_LISTEN_HOST ?? "127.0.0.1";
+const bridgePids = new Map<string, number | undefined>();
+for (const bridge of bridges) {
+  const child = start(
+    bridges.length === 1 ? "ssh-bridge" : bridge.id,
+    ...bridgeCommand(),
+    {
+      ...BRIDGE_NODE_ENV,
+      BRIDGE_ID: bridge.id,
+      WORKER_URL: workerUrl,
+      BRIDGE_SECRET: vars.BRIDGE_SECRET ?? "",
+      SSH_PORT: String(bridge.sshPort),
+      HOST_KEY_DIR: hostKeyDir,
+      HTTP_ADDRESS: healthAddress(bridge),
+      // Ctrl-C should not wait minutes for a connection left at a prompt (production: 180 s).
+      DRAIN_SECONDS: process.env.DRAIN_SECONDS ?? "3",
+      ...(bridges.length === 1
+        ? { SSH_LISTEN_HOST }
+        : {
+            // Only HAProxy reaches a fleet's bridges, and each believes its PROXY header alone.
+            SSH_LISTEN_HOST: "127.0.0.1",
+            PROXY_PROTOCOL: "true",
+            PROXY_PROTOCOL_TRUSTED: "127.0.0.1",
+            DRAIN_NOTICE_SECONDS:
+              process.env.DRAIN_NOTICE_SECONDS ?? String(LOCAL_DRAIN_NOTICE_SECONDS),
+          }),
+    },
+    readableLogLine(bridges.length === 1 ? "bridge" : bridge.id),
+    true,
+  );
+  bridgePids.set(bridge.id, child.pid);
+}
 // Asked over HTTP: a probe of the SSH port would be a connection of its own, logged as one.
-await waitForBridge(`http://${HTTP_ADDRESS}/readyz`);
+for (const bridge of bridges) await waitForBridge(`http://${healthAddress(bridge)}/readyz`);
+// Beside the local databases (STATE_DIR): each `npm start` of its own has a balancer of its own.
+const balancerDir = join(WRANGLER_STATE, "haproxy");
+const statsSocket = join(balancerDir, "haproxy.sock");
+if (haproxy) await startBalancer(haproxy);
 
+const sshLine =
+  bridges.length === 1
+    ? `${SSH_HOST} port ${SSH_PORT}`
+    : `${SSH_HOST} port ${SSH_PORT}, HAProxy in front of ${bridges.length} bridges (PROXY v2)`;
 console.log(`
 keyproof is running.
   Web app and API  ${workerUrl}/      (reference: ${workerUrl}/docs)
-  SSH              ${SSH_HOST} port ${SSH_PORT}   (users run: ssh -p ${SSH_PORT} <identifier>@${SSH_HOST})
+  SSH              ${sshLine}   (users run: ssh -p ${SSH_PORT} <identifier>@${SSH_HOST})
   Host keys        ${hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`).join("\n                   ")}
-  Bridge health    http://${HTTP_ADDRESS}/readyz   (metrics: http://${HTTP_ADDRESS}/metrics)
+${bridges
+  .map((bridge, i) => {
+    const label = (i === 0 ? (bridges.length === 1 ? "Bridge health" : "Bridges") : "").padEnd(17);
+    const address = `http://${healthAddress(bridge)}`;
+    return bridges.length === 1
+      ? `  ${label}${address}/readyz   (metrics: ${address}/metrics)`
+      : `  ${label}${bridge.id}  pid ${bridgePids.get(bridge.id)}  ${address}/readyz   (metrics: ${address}/metrics)`;
+  })
+  .join("\n")}
   API key          npm run seed   (in another terminal)
 Press Ctrl-C to stop.
 `);
+
+/**
+ * The bridges to run. One: on SSH_PORT, health at HTTP_ADDRESS. Several: each on a free port of
+ * its own, health at HTTP_ADDRESS's port and the ones after it.
+ */
+async function fleetBridges(): Promise<FleetBridge[]> {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(HTTP_ADDRESS);
+  const httpHost = match?.[1] ?? match?.[2] ?? "127.0.0.1";
+  const httpPort = Number(match?.[3] ?? 9464);
+  const fleet: FleetBridge[] = [];
+  for (let i = 0; i < BRIDGES; i++)
+    fleet.push({
+      id: `bridge-${i + 1}`,
+      sshPort: BRIDGES === 1 ? SSH_PORT : await freePort(),
+      httpHost,
+      httpPort: httpPort + i,
+    });
+  return fleet;
+}
+
+function healthAddress(bridge: FleetBridge): string {
+  const host = bridge.httpHost.includes(":") ? `[${bridge.httpHost}]` : bridge.httpHost;
+  return `${host}:${bridge.httpPort}`;
+}
+
+/**
+ * HAProxy on the SSH port, in the foreground under this process, with its configuration in the
+ * state directory; ready once it counts every bridge up (its stats socket says so).
+ */
+async function startBalancer(binary: string) {
+  mkdirSync(balancerDir, { recursive: true });
+  const config = join(balancerDir, "haproxy.cfg");
+  writeFileSync(
+    config,
+    haproxyConfig({ listenHost: SSH_LISTEN_HOST, listenPort: SSH_PORT, bridges, statsSocket }),
+  );
+  // -db: stay in the foreground; its notices (a bridge going down or up) are its only lines.
+  start("haproxy", binary, ["-db", "-f", config], {}, (line) => `haproxy ${line}`);
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && !stopping) {
+    const servers = await haproxyServers(statsSocket).catch(() => new Map<string, string>());
+    if (bridges.every((bridge) => servers.get(bridge.id) === "UP")) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (!stopping) {
+    console.error(`HAProxy did not count every bridge up within ${READY_TIMEOUT_MS / 1000} s.`);
+    stop(1);
+  }
+}
 
 /**
  * Keeps the Worker answering: when it stops (a workerd crash wrangler could not cure), the whole
@@ -358,7 +465,7 @@ function readableLogLine(source: string) {
       return raw;
     }
     if (typeof entry !== "object" || entry === null || !("msg" in entry)) return raw;
-    const { level, time, msg, event: _event, stack: _stack, ...fields } = entry;
+    const { level, time, msg, event: _event, stack: _stack, bridge: _bridge, ...fields } = entry;
     if (msg === "listening") return null;
     const clock = typeof time === "string" ? time.slice(11, 19) : "";
     const details = Object.entries(fields)

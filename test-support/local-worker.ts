@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   applyLocalMigrations,
   BIN,
   executeLocalSql,
+  freePort,
   leastUsedLocalShard,
   newAttestationKeySet,
   ROOT,
@@ -15,13 +15,7 @@ import {
 } from "../scripts/local-dev.ts";
 import { accountSql, projectWithKeySql } from "../scripts/seed-sql.ts";
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
-}
+export { freePort } from "../scripts/local-dev.ts";
 
 export interface LocalWorker {
   url: string;

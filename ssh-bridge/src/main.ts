@@ -29,8 +29,8 @@ const settings = (() => {
   }
 })();
 
-const log = jsonLogger(settings.logLevel);
-const metrics = new BridgeMetrics({ withProcessMetrics: true });
+const log = jsonLogger(settings.logLevel, undefined, { bridge: settings.bridgeId });
+const metrics = new BridgeMetrics({ withProcessMetrics: true, bridgeId: settings.bridgeId });
 const readiness = new Readiness();
 const worker = new WorkerClient({
   baseUrl: settings.workerUrl,
@@ -87,6 +87,7 @@ log("info", "listening", {
   worker_url: settings.workerUrl,
   proxy_protocol: settings.trustedProxies ? `trusted from ${settings.trustedProxiesText}` : false,
   host_keys: hostKeys.map((key) => `${key.algorithm} ${key.fingerprint}`),
+  drain_notice_seconds: settings.drainNoticeMs / 1000,
   drain_seconds: settings.drainMs / 1000,
 });
 
@@ -109,8 +110,9 @@ void probe();
 const probing = setInterval(probe, BRIDGE_DEFAULTS.workerProbeIntervalMs);
 probing.unref();
 
-// The first signal drains: not ready at once, no new connections, those in progress finish
-// (DRAIN_SECONDS at most). A second ends what is left at once.
+// The first signal drains: not ready at once; still accepting for DRAIN_NOTICE_SECONDS, while the
+// balancer's health checks see it and send new users to the other bridges; then no new
+// connections, and those in progress finish (DRAIN_SECONDS at most). A second ends what is left.
 let draining = false;
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.on(signal, async () => {
@@ -125,9 +127,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     log("info", "draining", {
       signal,
       open_connections: server.activeConnections,
+      drain_notice_seconds: settings.drainNoticeMs / 1000,
       drain_seconds: settings.drainMs / 1000,
     });
-    await server.close(settings.drainMs);
+    await server.close(settings.drainMs, settings.drainNoticeMs);
     log("info", "stopped", {});
     await operations.close();
     process.exit(0);

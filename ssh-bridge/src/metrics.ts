@@ -80,8 +80,12 @@ export class BridgeMetrics {
     registers: [this.registry],
   });
 
-  /** `withProcessMetrics`: Node's default metrics too (memory, CPU, event loop lag, handles). */
-  constructor(options: { withProcessMetrics?: boolean } = {}) {
+  /**
+   * `withProcessMetrics`: Node's default metrics too (memory, CPU, event loop lag, handles);
+   * `bridgeId`: a `bridge` label on every series, so a fleet's metrics say which bridge.
+   */
+  constructor(options: { withProcessMetrics?: boolean; bridgeId?: string } = {}) {
+    if (options.bridgeId) this.registry.setDefaultLabels({ bridge: options.bridgeId });
     if (options.withProcessMetrics) collectDefaultMetrics({ register: this.registry });
     // Every labelled series exists from the start at 0, so rates and alerts see it at once.
     for (const outcome of CONNECTION_OUTCOMES) this.#connections.inc({ outcome }, 0);

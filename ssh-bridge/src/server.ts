@@ -25,10 +25,11 @@ export interface BridgeServerOptions extends ConnectionLimits {
 export interface BridgeServer {
   listen(port: number, host: string): Promise<{ port: number }>;
   /**
-   * Drains: stops accepting at once, lets connections in progress finish for `graceMs`, then
-   * tells the rest the service is restarting and closes them. Resolves once all are gone.
+   * Drains: keeps accepting for `noticeMs` (the balancer, seeing /readyz 503, stops sending),
+   * then stops accepting, lets connections in progress finish for `graceMs`, then tells the rest
+   * the service is restarting and closes them. Resolves once all are gone.
    */
-  close(graceMs: number): Promise<void>;
+  close(graceMs: number, noticeMs?: number): Promise<void>;
   /** Ends the drain now: what is still open is told and closed (a second signal). */
   hurry(): void;
   readonly activeConnections: number;
@@ -185,9 +186,12 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
         });
       });
     },
-    async close(graceMs) {
+    async close(graceMs, noticeMs = 0) {
+      // The balancer's health checks see /readyz 503 meanwhile; a second signal cuts it short.
+      if (noticeMs > 0)
+        await Promise.race([hurried, new Promise((resolve) => setTimeout(resolve, noticeMs))]);
       clearInterval(sweep);
-      // New connections are refused from here; the balancer has already seen /readyz go 503.
+      // New connections are refused from here: the balancer has stopped sending them.
       const closed = new Promise<void>((resolve) => (tcp ? tcp.close(() => resolve()) : resolve()));
       let stop = false;
       const deadline = new Promise<void>((resolve) => {

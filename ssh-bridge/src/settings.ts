@@ -1,4 +1,5 @@
 import type { BlockList } from "node:net";
+import { hostname } from "node:os";
 import { BRIDGE_DEFAULTS } from "./limits.ts";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
 import { parseTrustedProxies } from "./proxy-protocol.ts";
@@ -8,6 +9,8 @@ export class SettingError extends Error {}
 
 /** Everything the bridge reads from its environment, read once at start. */
 export interface BridgeSettings {
+  /** Which bridge of a fleet this is: in every log line and every metric (docs/bridge.md). */
+  bridgeId: string;
   workerUrl: string;
   secret: string;
   sshPort: number;
@@ -21,7 +24,9 @@ export interface BridgeSettings {
   trustedProxiesText: string;
   maxConnections: number;
   connectionsPerAddressPerMinute: number;
-  /** After SIGTERM, how long connections in progress may finish. */
+  /** After SIGTERM, how long /readyz says 503 while the bridge still accepts: the balancer's turn. */
+  drainNoticeMs: number;
+  /** After that, how long connections in progress may finish. */
   drainMs: number;
   connectionLifetimeMs: number;
 }
@@ -45,6 +50,7 @@ export function readSettings(env: Environment): BridgeSettings {
     return number;
   };
   return {
+    bridgeId: bridgeId(text("BRIDGE_ID", hostname())),
     workerUrl: workerUrl(text("WORKER_URL", "http://localhost:8787")),
     secret: text("BRIDGE_SECRET"),
     sshPort: whole("SSH_PORT", 2222, 0, 65535),
@@ -61,6 +67,7 @@ export function readSettings(env: Environment): BridgeSettings {
       1,
       1_000_000_000,
     ),
+    drainNoticeMs: whole("DRAIN_NOTICE_SECONDS", 0, 0, 300, " of seconds") * 1000,
     drainMs: whole("DRAIN_SECONDS", BRIDGE_DEFAULTS.drainMs / 1000, 0, 3600, " of seconds") * 1000,
     // The Worker holds a connection's place in its session for 180 s: a longer life would let a
     // second connection in beside a live one.
@@ -73,6 +80,14 @@ export function readSettings(env: Environment): BridgeSettings {
         " of seconds",
       ) * 1000,
   };
+}
+
+/** A name an operator reads and a metric label carries: letters, digits, `.`, `_` and `-`. */
+function bridgeId(value: string): string {
+  if (/^[A-Za-z0-9._-]{1,64}$/.test(value)) return value;
+  throw new SettingError(
+    `BRIDGE_ID must be 1 to 64 letters, digits, ".", "_" or "-", not "${value.slice(0, 64)}"`,
+  );
 }
 
 function workerUrl(value: string): string {

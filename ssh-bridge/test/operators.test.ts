@@ -332,9 +332,12 @@ describe("the systemd unit", () => {
       expect(text).toContain(`\n${directive}\n`);
     expect(text).not.toMatch(/^MemoryDenyWriteExecute=/m);
     const drain = Number(/^Environment=DRAIN_SECONDS=(\d+)$/m.exec(text)?.[1]);
+    const notice = Number(/^Environment=DRAIN_NOTICE_SECONDS=(\d+)$/m.exec(text)?.[1]);
     const stop = Number(/^TimeoutStopSec=(\d+)$/m.exec(text)?.[1]);
     expect(drain).toBe(180);
-    expect(stop).toBeGreaterThan(drain);
+    // The balancer's turn (deploy/haproxy.cfg takes a bridge out in 2 s), then the drain.
+    expect(notice).toBeGreaterThanOrEqual(2);
+    expect(stop).toBeGreaterThan(notice + drain);
     expect(text).toMatch(/^ExecStart=\/usr\/bin\/node .*keyproof-bridge\.mjs$/m);
   });
 

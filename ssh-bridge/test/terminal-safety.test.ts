@@ -39,8 +39,12 @@ describe("strings a client sends", () => {
     expect(printableClientVersion(`SSH-2.0-${"x".repeat(400)}`)).toHaveLength(255);
   });
 
-  it("accepts only IP addresses, IPv4-mapped ones as plain IPv4", () => {
+  it("accepts only IP addresses, one spelling each: IPv6 compressed, IPv4-mapped as plain IPv4", () => {
     expect(normalizeAddress("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    // What a PROXY v2 header's 16 bytes spell out in full.
+    expect(normalizeAddress("0:0:0:0:0:0:0:1")).toBe("::1");
+    expect(normalizeAddress("2001:DB8:0:0:0:0:0:1")).toBe("2001:db8::1");
+    expect(normalizeAddress("0:0:0:0:0:ffff:c633:6407")).toBe("198.51.100.7");
     expect(normalizeAddress("fe80::1%eth0")).toBe("fe80::1");
     expect(normalizeAddress("2001:DB8::1")).toBe("2001:db8::1");
     expect(normalizeAddress("<img/src=x>;DROP")).toBeNull();

@@ -92,6 +92,10 @@ export interface SshOptions {
   extraArgs?: string[];
   /** A command for the server to run, after the destination. */
   command?: string[];
+  /** Where to connect: 127.0.0.1 unless given (`::1` for IPv6). */
+  host?: string;
+  /** A known_hosts file the server's host key must be in (StrictHostKeyChecking=yes). */
+  knownHosts?: string;
   timeoutMs?: number;
 }
 
@@ -103,9 +107,9 @@ export function sshArgs(options: Omit<SshOptions, "input" | "inputDelayMs" | "si
     "-F",
     "/dev/null",
     "-o",
-    "StrictHostKeyChecking=no",
+    `StrictHostKeyChecking=${options.knownHosts ? "yes" : "no"}`,
     "-o",
-    "UserKnownHostsFile=/dev/null",
+    `UserKnownHostsFile=${options.knownHosts ?? "/dev/null"}`,
     // Default LogLevel: OpenSSH hides USERAUTH_BANNER below INFO. No BatchMode: it disables
     // keyboard-interactive, which is how the bridge lets a client in.
     "-o",
@@ -114,7 +118,7 @@ export function sshArgs(options: Omit<SshOptions, "input" | "inputDelayMs" | "si
     ...(options.keys ?? []).flatMap((key) => ["-i", key.path]),
     ...(options.pty ? ["-tt"] : ["-T"]),
     ...(options.extraArgs ?? []),
-    `${options.user}@127.0.0.1`,
+    `${options.user}@${options.host ?? "127.0.0.1"}`,
     ...(options.command ?? []),
   ];
 }
