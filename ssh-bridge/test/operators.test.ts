@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server, Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -98,8 +98,20 @@ afterAll(() => {
 });
 
 /** One sample of `name{labels}` in a Prometheus text exposition; 0 when absent. */
+/**
+ * A series' value: `name` with at least `labels` (`{outcome="collected"}`); every series also
+ * carries the bridge's own `bridge` label.
+ */
 function sample(text: string, name: string, labels = ""): number {
-  const line = text.split("\n").find((entry) => entry.startsWith(`${name}${labels} `));
+  const wanted = labels
+    .replace(/^\{|\}$/g, "")
+    .split(",")
+    .filter(Boolean);
+  const line = text.split("\n").find((entry) => {
+    const match = /^([a-z_]+)(?:\{(.*)\})? /.exec(entry);
+    const present = (match?.[2] ?? "").split(",");
+    return match?.[1] === name && wanted.every((pair) => present.includes(pair));
+  });
   return Number(line?.split(" ").at(-1) ?? 0);
 }
 
@@ -159,6 +171,8 @@ describe("metrics", () => {
     expect(after).toContain("process_resident_memory_bytes");
     expect(after).not.toContain(session.connection_identifier);
     expect(after).not.toContain("127.0.0.1");
+    // Which bridge of a fleet: its BRIDGE_ID (the host name by default) labels every series.
+    expect(after).toContain(`keyproof_bridge_connections_active{bridge="${hostname()}"} 0`);
 
     // The connection's line carries the id its Worker calls were made under.
     const line = bridge.lines.find((entry) => entry.identifier === session.connection_identifier);
