@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SCHEDULED_PATH } from "../scripts/local-dev.ts";
 import {
   freePort,
   removeState,
@@ -16,7 +17,16 @@ import {
 } from "../test-support/local-worker.ts";
 import { waitForGreeting } from "../test-support/ssh-greeting.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
-import { machine, scriptArgs, spawnBridge, table, writeSection } from "./lib.ts";
+import {
+  cpuSeconds,
+  machine,
+  pidsMatching,
+  scriptArgs,
+  spawnBridge,
+  table,
+  writeSection,
+} from "./lib.ts";
+import { type LifeUnits, lifecycleBill, logSettings } from "./prices.ts";
 
 /** What /__dev/meters counts. */
 interface Meters {
@@ -25,6 +35,8 @@ interface Meters {
   durableObjectRowsRead: number;
   durableObjectRowsWritten: number;
   alarmsSet: number;
+  logLines: number;
+  durableObjectActiveMs: number;
   d1RowsRead: number;
   d1RowsWritten: number;
   d1WriteTransactions: number;
@@ -55,6 +67,7 @@ const COLUMNS: [Counted, string][] = [
   ["d1WriteTransactions", "D1 write transactions"],
   ["queueMessages", "Queue messages"],
   ["alarmsSet", "alarms set"],
+  ["logLines", "log lines"],
 ];
 
 /**
@@ -63,7 +76,7 @@ const COLUMNS: [Counted, string][] = [
  * Durable Objects https://developers.cloudflare.com/durable-objects/platform/pricing/ ($0.15 /
  * million requests, alarm invocations included; SQLite storage $1.00 / million rows written,
  * $0.001 / million rows read); D1 https://developers.cloudflare.com/d1/platform/pricing/ ($1.00 /
- * million rows written, $0.001 / million rows read); Queues
+ * million rows written, each setAlarm one; $0.001 / million rows read); Queues
  * https://developers.cloudflare.com/queues/platform/pricing/ ($0.40 / million operations, a
  * message being written, read and deleted: 3).
  */
@@ -76,7 +89,9 @@ export const PRICES_PER_MILLION: Record<Counted, number> = {
   d1RowsWritten: 1.0,
   d1WriteTransactions: 0,
   queueMessages: 0.4 * 3,
-  alarmsSet: 0,
+  alarmsSet: 1.0,
+  logLines: 0,
+  durableObjectActiveMs: 0,
 };
 
 export const priceOf = (counts: Meters) =>
@@ -174,7 +189,10 @@ export async function proofRig(vars: Record<string, string> = {}) {
     });
   };
 
+  let stopped = false;
   const stop = async () => {
+    if (stopped) return;
+    stopped = true;
     bridge.kill("SIGTERM");
     await receiver.close();
     await worker.stop();
@@ -198,6 +216,123 @@ export async function proofRig(vars: Record<string, string> = {}) {
     stop,
   };
 }
+
+/** Minutes a closed session's object keeps it (RETIRE_AFTER_MS), and days D1 keeps it by default. */
+const RETIRE_AFTER_MINUTES = 15;
+const RETENTION_DAYS = 30;
+/** The lifecycle's clock: a retention "day" of one second, a retirement grace of 20 s. */
+const LIFE_GRACE_SECONDS = 20;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A proof over its whole life, as an integrator pays for it: created, proved over SSH, read once,
+ * its webhook delivered; its object retired (its storage deleted) when the grace is over; erased
+ * from its shard by the cron's sweep when its project's retention is; and the bytes it kept in
+ * between. Each phase is counted by the Worker for `proofs` proofs at once and divided; the cron's
+ * own cost when it has nothing to do is measured first and taken off the erasure.
+ */
+export async function runLifecycle(proofs: number) {
+  const rig = await proofRig({
+    RETIREMENT_GRACE_SECONDS: String(LIFE_GRACE_SECONDS),
+    RETENTION_DAY_SECONDS: "1",
+  });
+  const { worker, receiver, api, ssh, settled, meters } = rig;
+  const workerd = pidsMatching(`workerd serve.*127.0.0.1:${worker.port}`);
+  const cpuMs = () => workerd.reduce((sum, pid) => sum + cpuSeconds(pid), 0) * 1000;
+  /** The units of `action` (counts and workerd's CPU), everything it caused included. */
+  const phase = async (action: () => Promise<unknown>) => {
+    await settled();
+    await meters(true);
+    const cpu = cpuMs();
+    await action();
+    const counts = await settled();
+    return { counts, cpuMs: cpuMs() - cpu };
+  };
+  const cron = () => fetch(`${worker.url}${SCHEDULED_PATH}`).then((response) => response.text());
+  try {
+    await api("GET", "/auth/info/");
+    await api("POST", "/webhooks/", { url: `${receiver.url}/ok/life`, events: ["status_changed"] });
+    const ids: string[] = [];
+    const bytesBefore = await rig.shardBytes();
+    const live = await phase(async () => {
+      for (let i = 0; i < proofs; i++) {
+        const proof = await api("POST", "/ssh/collect/sessions/", {});
+        ssh(proof.connection_identifier);
+        await api("GET", `/ssh/collect/sessions/${proof.id}/`);
+        ids.push(proof.id);
+      }
+    });
+    const closedAt = Date.now();
+    const d1Bytes = ((await rig.shardBytes()) - bytesBefore) / proofs;
+    const objectBytes =
+      (
+        await Promise.all(
+          ids.map(
+            async (id) =>
+              (
+                (await (await fetch(`${worker.url}/__dev/sessions/${id}/storage`)).json()) as {
+                  bytes: number;
+                }
+              ).bytes,
+          ),
+        )
+      ).reduce((a, b) => a + b, 0) / proofs;
+    // Each object's alarm retires it at the end of the grace: its storage deleted.
+    const retirement = await phase(() =>
+      sleep(closedAt + LIFE_GRACE_SECONDS * 1000 + 3000 - Date.now()),
+    );
+    const idle = await phase(cron);
+    // Past the retention (30 one-second days): the cron's sweep erases them from the shard.
+    await sleep(closedAt + RETENTION_DAYS * 1000 + 2000 - Date.now());
+    const erasure = await phase(cron);
+    const listed = (await api("GET", "/ssh/collect/sessions/")) as { total: number };
+    if (listed.total !== 0) throw new Error(`${listed.total} sessions were not erased`);
+    const per = (key: keyof Meters, ...counts: Meters[]) =>
+      counts.reduce((sum, one) => sum + (one[key] as number), 0) / proofs;
+    const erased = (key: keyof Meters) =>
+      ((erasure.counts[key] as number) - (idle.counts[key] as number)) / proofs;
+    const unit = (key: keyof Meters) =>
+      per(key, live.counts, retirement.counts) + Math.max(0, erased(key));
+    const units: LifeUnits = {
+      workerInvocations: unit("workerInvocations"),
+      durableObjectRequests: unit("durableObjectRequests"),
+      durableObjectRowsRead: unit("durableObjectRowsRead"),
+      durableObjectRowsWritten: unit("durableObjectRowsWritten"),
+      alarmsSet: unit("alarmsSet"),
+      d1RowsRead: unit("d1RowsRead"),
+      d1RowsWritten: unit("d1RowsWritten"),
+      queueMessages: unit("queueMessages"),
+      logLines: unit("logLines"),
+      durableObjectActiveMs: unit("durableObjectActiveMs"),
+      cpuMs: (live.cpuMs + retirement.cpuMs + Math.max(0, erasure.cpuMs - idle.cpuMs)) / proofs,
+      d1Bytes,
+      retentionDays: RETENTION_DAYS,
+      objectBytes,
+      retireAfterMinutes: RETIRE_AFTER_MINUTES,
+    };
+    const phases = [
+      ["live: create, SSH proof, GET, webhook", live.counts],
+      ["retirement", retirement.counts],
+      ["erasure (the cron's sweep, its idle run taken off)", erasure.counts],
+    ] as const;
+    const phaseRows = phases.map(([name, counts]) => {
+      const of = (key: keyof Meters) =>
+        name.startsWith("erasure") ? erased(key) : per(key, counts);
+      return [name, ...LIFE_COLUMNS.map(([key]) => round(of(key)))];
+    });
+    return { units, phaseRows, ...lifecycleBill(units) };
+  } finally {
+    await rig.stop();
+  }
+}
+
+const round = (value: number) => String(Math.round(value * 100) / 100);
+
+const LIFE_COLUMNS: [keyof Meters, string][] = [
+  ...COLUMNS.filter(([key]) => key !== "d1WriteTransactions"),
+  ["durableObjectActiveMs", "DO active ms"],
+];
 
 export async function runCostBench(storageSessions = 20, write = true) {
   const rig = await proofRig();
@@ -291,7 +426,10 @@ export async function runCostBench(storageSessions = 20, write = true) {
     };
     const proof = rows.at(-1)?.counts as Meters;
     const perMillion = priceOf(proof);
-    const markdown = `## 8. Cost: billed units per operation
+    await stop();
+    const life = await runLifecycle(Math.max(10, storageSessions));
+    const logs = logSettings();
+    const markdown = `## 8. Cost: billed units per operation, and a proof's whole life
 
 \`node bench/cost.ts ${storageSessions}\` — every operation once against \`wrangler dev\`, counted by the Worker itself (\`worker/src/lib/meter.ts\`, development only): each count includes everything the operation caused (the push to D1, the queue message, the webhook delivery), measured until the counts stop moving. DO rows are the key-value API's keys and SQL statements' own counters (DDL included); D1 rows are D1's \`meta\`; a D1 write transaction is a write statement or a batch with one. The webhook used here listens to \`status_changed\` only, so a proof makes one delivery.
 
@@ -311,10 +449,28 @@ ${table(
 
 A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 and **${storage.objectBytesPerSession} bytes** in its object (mean of ${storageSessions}, one collected key each).
 
-**A million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings (prices from [Workers](https://developers.cloudflare.com/workers/platform/pricing/), [Durable Objects](https://developers.cloudflare.com/durable-objects/platform/pricing/), [D1](https://developers.cloudflare.com/d1/platform/pricing/) and [Queues](https://developers.cloudflare.com/queues/platform/pricing/) pricing pages).
+**Per request, a million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings (prices from [Workers](https://developers.cloudflare.com/workers/platform/pricing/), [Durable Objects](https://developers.cloudflare.com/durable-objects/platform/pricing/), [D1](https://developers.cloudflare.com/d1/platform/pricing/) and [Queues](https://developers.cloudflare.com/queues/platform/pricing/) pricing pages).
+### A proof's whole life
+
+\`runLifecycle\` in the same run: ${Math.max(10, storageSessions)} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` whose retention day is a second and whose objects retire ${LIFE_GRACE_SECONDS} s after their session closed; then their objects' retirement, then the cron's sweep when their 30 (one-second) days are over. Counted by the Worker per proof:
+
+${table(["Phase", ...LIFE_COLUMNS.map(([, label]) => label)], life.phaseRows)}
+
+Priced over the whole life with Workers Logs as wrangler.toml sets it (\`head_sampling_rate\` ${logs.headSamplingRate}, invocation logs ${logs.invocationLogs ? "on" : "off"}), D1 keeping ${round(life.units.d1Bytes)} bytes a session (this run's shard growth) for 30 days and the object ${round(life.units.objectBytes)} bytes for 15 minutes. Duration is each object call's time as its caller saw it and each alarm's run, billed at 128 MB (an upper bound: concurrent requests share it); CPU is workerd's own, local D1 and objects included (an upper bound too).
+
+${table(
+  ["Line", "$ a million proofs", "price"],
+  [
+    ...life.bill.map((line) => [line.name, line.perMillion.toFixed(2), `[page](${line.page})`]),
+    ["**lifecycle total**", `**${life.total.toFixed(2)}**`, ""],
+  ],
+)}
+
+**A million proofs cost $${life.total.toFixed(2)} over their whole life** (target ≤ $25), before what the Workers Paid plan includes; $${perMillion.toFixed(2)} counted per request as above. Workers Logs moves to Cloudflare Observability pricing on 2026-12-01 (its page says so): the line above is at today's $0.60 a million events.
+
 Machine: ${machine()}.`;
     if (write) writeSection("cost", markdown);
-    return { rows, storage, perMillion, markdown };
+    return { rows, storage, perMillion, lifecycle: life, markdown };
   } finally {
     await stop();
   }

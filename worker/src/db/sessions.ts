@@ -59,6 +59,12 @@ export const sessionColumns = () => ({
   redactedAt: text("redacted_at"),
   /** Live data, or test data (SPEC §20): only keys of its mode see it. */
   livemode: integer({ mode: "boolean" }).notNull().default(true),
+  /**
+   * Its events' ids, oldest first: how a session's events are found (its event log, deliveries,
+   * redaction, erasure) without an index of events by session, which was a row written for
+   * every event and another for its erasure (docs/decisions.md, "The whole bill").
+   */
+  eventIds: text("event_ids", { mode: "json" }).$type<string[]>().notNull().default([]),
   version: integer().notNull().default(0),
 });
 

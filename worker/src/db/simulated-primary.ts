@@ -119,6 +119,14 @@ function gatedStatement(
     raw: (options?: { columnNames?: boolean }) =>
       guard(binding, async () => {
         await wait();
+        // A write through raw() (drizzle's `.returning()` outside a batch: a webhook's lease) goes
+        // through all(), whose meta says the rows it wrote; its RETURNING names one table's
+        // columns, each once, so each row's values in column order are the row raw() returns.
+        if (write && !options?.columnNames) {
+          const result = await statement.all<Record<string, unknown>>();
+          meterD1(binding, [result], [sql], write);
+          return result.results.map((row) => Object.values(row));
+        }
         const rows = options?.columnNames
           ? await statement.raw({ columnNames: true })
           : await statement.raw();

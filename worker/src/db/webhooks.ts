@@ -18,9 +18,10 @@ export const EVENT_ENTITIES = ["collect_session", "verify_session", "webhook"] a
 /**
  * The outbox: written in the same D1 batch as the change that caused it. Events outlive their
  * session (no foreign key), so a deleted session's history can still be reconciled. Keyed by
- * project first (WITHOUT ROWID, migration 0021): the key is the project's event log, so an event
- * is two rows billed (it and its session's index entry), where an id key made it three. An event
- * is therefore found by its project and id, never by id alone; its invocations name both.
+ * project first (WITHOUT ROWID): the key is the project's event log, and the only index, so an
+ * event is one row billed. A session's events are found by the ids its own row lists
+ * (`sessions.event_ids`, eventsOfSessions below), each a seek of that key. An event is therefore
+ * found by its project and id, never by id alone; its invocations name both.
  */
 export const events = sqliteTable(
   "events",
@@ -38,8 +39,6 @@ export const events = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
-    // A session's events; none for the events of no session (`ping`).
-    index("events_session_idx").on(t.sessionId, t.id).where(sql`${t.sessionId} IS NOT NULL`),
     // Pings, which no session holds, by age: housekeeping removes old ones (domain/housekeeping.ts).
     index("events_ping_idx").on(t.id).where(sql`${t.sessionId} IS NULL`),
     // No index by type: a filter by type reads the project's events newest first (an index
@@ -196,6 +195,14 @@ export function deliveriesOfEvents(where: SQL | undefined) {
     SELECT ${key} FROM ${events} JOIN ${webhooks} ON ${webhooks.sessionId} = ${events.sessionId}
       WHERE ${where}`;
 }
+
+/**
+ * The events of the sessions `which` selects (a condition on `sessions`): each session's row lists
+ * its events' ids, and each is a seek of the events' key (project, id).
+ */
+export const eventsOfSessions = (which: SQL | undefined) =>
+  sql`(${events.projectId}, ${events.id}) IN (SELECT ${sessions.projectId}, value
+    FROM ${sessions}, json_each(${sessions.eventIds}) WHERE ${which})`;
 
 /** The invocation is one of those of the events `where` selects (deliveriesOfEvents). */
 export const isDeliveryOf = (where: SQL | undefined) =>

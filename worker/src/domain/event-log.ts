@@ -1,6 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
-import { type EventType, events } from "../db/webhooks.ts";
+import { sessions } from "../db/sessions.ts";
+import { type EventType, events, eventsOfSessions } from "../db/webhooks.ts";
 import type { EventView } from "../schemas/webhooks.ts";
 import type { ProjectContext } from "./context.ts";
 import { withKeys } from "./stored-events.ts";
@@ -19,7 +20,12 @@ export async function listEvents(
     eq(events.projectId, ctx.projectId),
     eq(events.livemode, ctx.livemode),
   ];
-  if (query.session_id) conditions.push(eq(events.sessionId, query.session_id));
+  if (query.session_id)
+    conditions.push(
+      eventsOfSessions(
+        and(eq(sessions.id, query.session_id), eq(sessions.projectId, ctx.projectId)),
+      ) as SQL,
+    );
   if (query.type) conditions.push(eq(events.type, query.type));
   const where = and(...conditions);
   const page = await paginate(

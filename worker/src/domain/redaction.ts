@@ -7,7 +7,7 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
+import { events, eventsOfSessions, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import { isOpen, refused } from "./session-rules.ts";
 
 /**
@@ -81,7 +81,9 @@ const REDACTED_PAYLOAD = sql.raw(`json_replace(payload,
  * what receivers answered to those deliveries (a receiver may echo what it was sent).
  */
 export function redactionStatements(db: Database, projectId: string, sessionId: string) {
-  const ofSession = and(eq(events.projectId, projectId), eq(events.sessionId, sessionId));
+  const ofSession = eventsOfSessions(
+    and(eq(sessions.id, sessionId), eq(sessions.projectId, projectId)),
+  );
   return [
     db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),
     db.update(sessionKeys).set(REDACTED_CONFIGURED_KEY).where(eq(sessionKeys.sessionId, sessionId)),

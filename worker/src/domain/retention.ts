@@ -4,7 +4,7 @@ import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
 import { shardDb } from "../db/databases.ts";
 import { projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
-import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
+import { events, eventsOfSessions, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
@@ -44,7 +44,7 @@ export const eraseAt = (env: Env, closedAt: string, retentionDays: number) =>
  * those webhooks' deliveries go with them, by cascade). At most ERASED_PER_STATEMENT ids.
  */
 export function erasureStatements(db: Database, sessionIds: string[]) {
-  const ofSessions = inArray(events.sessionId, sessionIds);
+  const ofSessions = eventsOfSessions(inArray(sessions.id, sessionIds));
   return [
     db.delete(webhookInvocations).where(isDeliveryOf(ofSessions)),
     db.delete(events).where(ofSessions),

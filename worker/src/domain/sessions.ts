@@ -257,6 +257,7 @@ export async function createSession(
       verifiedAt: null,
       redactedAt: null,
       livemode: ctx.livemode,
+      eventIds: [],
       version: 0,
     };
     const { keys, authorities } = givenTo(id);

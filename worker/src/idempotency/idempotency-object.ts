@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env.ts";
-import { meter, meteredStorage, metering, objectStub } from "../lib/meter.ts";
+import { meteredAlarm, meteredStorage, metering, objectStub } from "../lib/meter.ts";
 
 /**
  * One instance per project: the `Idempotency-Key`s its POSTs sent in the last 24 hours, each with
@@ -143,14 +143,15 @@ export class IdempotencyRecords extends DurableObject<Env> {
   }
 
   /** Forgets keys older than a day, and wakes again while any are left. */
-  override async alarm(): Promise<void> {
-    meter("durableObjectRequests");
-    const now = Date.now();
-    this.#storage.sql.exec("DELETE FROM records WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
-    const [oldest] = this.#storage.sql
-      .exec<{ created_at: number }>("SELECT min(created_at) AS created_at FROM records")
-      .toArray();
-    if (oldest?.created_at) await this.#storage.setAlarm(oldest.created_at + IDEMPOTENCY_TTL_MS);
+  override alarm(): Promise<void> {
+    return meteredAlarm(async () => {
+      const now = Date.now();
+      this.#storage.sql.exec("DELETE FROM records WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
+      const [oldest] = this.#storage.sql
+        .exec<{ created_at: number }>("SELECT min(created_at) AS created_at FROM records")
+        .toArray();
+      if (oldest?.created_at) await this.#storage.setAlarm(oldest.created_at + IDEMPOTENCY_TTL_MS);
+    });
   }
 }
 

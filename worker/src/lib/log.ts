@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { meter } from "./meter.ts";
 
 /**
  * The Worker's logs: one JSON object per line with `level`, `time` and `msg`, as the bridge
@@ -29,5 +30,7 @@ export function log(
 ) {
   const minimum = logLevelOf(env.LOG_LEVEL) ?? "info";
   if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(minimum)) return;
+  // Each line is a Workers Logs event (billed), as the invocation's own log is.
+  meter("logLines");
   WRITERS[level](JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields }));
 }

@@ -1,7 +1,7 @@
 /**
  * What the Worker costs, counted as Cloudflare bills it (bench/cost.ts, docs/benchmarks.md):
  * invocations, Durable Object requests, rows read and written in the objects' storage and in
- * D1, D1 write transactions, queue messages and alarms. Counted in development only (the local
+ * D1, D1 write transactions, queue messages, alarms, log lines, and the objects' active time. Counted in development only (the local
  * runtime runs the Worker and its objects in one isolate, so one set of counters sees all),
  * read and reset at `/__dev/meters` when `METERING=on`. Counts, not timings: the same on every run.
  */
@@ -10,7 +10,15 @@ export interface Meters {
   durableObjectRequests: number;
   durableObjectRowsRead: number;
   durableObjectRowsWritten: number;
+  /** `setAlarm` and `deleteAlarm` calls: each is billed as a row written (DO pricing). */
   alarmsSet: number;
+  /** Lines the Worker and its objects logged: each a Workers Logs event. */
+  logLines: number;
+  /**
+   * Milliseconds objects were busy with a request or an alarm, as its caller (or the alarm
+   * handler) timed it: an upper bound of the wall-clock duration Durable Objects bill.
+   */
+  durableObjectActiveMs: number;
   d1RowsRead: number;
   d1RowsWritten: number;
   d1WriteTransactions: number;
@@ -35,6 +43,8 @@ const zero = (): Meters => ({
   durableObjectRowsRead: 0,
   durableObjectRowsWritten: 0,
   alarmsSet: 0,
+  logLines: 0,
+  durableObjectActiveMs: 0,
   d1RowsRead: 0,
   d1RowsWritten: 0,
   d1WriteTransactions: 0,
@@ -78,10 +88,21 @@ export function resetMeters() {
 }
 
 /** `rows` written by `sql`, under the statement's first words (bindings are not part of it). */
-function writtenBy(store: "d1" | "do", sql: string, rows: number) {
+function writtenBy(store: "d1" | "do" | "alarm", sql: string, rows: number) {
   if (rows === 0) return;
   const statement = `${store}: ${sql.replace(/\s+/g, " ").trim().slice(0, 60)}`;
   meters.writtenBy[statement] = (meters.writtenBy[statement] ?? 0) + rows;
+}
+
+/** An alarm's run, counted as the request it is billed as, and timed as the object's active time. */
+export async function meteredAlarm(run: () => Promise<void>): Promise<void> {
+  meter("durableObjectRequests");
+  const started = performance.now();
+  try {
+    await run();
+  } finally {
+    meter("durableObjectActiveMs", performance.now() - started);
+  }
 }
 
 /** A request to `shard`'s index writer. */
@@ -128,7 +149,14 @@ export function meteredStub<T extends object>(stub: T): T {
       if (typeof value !== "function" || typeof property === "symbol") return value;
       return (...args: unknown[]) => {
         meter("durableObjectRequests");
-        return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+        const started = performance.now();
+        const result = Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+        // An RPC call's result is a thenable: its time is until it settles.
+        void Promise.resolve(result).then(
+          () => meter("durableObjectActiveMs", performance.now() - started),
+          () => meter("durableObjectActiveMs", performance.now() - started),
+        );
+        return result;
       };
     },
   });
@@ -177,9 +205,18 @@ export function meteredStorage(storage: DurableObjectStorage): DurableObjectStor
       if (property === "kv") return meteredKv;
       if (property === "sql") return meteredSql;
       const value = Reflect.get(target, property, target);
-      if (property === "setAlarm")
+      if (property === "setAlarm" || property === "deleteAlarm")
         return (...args: unknown[]) => {
           meter("alarmsSet");
+          writtenBy("alarm", property, 1);
+          return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+        };
+      // Every key deleted is a row written (DO pricing: "deletes are counted as rows written").
+      if (property === "deleteAll")
+        return (...args: unknown[]) => {
+          const keys = [...kv.list()].length;
+          meters.durableObjectRowsWritten += keys;
+          writtenBy("do", "deleteAll", keys);
           return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
         };
       return typeof value === "function" ? value.bind(target) : value;

@@ -45,7 +45,7 @@ export async function createSession(
     write.create(created.session, created.shard, created.keys, created.authorities);
     write.keepWebhooks(created.webhooks, created.webhooks.length > 0);
   });
-  await held.scheduleAlarm();
+  // The push's end sets the alarm (the session's expiry; a retry if it failed): one alarm written.
   return { value: null, bookmark: await feed.pushNow() };
 }
 
@@ -78,7 +78,7 @@ export async function updateSession(
     return { ok: true, value: write.session({ ...patch, updatedAt: now }) };
   });
   if (!outcome.ok) return outcome;
-  if (patch.expiredAt !== undefined) await held.scheduleAlarm();
+  // A new expiry is set by the push's end (written), with whatever else is due.
   return held.written(outcome.value);
 }
 

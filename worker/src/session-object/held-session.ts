@@ -7,6 +7,7 @@ import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
 import type { SessionState, Written } from "../domain/session-commands.ts";
 import { expiryStatus, isOpen } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
+import { meter } from "../lib/meter.ts";
 import { Arrivals } from "./arrival.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
@@ -34,17 +35,22 @@ export class HeldSession {
   /** Signature submissions to this session in the last minute (SPEC §13). */
   readonly signatureHits: number[] = [];
   /**
-   * When the push a bridge change asked for is due (PUSH_DELAY_MS): the alarm makes it, so no
-   * timer keeps the object awake.
+   * The push a bridge change asked for, PUSH_DELAY_MS after it (a proof's open and finish share
+   * one). A timer, not the alarm: an alarm set for it and set again for the next duty after it is
+   * two rows written a proof, where the timer keeps the object awake 300 ms. If the object is
+   * restarted meanwhile (a deploy), its next duty's alarm pushes: a lease's end or its retirement.
    */
-  #pushSoonAt: number | null = null;
+  #pushTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env, storage: DurableObjectStorage) {
     this.env = env;
     this.storage = storage;
     this.store = new SessionStore(storage);
-    this.feed = new IndexFeed(env, storage, this.store, {
-      afterPush: () => this.scheduleAlarm(),
+    this.feed = new IndexFeed(env, this.store, {
+      afterPush: async () => {
+        await this.ending.learnEraseAt();
+        await this.scheduleAlarm();
+      },
     });
     this.watchers = new ProofWatchers(ctx);
     this.ending = new SessionEnding(env, storage, this.store, this.feed, (reason) =>
@@ -126,13 +132,14 @@ export class HeldSession {
   /** After a change the bridge or a signer made: tell the pages, push without waiting. */
   afterChange() {
     this.announce();
-    this.#pushSoonAt ??= Date.now() + PUSH_DELAY_MS;
+    // The object stays awake while the timer waits: billed duration, counted as such.
+    if (this.#pushTimer === null) meter("durableObjectActiveMs", PUSH_DELAY_MS);
+    this.#pushTimer ??= setTimeout(() => {
+      this.#pushTimer = null;
+      // A push that failed is made again by the alarm scheduleAlarm sets for it.
+      void this.feed.push().catch(() => this.scheduleAlarm());
+    }, PUSH_DELAY_MS);
     void this.scheduleAlarm();
-  }
-
-  /** The alarm at `now` makes the push a change asked for, if it was due. */
-  pushDueBy(now: number) {
-    if (this.#pushSoonAt !== null && this.#pushSoonAt <= now) this.#pushSoonAt = null;
   }
 
   /** Tells every open proof page what the session looks like now; once over, lets them go. */
@@ -166,7 +173,9 @@ export class HeldSession {
   /** Wakes the object at its next duty: expiry, a push to retry, a watcher falling idle. */
   async scheduleAlarm() {
     const session = this.store.session();
-    const pending = this.feed.behind() ? (this.#pushSoonAt ?? Date.now() + PUSH_RETRY_MS) : null;
+    // A push to retry: none while one is under way or about to be (its end sets the alarm again).
+    const retry = this.feed.behind() && this.#pushTimer === null && !this.feed.pushing();
+    const pending = retry ? Date.now() + PUSH_RETRY_MS : null;
     const times = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.store.nextLeaseEnd() : null,

@@ -34,7 +34,6 @@ export interface FeedHooks {
  */
 export class IndexFeed {
   readonly #env: Env;
-  readonly #storage: DurableObjectStorage;
   readonly #store: SessionStore;
   readonly #hooks: FeedHooks;
   /** Pushes to D1 under way. */
@@ -42,9 +41,8 @@ export class IndexFeed {
   /** The version whose push D1 refused on its merits (memory only): not pushed again as it is. */
   #refused = 0;
 
-  constructor(env: Env, storage: DurableObjectStorage, store: SessionStore, hooks: FeedHooks) {
+  constructor(env: Env, store: SessionStore, hooks: FeedHooks) {
     this.#env = env;
-    this.#storage = storage;
     this.#store = store;
     this.#hooks = hooks;
   }
@@ -53,6 +51,11 @@ export class IndexFeed {
   behind(): boolean {
     const version = this.#store.version();
     return this.#store.pushed().version < version && this.#refused < version;
+  }
+
+  /** A push is under way. */
+  pushing(): boolean {
+    return this.#inFlight.size > 0;
   }
 
   /** Once every push under way has landed or failed. */
@@ -81,11 +84,17 @@ export class IndexFeed {
     }
   }
 
-  /** Sends D1 what it has not acknowledged yet; the alarm is set first, so a lost push is redone. */
+  /**
+   * Sends D1 what it has not acknowledged yet. The alarm is set for a retry after a push that
+   * failed, not before each one: a push lost with the process (a deploy mid-push) is made by the
+   * object's next alarm or change.
+   */
   push(): Promise<PushResult> {
     const push = this.#pushPending();
     this.#inFlight.add(push);
-    void push.catch(() => undefined).finally(() => this.#inFlight.delete(push));
+    // Before any caller's own handlers run: a caller that failed sees no push under way.
+    const done = () => this.#inFlight.delete(push);
+    void push.then(done, done);
     return push;
   }
 
@@ -99,10 +108,6 @@ export class IndexFeed {
     // Refused as it is: nobody waits for what D1 will not take.
     if (this.#refused >= store.version())
       return { ...pushed, bookmark: pushed.bookmark ?? ASKS_NOTHING };
-    // Set first: a push lost with the process is made again by the alarm.
-    const alarm = await this.#storage.getAlarm();
-    if (alarm === null || alarm > Date.now() + PUSH_RETRY_MS)
-      await this.#storage.setAlarm(Date.now() + PUSH_RETRY_MS);
     const changes = store.changesSince(pushed.version);
     const session = changes.session ?? store.session();
     const shard = store.shard();

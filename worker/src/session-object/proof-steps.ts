@@ -275,7 +275,6 @@ export async function simulate(
     const now = new Date();
     store.transition((write) => write.session({ expiredAt: now.toISOString() }));
     held.expireIfDue(now);
-    await held.scheduleAlarm();
     return held.written(store.session() ?? session);
   }
   if (step.confirmed === false && !session.mustConfirm)

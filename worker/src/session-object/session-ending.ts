@@ -1,5 +1,6 @@
+import { eq } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
-import type { SessionRow } from "../db/sessions.ts";
+import { type SessionRow, sessions } from "../db/sessions.ts";
 import {
   eraseAt,
   erasureStatements,
@@ -11,10 +12,13 @@ import type { Env } from "../env.ts";
 import { type ErasedHow, forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { log } from "../lib/log.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
-import { type IndexFeed, PUSH_RETRY_MS } from "./index-feed.ts";
+import type { IndexFeed } from "./index-feed.ts";
 import type { SessionStore } from "./session-store.ts";
 
 const ERASED: ErasedHow = "erased at the end of its retention";
+
+/** How early, by the object's clock, an alarm may run for the time it was set for. */
+const ALARM_CLOCK_SLACK_MS = 1_000;
 
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
 const READ_BACK_HELD_MS = 60_000;
@@ -65,8 +69,25 @@ export class SessionEnding {
   deadlines(session: SessionRow): number[] {
     const retireAt = this.#retireAt(session);
     if (retireAt === null) return [];
-    const erase = this.#eraseAt ?? Date.now() + PUSH_RETRY_MS;
-    return [retireAt, erase];
+    return this.#eraseAt === null ? [retireAt] : [retireAt, this.#eraseAt];
+  }
+
+  /**
+   * Works out when the closed session is erased (its project's retention, a D1 read), after the
+   * push that told D1 it closed: its alarm is then set once, for whichever comes first. Not known
+   * (D1 away, an object restarted since), the retirement's alarm works it out.
+   */
+  async learnEraseAt(): Promise<void> {
+    const session = this.#store.session();
+    const shard = this.#store.shard();
+    if (this.#eraseAt !== null || !session || isOpen(session) || !session.completedAt || !shard)
+      return;
+    try {
+      const days = await projectRetentionDays(this.#env, shard, session.projectId);
+      this.#eraseAt = eraseAt(this.#env, session.completedAt, days);
+    } catch (error) {
+      if (!isIndexUnavailable(error)) throw error;
+    }
   }
 
   /**
@@ -83,28 +104,47 @@ export class SessionEnding {
   }
 
   /**
-   * A closed session past its project's retention is erased. The time is worked out once, when
-   * first due to be known, from the project's `retention_days`; and again just before erasing, so
-   * a retention lengthened since is honoured. True when it was erased.
+   * A closed session past its project's retention is erased. Its alarm (its retirement's, as a
+   * rule) reads the project's `retention_days` again first, so a retention changed since the
+   * session closed counts. True when it was erased.
    */
   async eraseIfDue(now: number): Promise<boolean> {
     const session = this.#store.session();
-    if (!session || isOpen(session) || !session.completedAt) return false;
+    const shard = this.#store.shard();
+    if (!session || isOpen(session) || !session.completedAt || !shard) return false;
     try {
-      let at = this.#eraseAt;
-      const shard = this.#store.shard();
-      if (!shard) return false;
-      if (at === null || at <= now) {
-        const days = await projectRetentionDays(this.#env, shard, session.projectId);
-        at = eraseAt(this.#env, session.completedAt, days);
-        this.#eraseAt = at;
-      }
-      if (at > now) return false;
+      const days = await projectRetentionDays(this.#env, shard, session.projectId);
+      this.#eraseAt = eraseAt(this.#env, session.completedAt, days);
+      if (this.#eraseAt > now) return false;
       await this.#erase(session);
       return true;
     } catch (error) {
       if (!isIndexUnavailable(error)) throw error;
       return false; // D1 is away: the alarm tries again
+    }
+  }
+
+  /**
+   * At its retirement, whether D1 has the session's last change, when this instance does not
+   * know (what D1 acknowledged is kept in memory, and an object idle 15 minutes has been
+   * restarted): the session's row in its shard says by its version, a row read, where pushing it
+   * all again to find out was a writer request, an empty transaction and an alarm written.
+   */
+  async confirmIndexed(now: number): Promise<void> {
+    const session = this.#store.session();
+    const shard = this.#store.shard();
+    const retireAt = session ? this.#retireAt(session) : null;
+    if (!session || !shard || retireAt === null || retireAt > now + ALARM_CLOCK_SLACK_MS) return;
+    if (!this.#feed.behind()) return;
+    try {
+      const [row] = await shardDb(this.#env, shard)
+        .select({ version: sessions.version })
+        .from(sessions)
+        .where(eq(sessions.id, session.id))
+        .limit(1);
+      if (row && row.version >= this.#store.version()) this.#feed.acknowledged(row.version);
+    } catch (error) {
+      if (!isIndexUnavailable(error)) throw error;
     }
   }
 
@@ -123,7 +163,10 @@ export class SessionEnding {
     }
     const session = this.#store.session();
     const retireAt = session ? this.#retireAt(session) : null;
-    if (retireAt === null || retireAt > now || this.#feed.behind()) return false;
+    // The alarm set for the retirement may wake a moment before it by the object's clock: it
+    // retires then, not after another alarm (a row written and a request, each billed).
+    if (retireAt === null || retireAt > now + ALARM_CLOCK_SLACK_MS || this.#feed.behind())
+      return false;
     // A user still at the bridge (a prompt after the session closed) keeps the object: its
     // report is answered from here, not from a copy read back.
     if (this.#store.inProgress(now).length > 0) return false;

@@ -19,7 +19,7 @@ import type {
   Written,
 } from "../domain/session-commands.ts";
 import type { Env } from "../env.ts";
-import { meter, meteredStorage, metering } from "../lib/meter.ts";
+import { meteredAlarm, meteredStorage, metering } from "../lib/meter.ts";
 import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 import {
   CONNECTION_LEASE_MS,
@@ -269,23 +269,24 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** Expiry, a push D1 has not taken yet, and watchers falling idle: whichever is due. */
-  override async alarm(): Promise<void> {
-    meter("durableObjectRequests");
-    const held = this.#held;
-    const now = new Date();
-    held.watchers.closeIdle(now.getTime());
-    held.pushDueBy(now.getTime());
-    const current = held.store.session();
-    // Connections whose bridge went quiet end at their lease's end, with their event.
-    if (current && held.store.lapsed(now.getTime()).length > 0) {
-      held.store.transition((write) => closeLapsed(held.store, write, current, now));
-      held.announce();
-    }
-    held.expireIfDue(now);
-    await held.feed.push().catch(() => undefined);
-    if (await held.ending.eraseIfDue(now.getTime())) return;
-    if (await held.ending.retireIfDone(now.getTime())) return;
-    await held.scheduleAlarm();
+  override alarm(): Promise<void> {
+    return meteredAlarm(async () => {
+      const held = this.#held;
+      const now = new Date();
+      held.watchers.closeIdle(now.getTime());
+      const current = held.store.session();
+      // Connections whose bridge went quiet end at their lease's end, with their event.
+      if (current && held.store.lapsed(now.getTime()).length > 0) {
+        held.store.transition((write) => closeLapsed(held.store, write, current, now));
+        held.announce();
+      }
+      held.expireIfDue(now);
+      await held.ending.confirmIndexed(now.getTime());
+      await held.feed.push().catch(() => undefined);
+      if (await held.ending.eraseIfDue(now.getTime())) return;
+      if (await held.ending.retireIfDone(now.getTime())) return;
+      await held.scheduleAlarm();
+    });
   }
 
   // ---------------------------------------------------------------- inside

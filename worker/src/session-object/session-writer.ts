@@ -204,12 +204,12 @@ export class SessionWriter {
   finish() {
     if (!this.wrote) return;
     if (this.#events.length > 0) {
-      const key = this.#changed.has(SESSION_ENTRY)
-        ? SESSION_ENTRY
-        : ([...this.#changed.keys()].at(-1) ?? SESSION_ENTRY);
-      const entry = this.#changed.get(key) ?? this.#sessionEntry();
+      // The session's row lists its events' ids (db/sessions.ts), so it changes with them.
+      const listed = this.#sessionEntry().session.eventIds ?? [];
+      this.session({ eventIds: [...listed, ...this.#events.map((event) => event.id)] });
+      const entry = this.#sessionEntry();
       entry.outbox.push({ version: this.version, events: this.#events });
-      this.#keep(key, entry);
+      this.#keep(SESSION_ENTRY, entry);
     }
     const pushed = this.#held.pushed();
     for (const [key, entry] of this.#changed) {

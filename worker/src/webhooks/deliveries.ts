@@ -1,9 +1,11 @@
 import { and, desc, eq } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
+import { sessions } from "../db/sessions.ts";
 import {
   type EventType,
   eventOf,
   events,
+  eventsOfSessions,
   type InvocationRow,
   isDeliveryOf,
   webhookInvocations,
@@ -101,7 +103,11 @@ export async function deliveriesForSession(ctx: ProjectContext, sessionId: strin
     .select({ invocation: webhookInvocations, event: events.type })
     .from(webhookInvocations)
     .innerJoin(events, eventOf(webhookInvocations))
-    .where(isDeliveryOf(and(eq(events.projectId, ctx.projectId), eq(events.sessionId, sessionId))))
+    .where(
+      isDeliveryOf(
+        eventsOfSessions(and(eq(sessions.id, sessionId), eq(sessions.projectId, ctx.projectId))),
+      ),
+    )
     .orderBy(desc(webhookInvocations.id))
     .limit(limit);
   return rows.map((row) => deliveryView(row.invocation, row.event));
