@@ -41,16 +41,24 @@ async function bridgeCall(path: string, requestId: string, headerId = requestId)
 }
 
 describe("the Worker's log lines", () => {
-  it("logs a bridge call under the bridge's own request id, which the signature covers", async () => {
+  it("logs a failed bridge call under the bridge's own request id, which the signature covers", async () => {
     const { apiKey } = await newProject();
     const session = await createSession(apiKey, "collect");
     const path = `/internal/v1/sessions/${session.id}/status`;
+    // A call that succeeds is the bridge's own line to log (it has the same id): none here.
     let response: Response | undefined;
-    const lines = await linesDuring(async () => {
-      response = await bridgeCall(path, "0123456789abcdef-3");
+    const quiet = await linesDuring(async () => {
+      response = await bridgeCall(path, "0123456789abcdef-2");
     });
     expect(response?.status).toBe(200);
-    expect(response?.headers.get("x-request-id")).toBe("0123456789abcdef-3");
+    expect(response?.headers.get("x-request-id")).toBe("0123456789abcdef-2");
+    expect(quiet.filter((line) => line.request_id === "0123456789abcdef-2")).toEqual([]);
+    // One that fails is logged, under the id the bridge logs it with.
+    const unknown = `/internal/v1/sessions/cs_${"0".repeat(26)}/status`;
+    const lines = await linesDuring(async () => {
+      response = await bridgeCall(unknown, "0123456789abcdef-3");
+    });
+    expect(response?.status).toBeGreaterThanOrEqual(400);
     expect(lines).toContainEqual(
       expect.objectContaining({
         level: "info",
@@ -58,7 +66,7 @@ describe("the Worker's log lines", () => {
         request_id: "0123456789abcdef-3",
         method: "GET",
         route: "/internal/v1/sessions/:session_id/status",
-        status: 200,
+        status: response?.status,
         duration_ms: expect.any(Number),
         time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       }),

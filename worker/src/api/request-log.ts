@@ -8,18 +8,26 @@ import { log } from "../lib/log.ts";
 const LOGGED_PREFIXES = ["/api/", "/internal/"];
 /** Asked every few seconds by every bridge: worth a line only when debugging. */
 const PROBES = new Set(["/internal/v1/health"]);
+/**
+ * The bridge's calls: the bridge logs every connection itself, with the same request id, so the
+ * Worker's line for a call that succeeded says nothing new (and each is a billed Workers Logs
+ * event, issue 47): at `info` only when it failed, else at `debug`.
+ */
+const BRIDGE_CALLS = "/internal/";
 
 /**
  * One JSON line per API or bridge request, after its answer: method, route pattern (never the
  * identifiers in the path), status, duration and project, with the request id — the bridge's own
- * for its calls, so one search follows a login across both (docs/operations.md).
+ * for its calls, so one search follows a login across both (docs/operations.md). A bridge call
+ * that succeeded is logged at `debug`: the bridge's own line has it.
  */
 export const logRequests = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
   if (!LOGGED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return;
   const status = c.res.status;
-  const level = status >= 500 ? "error" : PROBES.has(c.req.path) ? "debug" : "info";
+  const quiet = PROBES.has(c.req.path) || (c.req.path.startsWith(BRIDGE_CALLS) && status < 400);
+  const level = status >= 500 ? "error" : quiet ? "debug" : "info";
   log(c.env, level, "request", {
     request_id: c.get("requestId"),
     method: c.req.method,

@@ -148,19 +148,13 @@ export const sessions = sqliteTable(
   "sessions",
   sessionColumns(),
   // Every index entry is a row written (D1 bills it), so a project's sessions have one index for
-  // the lists: by mode, kind and status, each part in creation order (a list and its count read
-  // only the index, never a session of the other mode; migration 0027); a list merges its parts
-  // (session-views.ts listSessionRows). Migration 0022 dropped the two others it had (by kind,
-  // and by creation across kinds), two rows written a session; 0024 the one of closed sessions by
-  // when they closed, whose sweep reads the lists' index now (domain/retention.ts).
+  // the lists: by mode and kind, in creation order (a list reads only its mode's sessions). Not by
+  // status: a status in the index moved its entry when the session closed, a row written a proof
+  // (issue 47); a list filtered by status reads its kind's sessions newest first until its page
+  // is full, and its count reads them all. The retention sweep reads this index too
+  // (domain/retention.ts).
   (t) => [
-    index("sessions_project_mode_kind_status_idx").on(
-      t.projectId,
-      t.livemode,
-      t.kind,
-      t.status,
-      t.id,
-    ),
+    index("sessions_project_mode_kind_idx").on(t.projectId, t.livemode, t.kind, t.id),
     // Only sessions that have an external_id: a filter by it names one (an index row less each).
     index("sessions_project_mode_kind_external_idx")
       .on(t.projectId, t.livemode, t.kind, t.externalId, t.id)

@@ -86,9 +86,9 @@ const CLOSED_STATUSES = ["completed", "verified", "failed", "expired"] as const;
  * Closed sessions of a shard past their project's retention, project by project. There is no
  * index of closed sessions by when they closed (each entry would be a row written a session, D1
  * bills it): a session closes after it was made and its id begins with the time it was made, so
- * the ones closed before a project's cutoff are among those the lists' index holds, under a closed
- * status, with an id older than the cutoff. Each project is one range per kind of that index;
- * what it reads and does not erase is what was made before the cutoff and closed after it.
+ * the ones closed before a project's cutoff are among those the lists' index holds with an id
+ * older than the cutoff. Each project is one range per kind of that index; what it reads and
+ * does not erase is what was made before the cutoff and is still open or closed after it.
  */
 export async function sessionsPastRetention(
   env: Env,

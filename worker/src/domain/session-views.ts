@@ -16,7 +16,6 @@ import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import {
   SESSION_KINDS,
-  SESSION_STATUSES,
   type SessionKind,
   type SessionStatus,
 } from "../protocol/messages.ts";
@@ -155,10 +154,11 @@ export interface SessionListFilter {
 /**
  * One page, newest first: ids start with their creation time after a prefix of their kind
  * (`cs_`, `vs_`), so within a kind `id DESC` is creation order and across both the time after
- * the prefix is. The one index of a project's sessions is by kind and status (an index entry is a
+ * the prefix is. The one index of a project's sessions is by mode and kind (an index entry is a
  * row written: one for every order a list is read in cost a row per session each), so the page
- * is the newest of each (kind, status) — or, filtered by `external_id`, of each kind — merged:
- * each part a range of its index, never more than offset + limit rows read from it.
+ * is the newest of each kind merged: each a range of the index, read newest first until the page
+ * is full (a status filter reads past the sessions of other statuses), or, filtered by
+ * `external_id`, a range of its own partial index.
  */
 export async function listSessionRows(
   ctx: ProjectContext,
@@ -169,21 +169,19 @@ export async function listSessionRows(
     eq(sessions.projectId, ctx.projectId),
     eq(sessions.livemode, ctx.livemode),
   ];
-  // Both kinds named, not left out: the count then seeks each kind's part of an index too.
+  // Both kinds named, not left out: the count then seeks each kind's part of the index too.
   conditions.push(kind ? eq(sessions.kind, kind) : inArray(sessions.kind, [...SESSION_KINDS]));
   if (filter.status) conditions.push(eq(sessions.status, filter.status));
   if (filter.external_id !== undefined)
     conditions.push(eq(sessions.externalId, filter.external_id));
   const where = and(...conditions);
   const kinds = kind ? [kind] : SESSION_KINDS;
-  const byExternalId = filter.external_id !== undefined;
-  const statuses = filter.status || byExternalId ? [undefined] : SESSION_STATUSES;
   const newestFirst = sql`substr("id", 4) desc`;
   const [items, [totals]] = await ctx.db.batch([
     ctx.db
       .select()
       .from(sessions)
-      .where(inArray(sessions.id, pageIds(ctx, where, kinds, statuses, filter)))
+      .where(inArray(sessions.id, pageIds(ctx, where, kinds, filter)))
       .orderBy(newestFirst),
     ctx.db.select({ total: count() }).from(sessions).where(where),
   ]);
@@ -192,46 +190,28 @@ export async function listSessionRows(
 }
 
 /**
- * The ids of a list's page, from the parts of the sessions index (project, kind, status, id) the
- * list reads, each in creation order. One kind's parts are one compound SELECT, which SQLite
- * merges as it reads (no sort, however deep the page); both kinds' parts, a compound each (D1
- * takes no more than a few terms in one), are cut to the page's end and sorted.
+ * The ids of a list's page, from the part of the sessions index (project, mode, kind, id) each
+ * kind the list reads has, in creation order: one kind's is a range read as it is; both kinds'
+ * are each cut to the page's end and merged.
  */
 function pageIds(
   ctx: ProjectContext,
   where: SQL | undefined,
   kinds: readonly SessionKind[],
-  statuses: readonly (SessionStatus | undefined)[],
   page: SessionListFilter,
 ) {
-  const idsOf = (kind: SessionKind, status: SessionStatus | undefined) =>
+  const idsOf = (kind: SessionKind) =>
     ctx.db
       .select({ id: sessions.id })
       .from(sessions)
-      .where(and(where, eq(sessions.kind, kind), status ? eq(sessions.status, status) : undefined));
+      .where(and(where, eq(sessions.kind, kind)));
   const [onlyKind] = kinds;
-  if (kinds.length === 1 && onlyKind) {
-    const [first, second, ...more] = statuses.map((status) => idsOf(onlyKind, status));
-    if (!first) throw new Error("a list has a part for each status");
-    return (second ? unionAll(first, second, ...more) : first)
-      .orderBy(sql`"id" desc`)
-      .limit(page.limit)
-      .offset(page.offset);
-  }
+  if (kinds.length === 1 && onlyKind)
+    return idsOf(onlyKind).orderBy(sql`"id" desc`).limit(page.limit).offset(page.offset);
   const newest = page.offset + page.limit;
-  const ofKinds = kinds.map((kind) => {
-    const parts = statuses.map((status, n) =>
-      ctx.db
-        .select()
-        .from(idsOf(kind, status).orderBy(desc(sessions.id)).limit(newest).as(`${kind}_${n}`)),
-    );
-    const [first, second, ...more] = parts;
-    if (!first) throw new Error("a list has a part for each status");
-    return second
-      ? ctx.db.select().from(unionAll(first, second, ...more).as(`${kind}_all` as string))
-      : first;
-  });
-  const [first, second] = ofKinds;
+  const [first, second] = kinds.map((kind) =>
+    ctx.db.select().from(idsOf(kind).orderBy(desc(sessions.id)).limit(newest).as(`${kind}_newest`)),
+  );
   if (!first) throw new Error("a list has a part for each kind");
   return (second ? ctx.db.select().from(unionAll(first, second).as("newest")) : first)
     .orderBy(sql`substr("id", 4) desc`)
