@@ -38,7 +38,7 @@ function holdPrimary() {
 }
 
 describe("what a session's object writes", () => {
-  it("keeps a change's events in the entry it wrote anyway, and D1 gets each of them", async () => {
+  it("keeps a change's events and its connection in the session's record, and D1 gets each of them", async () => {
     const { apiKey, db } = await newProject();
     const session = await createSession(apiKey, "collect");
     await indexed(session.id);
@@ -48,19 +48,24 @@ describe("what a session's object writes", () => {
     });
     try {
       await connectAndFinishRaw(session.connection_identifier, session.id);
+      type Stored = { outbox?: { events: { type: string }[] }[]; inlined?: object };
       const held = await runInDurableObject(objectOf(session.id), (_instance, state) =>
-        [...state.storage.kv.list<{ outbox?: { events: { type: string }[] }[] }>()].map(
-          ([key, entry]) => [
-            key.replace(/:.*/, ":"),
-            (entry.outbox ?? []).map((change) => change.events.map((event) => event.type)),
-          ],
-        ),
+        [...state.storage.kv.list<Stored>()].map(([key, entry]) => [
+          key.replace(/:.*/, ":"),
+          {
+            events: (entry.outbox ?? []).map((change) => change.events.map((event) => event.type)),
+            inlined: Object.keys(entry.inlined ?? {}).map((inner) => inner.replace(/:.*/, ":")),
+          },
+        ]),
       );
       // Opening is one change (new_connection), finishing another (key_collected,
       // status_changed); each wrote the session (its update time), so their events wait there.
+      // The connection lives in the session's record: each change was one record written.
       expect(Object.fromEntries(held.filter(([key]) => key !== "nonce:"))).toEqual({
-        [CONNECTION_ENTRY]: [],
-        [SESSION_ENTRY]: [["new_connection"], ["key_collected", "status_changed"]],
+        [SESSION_ENTRY]: {
+          events: [["new_connection"], ["key_collected", "status_changed"]],
+          inlined: [CONNECTION_ENTRY],
+        },
       });
     } finally {
       setPrimaryGate(null);
@@ -119,7 +124,8 @@ describe("what a session's object writes", () => {
     await indexed(session.id);
     const stored = await storageOf(objectOf(session.id));
     expect(stored.tables).toBe(0);
-    expect(stored.entries).toBeGreaterThan(1);
+    // One entry: the session, with its one connection inside it (write-buffer.ts `inline`).
+    expect(stored.entries).toBe(1);
   });
 });
 

@@ -48,7 +48,9 @@ export async function lapseConnections(sessionId: string) {
 /** A connection as the session's object holds it (its lease, its rules). */
 export const heldConnection = (sessionId: string, connectionId: string) =>
   runInDurableObject(objectOf(sessionId), (_instance, state) => {
-    const entry = state.storage.kv.get<ConnectionEntry>(CONNECTION_ENTRY + connectionId);
+    const entry = WriteBuffer.of(state.storage).get<ConnectionEntry>(
+      CONNECTION_ENTRY + connectionId,
+    );
     if (!entry) throw new Error(`the object holds no connection ${connectionId}`);
     return entry.connection;
   });
@@ -56,10 +58,11 @@ export const heldConnection = (sessionId: string, connectionId: string) =>
 /** The version of the session its object holds: the newest its entries were written with. */
 export const heldVersion = (sessionId: string) =>
   runInDurableObject(objectOf(sessionId), (_instance, state) => {
-    const kv = state.storage.kv;
-    const versions = [...kv.list<{ version: number }>()].flatMap(([key, entry]) =>
-      key === SESSION_ENTRY || key.startsWith(CONNECTION_ENTRY) ? [entry.version] : [],
-    );
+    const entries = WriteBuffer.of(state.storage);
+    const versions = [
+      entries.get<{ version: number }>(SESSION_ENTRY)?.version ?? 0,
+      ...entries.list<{ version: number }>(CONNECTION_ENTRY).map(([, entry]) => entry.version),
+    ];
     return Math.max(0, ...versions);
   });
 

@@ -14,11 +14,7 @@ import {
 } from "../db/sessions.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
-import {
-  SESSION_KINDS,
-  type SessionKind,
-  type SessionStatus,
-} from "../protocol/messages.ts";
+import { SESSION_KINDS, type SessionKind, type SessionStatus } from "../protocol/messages.ts";
 import { SIGNATURE_NAMESPACE } from "../protocol/sshsig.ts";
 import type { CertificateAuthority, CollectedKey, ConfiguredKey } from "../schemas/public-keys.ts";
 import type {

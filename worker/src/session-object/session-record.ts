@@ -13,8 +13,10 @@ import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
  * DDL for every new object and a row written per row and index entry; an entry is one row
  * written however much it holds. So the session is one entry with what it was given, and each
  * connection is one entry with the keys it recorded (a session may see many connections, each
- * up to 32 keys: one entry for all could outgrow what an entry holds). A change's events wait
- * for D1 in the entry the change wrote anyway (the outbox), so they cost no row of their own.
+ * up to 32 keys: one entry for all could outgrow what an entry holds) — kept inside the
+ * session's record while they fit (write-buffer.ts `inline`), so a proof writes one record a
+ * change. A change's events wait for D1 in the session's entry, which lists their ids anyway
+ * (the outbox), so they cost no row of their own.
  */
 
 /** Key of the session's entry. */

@@ -40,6 +40,12 @@ export function indexRowOf(connection: HeldConnection): ConnectionRow {
 const withoutVersion = <T extends { version: number }>({ version: _version, ...row }: T) => row;
 const byPosition = (a: { position: number }, b: { position: number }) => a.position - b.position;
 const NOTHING_PUSHED: Pushed = { version: 0, bookmark: null };
+/**
+ * Connections kept inside the session's record, together at most this many bytes: a proof's
+ * connection is written with the session it changes (one row written, not two, and one deleted
+ * when the object retires). More, or larger, each have a record of their own (session-record.ts).
+ */
+const MAX_INLINED_CONNECTION_BYTES = 64 * 1024;
 
 /**
  * A session in its Durable Object's key-value storage (session-record.ts), and the one way to
@@ -57,6 +63,7 @@ export class SessionStore {
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
     this.#buffer = WriteBuffer.of(storage);
+    this.#buffer.inline(CONNECTION_ENTRY, SESSION_ENTRY, MAX_INLINED_CONNECTION_BYTES);
   }
 
   /** The object deleted all its storage (it retired): it holds nothing, and knows nothing. */

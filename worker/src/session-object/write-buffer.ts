@@ -2,12 +2,28 @@
 const buffers = new WeakMap<DurableObjectStorage, WriteBuffer>();
 
 /**
+ * Entries kept inside another entry's record while they are small (`inline`): the entries under
+ * `prefix` live in the record of `host`, up to `maxBytes` of them together, so a change of the
+ * host and of one of them is one row written, not two; one that does not fit has a record of its
+ * own. Storage bills a row written per key put or deleted, however large its value.
+ */
+interface Inlining {
+  prefix: string;
+  host: string;
+  maxBytes: number;
+}
+
+/** The field of the host's record that holds the entries inlined in it. */
+const INLINED = "inlined";
+
+/**
  * A Durable Object's key-value entries, read once and kept in memory, with the writes of a
  * transition held back until it ends. Storage bills a row written per `put`, so each key a
- * transition changed is written once however often it changed it; and a read deserializes an
- * entry only the first time (a CPU profile put re-reading them at a fifth of a proof's Worker
- * time). Only the object writes its storage, through this buffer (`WriteBuffer.of`), so the copy
- * never goes stale; whatever writes an entry past it (a test's surgery) calls `forget`.
+ * transition changed is written once however often it changed it — and entries inlined in
+ * another (`inline`) are written with it; and a read deserializes an entry only the first time (a
+ * CPU profile put re-reading them at a fifth of a proof's Worker time). Only the object writes its
+ * storage, through this buffer (`WriteBuffer.of`), so the copy never goes stale; whatever writes
+ * an entry past it (a test's surgery) calls `forget`.
  */
 export class WriteBuffer {
   readonly #kv: SyncKvStorage;
@@ -19,6 +35,12 @@ export class WriteBuffer {
   #pending: Map<string, unknown> | null = null;
   /** What adds itself to a transition's writes just before they are made (seen-nonces.ts). */
   readonly #riders: ((pending: Map<string, unknown>) => void)[] = [];
+  #inlining: Inlining | null = null;
+  /** Whether the host's record was read (and with it, every entry inlined in it). */
+  #hostRead = false;
+  /** The entries that live in the host's record, and the bytes they take there. */
+  readonly #inlined = new Set<string>();
+  #inlinedBytes = 0;
 
   static of(storage: DurableObjectStorage): WriteBuffer {
     let buffer = buffers.get(storage);
@@ -33,9 +55,38 @@ export class WriteBuffer {
     this.#kv = kv;
   }
 
+  /** Keeps the entries under `prefix` inside `host`'s record while they fit in `maxBytes`. */
+  inline(prefix: string, host: string, maxBytes: number) {
+    this.#inlining = { prefix, host, maxBytes };
+  }
+
+  #inlinable(key: string): boolean {
+    return this.#inlining !== null && key.startsWith(this.#inlining.prefix);
+  }
+
+  /** Reads the host's record once: the host's entry, and each entry inlined in it. */
+  #readHost() {
+    const inlining = this.#inlining;
+    if (!inlining || this.#hostRead) return;
+    this.#hostRead = true;
+    const record = this.#kv.get<Record<string, unknown>>(inlining.host);
+    if (record === undefined) {
+      this.#stored.set(inlining.host, undefined);
+      return;
+    }
+    const { [INLINED]: inlined, ...entry } = record;
+    this.#stored.set(inlining.host, entry);
+    for (const [key, value] of Object.entries((inlined ?? {}) as Record<string, unknown>)) {
+      this.#stored.set(key, value);
+      this.#inlined.add(key);
+      this.#inlinedBytes += JSON.stringify(value).length;
+    }
+  }
+
   /** An entry as it is now. Read only: `edit` or `update` to change it. */
   get<T>(key: string): T | undefined {
     if (this.#pending?.has(key)) return this.#pending.get(key) as T | undefined;
+    if (key === this.#inlining?.host || this.#inlinable(key)) this.#readHost();
     if (!this.#stored.has(key)) this.#stored.set(key, this.#kv.get(key));
     return this.#stored.get(key) as T | undefined;
   }
@@ -43,7 +94,9 @@ export class WriteBuffer {
   /** The entries under `prefix`, in key order, with the transition's writes. Read only. */
   list<T>(prefix: string): [string, T][] {
     if (!this.#listed.has(prefix)) {
-      for (const [key, value] of this.#kv.list({ prefix })) this.#stored.set(key, value);
+      this.#readHost();
+      for (const [key, value] of this.#kv.list({ prefix }))
+        if (key !== this.#inlining?.host) this.#stored.set(key, value);
       this.#listed.add(prefix);
     }
     const entries = new Map<string, unknown>();
@@ -80,21 +133,13 @@ export class WriteBuffer {
   }
 
   put(key: string, value: unknown) {
-    if (this.#pending) {
-      this.#pending.set(key, value);
-      return;
-    }
-    this.#kv.put(key, value);
-    this.#stored.set(key, value);
+    if (this.#pending) this.#pending.set(key, value);
+    else this.#write(new Map([[key, value]]));
   }
 
   delete(key: string) {
-    if (this.#pending) {
-      this.#pending.set(key, undefined);
-      return;
-    }
-    this.#kv.delete(key);
-    this.#stored.set(key, undefined);
+    if (this.#pending) this.#pending.set(key, undefined);
+    else this.#write(new Map([[key, undefined]]));
   }
 
   /**
@@ -114,19 +159,75 @@ export class WriteBuffer {
     try {
       result = change();
       for (const rider of this.#riders) rider(pending);
-      for (const [key, value] of pending)
-        if (value === undefined) this.#kv.delete(key);
-        else this.#kv.put(key, value);
-    } finally {
+    } catch (error) {
       this.#pending = null;
+      throw error;
     }
-    for (const [key, value] of pending) this.#stored.set(key, value);
+    this.#pending = null;
+    this.#write(pending);
     return result;
+  }
+
+  /**
+   * Writes `changes` to storage: each key once, and the host's record once for itself and every
+   * inlined entry that changed. A new inlinable entry goes into the host's record while the
+   * inlined entries fit; one that does not, and any already on its own, keeps a record of its own.
+   */
+  #write(changes: Map<string, unknown>) {
+    const inlining = this.#inlining;
+    let hostChanged = false;
+    for (const [key, value] of changes) {
+      if (inlining && (key === inlining.host || this.#inlinable(key))) this.#readHost();
+      if (inlining && key === inlining.host) {
+        hostChanged = true;
+      } else if (this.#inlined.has(key)) {
+        hostChanged = true;
+        if (value === undefined) this.#inlined.delete(key);
+      } else if (
+        value !== undefined &&
+        inlining &&
+        this.#inlinable(key) &&
+        this.#kv.get(key) === undefined &&
+        this.#inlinedBytes + JSON.stringify(value).length <= inlining.maxBytes
+      ) {
+        this.#inlined.add(key);
+        hostChanged = true;
+      } else if (value === undefined) {
+        this.#kv.delete(key);
+      } else {
+        this.#kv.put(key, value);
+      }
+      this.#stored.set(key, value);
+    }
+    if (inlining && hostChanged) this.#writeHost(inlining.host);
+  }
+
+  /** The host's record: its entry, with every entry inlined in it. */
+  #writeHost(host: string) {
+    const entry = this.#stored.get(host) as Record<string, unknown> | undefined;
+    const inlined: Record<string, unknown> = {};
+    for (const key of this.#inlined) inlined[key] = this.#stored.get(key);
+    this.#inlinedBytes = Object.values(inlined).reduce<number>(
+      (bytes, value) => bytes + JSON.stringify(value).length,
+      0,
+    );
+    if (entry !== undefined) {
+      this.#kv.put(host, this.#inlined.size > 0 ? { ...entry, [INLINED]: inlined } : entry);
+      return;
+    }
+    // No host left to hold them: each goes back to a record of its own.
+    for (const [key, value] of Object.entries(inlined)) this.#kv.put(key, value);
+    this.#inlined.clear();
+    this.#inlinedBytes = 0;
+    this.#kv.delete(host);
   }
 
   /** Storage changed past the buffer (it was deleted, or entries were made some other way). */
   forget() {
     this.#stored.clear();
     this.#listed.clear();
+    this.#inlined.clear();
+    this.#inlinedBytes = 0;
+    this.#hostRead = false;
   }
 }
