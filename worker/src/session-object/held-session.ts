@@ -38,7 +38,7 @@ export class HeldSession {
    * The push a bridge change asked for, PUSH_DELAY_MS after it (a proof's open and finish share
    * one). A timer, not the alarm: an alarm set for it and set again for the next duty after it is
    * two rows written a proof, where the timer keeps the object awake 300 ms. If the object is
-   * restarted meanwhile (a deploy), its next duty's alarm pushes: a lease's end or its retirement.
+   * restarted meanwhile (a deploy), its next duty's alarm pushes: its expiry, set at its create.
    */
   #pushTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -134,12 +134,15 @@ export class HeldSession {
     this.announce();
     // The object stays awake while the timer waits: billed duration, counted as such.
     if (this.#pushTimer === null) meter("durableObjectActiveMs", PUSH_DELAY_MS);
+    // The alarm is set once the push is made, not at each change: a proof whose finish comes
+    // within the delay sets one alarm (its retirement), not its lease's end and then that. An
+    // object restarted within the delay (a deploy) has its expiry's alarm, set at its create.
     this.#pushTimer ??= setTimeout(() => {
       this.#pushTimer = null;
       // A push that failed is made again by the alarm scheduleAlarm sets for it.
-      void this.feed.push().catch(() => this.scheduleAlarm());
+      const scheduled = () => this.scheduleAlarm();
+      void this.feed.push().then(scheduled, scheduled);
     }, PUSH_DELAY_MS);
-    void this.scheduleAlarm();
   }
 
   /** Tells every open proof page what the session looks like now; once over, lets them go. */
