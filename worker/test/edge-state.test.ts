@@ -9,6 +9,7 @@ import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { pushToIndex } from "../src/session-object/index-push.ts";
 import { CONNECTION_ENTRY, SESSION_ENTRY } from "../src/session-object/session-record.ts";
 import { SessionStore } from "../src/session-object/session-store.ts";
+import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
@@ -115,6 +116,41 @@ describe("what a session's object writes", () => {
       newWebhooks: [],
     });
     expect(await inD1()).toEqual(before);
+  });
+
+  it("moves connections out of the session's record once together they outgrow it, and reads them back", async () => {
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName("write-buffer-growth"));
+    const first = `${CONNECTION_ENTRY}a`;
+    const second = `${CONNECTION_ENTRY}b`;
+    const seen = await runInDurableObject(stub, (_instance, state) => {
+      const records = () => [...state.storage.kv.list()].map(([key]) => key).sort();
+      const buffer = WriteBuffer.of(state.storage);
+      buffer.held(() => {
+        buffer.put(SESSION_ENTRY, { id: "s" });
+        buffer.put(first, { keys: "" });
+        buffer.put(second, { keys: "" });
+      });
+      const opened = records();
+      // Each gains 40 KB of keys: one fits beside the other's small record, two do not (64 KiB).
+      buffer.held(() => buffer.put(first, { keys: "x".repeat(40_000) }));
+      const oneGrown = records();
+      buffer.held(() => buffer.put(second, { keys: "y".repeat(40_000) }));
+      const bothGrown = records();
+      buffer.forget();
+      const readBack = buffer
+        .list<{ keys: string }>(CONNECTION_ENTRY)
+        .map(([key, value]) => [key, value.keys.length] as const);
+      return { opened, oneGrown, bothGrown, readBack, session: buffer.get(SESSION_ENTRY) };
+    });
+    expect(seen.opened).toEqual([SESSION_ENTRY]);
+    expect(seen.oneGrown).toEqual([SESSION_ENTRY]);
+    expect(seen.bothGrown).toHaveLength(2);
+    expect(seen.bothGrown).toContain(SESSION_ENTRY);
+    expect(seen.readBack).toEqual([
+      [first, 40_000],
+      [second, 40_000],
+    ]);
+    expect(seen.session).toEqual({ id: "s" });
   });
 
   it("makes no table for a new session: its object holds entries only", async () => {

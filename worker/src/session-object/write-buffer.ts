@@ -199,18 +199,30 @@ export class WriteBuffer {
       }
       this.#stored.set(key, value);
     }
-    if (inlining && hostChanged) this.#writeHost(inlining.host);
+    if (inlining && hostChanged) this.#writeHost(inlining.host, inlining.maxBytes);
   }
 
-  /** The host's record: its entry, with every entry inlined in it. */
-  #writeHost(host: string) {
+  /**
+   * The host's record: its entry, with every entry inlined in it. Inlined entries that grew past
+   * `maxBytes` together (a connection gains its keys after it was inlined) move out, largest
+   * first, each to a record of its own: the host's record never nears an entry's limit.
+   */
+  #writeHost(host: string, maxBytes: number) {
     const entry = this.#stored.get(host) as Record<string, unknown> | undefined;
+    const sizes = [...this.#inlined].map((key) => {
+      const value = this.#stored.get(key);
+      return { key, value, bytes: JSON.stringify(value).length };
+    });
+    sizes.sort((a, b) => b.bytes - a.bytes);
+    this.#inlinedBytes = sizes.reduce((bytes, { bytes: each }) => bytes + each, 0);
+    for (const { key, value, bytes } of sizes) {
+      if (this.#inlinedBytes <= maxBytes) break;
+      this.#kv.put(key, value);
+      this.#inlined.delete(key);
+      this.#inlinedBytes -= bytes;
+    }
     const inlined: Record<string, unknown> = {};
     for (const key of this.#inlined) inlined[key] = this.#stored.get(key);
-    this.#inlinedBytes = Object.values(inlined).reduce<number>(
-      (bytes, value) => bytes + JSON.stringify(value).length,
-      0,
-    );
     if (entry !== undefined) {
       this.#kv.put(host, this.#inlined.size > 0 ? { ...entry, [INLINED]: inlined } : entry);
       return;
