@@ -30,7 +30,7 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
   const statements: string[] = [];
   const at = (offset: number) => new Date(Date.now() - CLOSED_AGO_MS - offset).toISOString();
   for (let start = 0; start < count; start += ROWS_PER_STATEMENT) {
-    const rows = { sessions: [], connections: [], keys: [], events: [], deliveries: [] } as Record<
+    const rows = { sessions: [], connections: [], events: [], deliveries: [] } as Record<
       string,
       string[]
     >;
@@ -59,6 +59,21 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
           when,
         ),
       );
+      // The connection's row holds its key (db/sessions.ts IndexedConnectionKey).
+      const key = {
+        id: newId("ck", made),
+        publicKeySsh:
+          "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        publicKeyPem: null,
+        publicKeyMd5: "MD5:00",
+        publicKeySha256: `SHA256:${sessionId}`,
+        publicKeyAlgorithm: "ssh-ed25519",
+        publicKeyBits: 256,
+        comment: null,
+        securityKey: null,
+        certificate: null,
+        createdAt: when,
+      };
       rows.connections?.push(
         values(
           connectionId,
@@ -68,19 +83,7 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
           when,
           when,
           "collected",
-        ),
-      );
-      rows.keys?.push(
-        values(
-          newId("ck", made),
-          connectionId,
-          sessionId,
-          "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
-          "MD5:00",
-          `SHA256:${sessionId}`,
-          "ssh-ed25519",
-          256,
-          when,
+          JSON.stringify([key]),
         ),
       );
       for (const type of ["new_connection", "key_collected", "status_changed"]) {
@@ -104,8 +107,7 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
     }
     statements.push(
       `INSERT INTO sessions (id, project_id, kind, connection_identifier, status, external_id, multi_key, multi_connection, must_confirm, match_all_keys, max_attempts, failed_attempts, expired_at, created_at, updated_at, completed_at) VALUES ${rows.sessions?.join(", ")};`,
-      `INSERT INTO connections (id, session_id, ip_address, client_version, created_at, closed_at, outcome) VALUES ${rows.connections?.join(", ")};`,
-      `INSERT INTO connection_keys (id, connection_id, session_id, public_key_ssh, public_key_md5, public_key_sha256, public_key_algorithm, public_key_bits, created_at) VALUES ${rows.keys?.join(", ")};`,
+      `INSERT INTO connections (id, session_id, ip_address, client_version, created_at, closed_at, outcome, keys) VALUES ${rows.connections?.join(", ")};`,
       `INSERT INTO events (id, project_id, session_id, entity, type, payload, created_at) VALUES ${rows.events?.join(", ")};`,
       `INSERT INTO webhook_invocations (id, webhook_id, project_id, event_id, status, attempts, created_at, updated_at) VALUES ${rows.deliveries?.join(", ")};`,
     );

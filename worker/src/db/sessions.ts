@@ -176,18 +176,34 @@ export const sessionAuthorities = sqliteTable(
   (t) => [index("session_authorities_session_idx").on(t.sessionId)],
 );
 
+/** A key a connection proved, as its connection's row in the index holds it (`keys`). */
+export type IndexedConnectionKey = Omit<
+  typeof connectionKeys.$inferSelect,
+  "sessionId" | "connectionId"
+>;
+
 /*
- * A session's connections and their keys are keyed by session first (WITHOUT ROWID, migration
- * 0021): the key is the index that reads them by session, so a row written is one row billed,
- * where an id key and a by-session index were two. A key goes with its session (a connection is
- * never removed alone).
+ * A session's connections are keyed by session first (WITHOUT ROWID): the key is the index that
+ * reads them by session, so a row written is one row billed. A connection's row holds the keys it
+ * proved (`keys`, JSON): a proof writes one row where a connection and its key were two, and
+ * erasure deletes one (issue 47). A connection goes with its session (never removed alone).
  */
 export const connections = sqliteTable(
   "connections",
-  { ...connectionColumns(), id: text().notNull(), sessionId: ofSession() },
+  {
+    ...connectionColumns(),
+    id: text().notNull(),
+    sessionId: ofSession(),
+    keys: text({ mode: "json" }).$type<IndexedConnectionKey[]>().notNull().default([]),
+  },
   (t) => [primaryKey({ columns: [t.sessionId, t.id] })],
 );
 
+/**
+ * The security keys among the keys connections proved, a row each beside their connection's
+ * `keys`: what a new proof's counter is checked against across the project, by fingerprint
+ * (session-object/counters.ts). Other keys have no row here.
+ */
 export const connectionKeys = sqliteTable(
   "connection_keys",
   { ...connectionKeyColumns(), id: text().notNull(), sessionId: ofSession() },
@@ -203,5 +219,17 @@ export const connectionKeys = sqliteTable(
 export type SessionRow = typeof sessions.$inferSelect;
 export type SessionKeyRow = typeof sessionKeys.$inferSelect;
 export type SessionAuthorityRow = typeof sessionAuthorities.$inferSelect;
-export type ConnectionRow = typeof connections.$inferSelect;
+/** A connection, without the keys its index row holds (the object keeps those apart). */
+export type ConnectionRow = Omit<typeof connections.$inferSelect, "keys">;
+/** A connection as its index row is written: with its keys. */
+export type IndexedConnectionRow = typeof connections.$inferInsert;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;
+
+/** The keys connections' index rows hold, each with its session and connection, by id. */
+export function keysOfConnections(rows: (typeof connections.$inferSelect)[]): ConnectionKeyRow[] {
+  return rows
+    .flatMap((row) =>
+      row.keys.map((key) => ({ ...key, sessionId: row.sessionId, connectionId: row.id })),
+    )
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,8 +1,8 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
 import {
-  connectionKeys,
   connections,
+  keysOfConnections,
   sessionAuthorities,
   sessionKeys,
   sessions,
@@ -48,7 +48,7 @@ export async function readManyFromIndex(
   const ids = [...new Set(sessionIds)];
   if (ids.length === 0) return found;
   const db = shardDb(env, shard);
-  const [rows, keys, authorities, connectionRows, keyRows] = await db.batch([
+  const [rows, keys, authorities, connectionRows] = await db.batch([
     db.select().from(sessions).where(inArray(sessions.id, ids)),
     db
       .select()
@@ -61,18 +61,18 @@ export async function readManyFromIndex(
       .where(inArray(sessionAuthorities.sessionId, ids))
       .orderBy(asc(sessionAuthorities.position)),
     db.select().from(connections).where(inArray(connections.sessionId, ids)),
-    db.select().from(connectionKeys).where(inArray(connectionKeys.sessionId, ids)),
   ]);
   // The webhooks are read when first asked for (session-views.ts webhooksOf).
   for (const session of rows) {
     const of = <T extends { sessionId: string }>(all: T[]) =>
       all.filter((row) => row.sessionId === session.id);
+    const ownConnections = of(connectionRows);
     found.set(session.id, {
       session,
       keys: of(keys),
       authorities: of(authorities),
-      connections: of(connectionRows),
-      connectionKeys: of(keyRows),
+      connections: ownConnections.map(({ keys: _keys, ...connection }) => connection),
+      connectionKeys: keysOfConnections(ownConnections),
       webhooks: null,
     });
   }

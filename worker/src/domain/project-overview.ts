@@ -1,5 +1,5 @@
 import { and, count, eq, gte, inArray, type SQL, sql } from "drizzle-orm";
-import { connectionKeys, connections, sessions } from "../db/sessions.ts";
+import { connections, type IndexedConnectionKey, sessions } from "../db/sessions.ts";
 import { encodeTime } from "../lib/ids.ts";
 import { SESSION_KINDS, SESSION_STATUSES } from "../protocol/messages.ts";
 import { keyTypeName } from "../protocol/terminal.ts";
@@ -44,6 +44,10 @@ function recentSessions(projectId: string, livemode: boolean, since: number): SQ
   ) as SQL;
 }
 
+/** A field of the key json_each gives as `proved` (IndexedConnectionKey). */
+const keyField = (field: keyof IndexedConnectionKey) =>
+  sql<string>`json_extract(proved.value, ${`$.${field}`})`;
+
 export async function projectOverview(ctx: ProjectContext): Promise<ProjectOverview> {
   const today = Date.parse(ctx.now.toISOString().slice(0, 10));
   const since = today - (OVERVIEW_DAYS - 1) * DAY_MS;
@@ -73,12 +77,14 @@ export async function projectOverview(ctx: ProjectContext): Promise<ProjectOverv
           gte(connections.createdAt, sinceText),
         ),
       ),
+    // Each connection's row holds its keys (db/sessions.ts): one row of json_each a key.
     ctx.db
-      .select({ algorithm: connectionKeys.publicKeyAlgorithm, keys: count() })
-      .from(connectionKeys)
-      .innerJoin(sessions, eq(sessions.id, connectionKeys.sessionId))
-      .where(and(recent, gte(connectionKeys.createdAt, sinceText)))
-      .groupBy(connectionKeys.publicKeyAlgorithm),
+      .select({ algorithm: keyField("publicKeyAlgorithm"), keys: count() })
+      .from(connections)
+      .innerJoin(sessions, eq(sessions.id, connections.sessionId))
+      .innerJoin(sql`json_each(${connections.keys}) AS proved`, sql`true`)
+      .where(and(recent, gte(keyField("createdAt"), sinceText)))
+      .groupBy(keyField("publicKeyAlgorithm")),
     ctx.db
       .select({ kind: sessions.kind, sessions: count() })
       .from(sessions)

@@ -61,6 +61,13 @@ export function redactionRefusal(session: SessionRow) {
 const redactedKeyJson = (expression: string) =>
   `json_replace(${expression}, '$.public_key_ssh', '${REDACTED}', '$.public_key_pem', NULL, '$.public_key_md5', '${REDACTED}', '$.public_key_sha256', '${REDACTED}', '$.comment', NULL, '$.certificate', NULL, '$.source', NULL)`;
 
+/** The keys a connection's index row holds (`keys`), each redacted as REDACTED_KEY says. */
+const REDACTED_CONNECTION_KEYS = sql.raw(
+  `(SELECT json_group_array(json(json_replace(value, ${Object.entries(REDACTED_KEY)
+    .map(([field, value]) => `'$.${field}', ${value === null ? "NULL" : `'${value}'`}`)
+    .join(", ")}))) FROM json_each(keys))`,
+);
+
 /**
  * Rewrites a payload's personal fields where they are (json_replace adds nothing): the session's
  * `external_id`, a connection's address and software, the keys of `key_collected` and
@@ -87,7 +94,10 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
   return [
     db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),
     db.update(sessionKeys).set(REDACTED_CONFIGURED_KEY).where(eq(sessionKeys.sessionId, sessionId)),
-    db.update(connections).set(REDACTED_CONNECTION).where(eq(connections.sessionId, sessionId)),
+    db
+      .update(connections)
+      .set({ ...REDACTED_CONNECTION, keys: REDACTED_CONNECTION_KEYS as never })
+      .where(eq(connections.sessionId, sessionId)),
     db.update(connectionKeys).set(REDACTED_KEY).where(eq(connectionKeys.sessionId, sessionId)),
     db
       .update(events)

@@ -1,15 +1,15 @@
-import { sql } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
-import { connectionKeys } from "../db/sessions.ts";
+import { connections, keysOfConnections } from "../db/sessions.ts";
 import type { EventType } from "../db/webhooks.ts";
 import { keyPayload } from "./events.ts";
 
 /**
  * How a session's events are kept in D1 (docs/benchmarks.md §9). A key an event names — the
  * `key` of `key_collected`, each of the `keys` of `verified` — is stored as its id (and the forge
- * `source` it matched), because the key's own row in `connection_keys` holds the rest; the event
- * log and each delivery expand it back to what the event said. Stored whole, the keys were half
- * of what a session keeps in the index. A redacted key expands redacted, as its row is.
+ * `source` it matched), because its connection's row (`connections.keys`) holds the rest; the
+ * event log and each delivery expand it back to what the event said. Stored whole, the keys were
+ * half of what a session keeps in the index. A redacted key expands redacted, as its row is.
  */
 
 type Payload = Record<string, unknown>;
@@ -42,32 +42,32 @@ function referencesOf(payload: Payload): KeyReference[] {
   return keys.filter(isReference);
 }
 
-/** Keys per read: two bound values each (a key is found by its session and id). */
-const KEYS_PER_READ = Math.floor(D1_MAX_BOUND_PARAMETERS / 2);
-
-/** Events as they were sent: each key reference expanded from its row, in one read per 50 keys. */
+/**
+ * Events as they were sent: each key reference expanded from its connection's row, in one read
+ * of their sessions' connections per 100 sessions.
+ */
 export async function withKeys<T extends { sessionId: string | null; payload: Payload }>(
   db: Database,
   rows: T[],
 ): Promise<T[]> {
-  const named = new Map<string, string>();
+  const named = new Set<string>();
+  const sessionIds = new Set<string>();
   for (const row of rows)
     for (const key of referencesOf(row.payload))
-      if (row.sessionId !== null) named.set(key.id, row.sessionId);
+      if (row.sessionId !== null) {
+        named.add(key.id);
+        sessionIds.add(row.sessionId);
+      }
   if (named.size === 0) return rows;
-  const ids = [...named];
+  const ids = [...sessionIds];
   const found = new Map<string, Payload>();
-  for (let start = 0; start < ids.length; start += KEYS_PER_READ) {
-    const pairs = ids
-      .slice(start, start + KEYS_PER_READ)
-      .map(([id, sessionId]) => sql`(${sessionId}, ${id})`);
-    const keys = await db
+  for (let start = 0; start < ids.length; start += D1_MAX_BOUND_PARAMETERS) {
+    const rowsOfSessions = await db
       .select()
-      .from(connectionKeys)
-      .where(
-        sql`(${connectionKeys.sessionId}, ${connectionKeys.id}) IN (VALUES ${sql.join(pairs, sql`, `)})`,
-      );
-    for (const key of keys) found.set(key.id, keyPayload(key));
+      .from(connections)
+      .where(inArray(connections.sessionId, ids.slice(start, start + D1_MAX_BOUND_PARAMETERS)));
+    for (const key of keysOfConnections(rowsOfSessions))
+      if (named.has(key.id)) found.set(key.id, keyPayload(key));
   }
   const expand = (reference: unknown) => {
     if (!isReference(reference)) return reference;

@@ -1,6 +1,7 @@
 import type {
   ConnectionKeyRow,
   ConnectionRow,
+  IndexedConnectionRow,
   SessionAuthorityRow,
   SessionKeyRow,
   SessionRow,
@@ -26,7 +27,9 @@ export interface PendingChanges {
   session: (SessionRow & { deleted: boolean }) | undefined;
   keys: SessionKeyRow[];
   authorities: SessionAuthorityRow[];
-  connections: ConnectionRow[];
+  /** Each connection changed, or with a key added, since: with all its keys. */
+  connections: IndexedConnectionRow[];
+  /** Security keys added since: the project's counters read them (db/sessions.ts). */
   connectionKeys: ConnectionKeyRow[];
   events: OutboxEvent[];
 }
@@ -287,8 +290,18 @@ export class SessionStore {
       session: entry && entry.session.version > since ? entry.session : undefined,
       keys: newer(entry?.keys ?? []),
       authorities: newer(entry?.authorities ?? []).map(withoutVersion),
-      connections: newer(connections.map((held) => held.connection)).map(indexRowOf),
-      connectionKeys: newer(connections.flatMap((held) => held.keys)).map(withoutVersion),
+      connections: connections.flatMap((held) => {
+        // A key added is a change to its connection's row: the row carries the connection's keys.
+        const version = Math.max(held.connection.version, ...held.keys.map((key) => key.version));
+        if (version <= since) return [];
+        const keys = held.keys.map(
+          ({ version: _v, sessionId: _s, connectionId: _c, ...key }) => key,
+        );
+        return [{ ...indexRowOf(held.connection), version, keys }];
+      }),
+      connectionKeys: newer(connections.flatMap((held) => held.keys))
+        .filter((key) => key.securityKey !== null)
+        .map(withoutVersion),
       events,
     };
   }
