@@ -2,6 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
 import {
   connections,
+  connectionsOf,
   keysOfConnections,
   sessionAuthorities,
   sessionKeys,
@@ -66,9 +67,10 @@ export async function readManyFromIndex(
   for (const session of rows) {
     const of = <T extends { sessionId: string }>(all: T[]) =>
       all.filter((row) => row.sessionId === session.id);
-    const ownConnections = of(connectionRows);
+    const ownConnections = connectionsOf(session, connectionRows);
+    const { firstConnection: _first, ...row } = session;
     found.set(session.id, {
-      session,
+      session: row,
       keys: of(keys),
       authorities: of(authorities),
       connections: ownConnections.map(({ keys: _keys, ...connection }) => connection),
