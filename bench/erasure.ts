@@ -30,40 +30,15 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
   const statements: string[] = [];
   const at = (offset: number) => new Date(Date.now() - CLOSED_AGO_MS - offset).toISOString();
   for (let start = 0; start < count; start += ROWS_PER_STATEMENT) {
-    const rows = { sessions: [], events: [], deliveries: [] } as Record<string, string[]>;
+    const rows = { sessions: [], connections: [], events: [], deliveries: [] } as Record<
+      string,
+      string[]
+    >;
     for (let i = start; i < Math.min(count, start + ROWS_PER_STATEMENT); i++) {
       const made = Date.now() - CLOSED_AGO_MS - 60_000 - i;
       const sessionId = newId("cs", made);
       const connectionId = newId("con", made);
       const when = at(i);
-      // Its one connection rides in its row, with its key (db/sessions.ts first_connection).
-      const key = {
-        id: newId("ck", made),
-        publicKeySsh:
-          "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
-        publicKeyPem: null,
-        publicKeyMd5: "MD5:00",
-        publicKeySha256: `SHA256:${sessionId}`,
-        publicKeyAlgorithm: "ssh-ed25519",
-        publicKeyBits: 256,
-        comment: null,
-        securityKey: null,
-        certificate: null,
-        createdAt: when,
-      };
-      const connection = {
-        id: connectionId,
-        method: "ssh",
-        ipAddress: "203.0.113.7",
-        clientVersion: "SSH-2.0-OpenSSH_9.6",
-        createdAt: when,
-        closedAt: when,
-        confirmed: null,
-        outcome: "collected",
-        refusals: [],
-        version: 2,
-        keys: [key],
-      };
       rows.sessions?.push(
         values(
           sessionId,
@@ -82,7 +57,33 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
           when,
           when,
           when,
-          JSON.stringify(connection),
+        ),
+      );
+      // The connection's row holds its key (db/sessions.ts IndexedConnectionKey).
+      const key = {
+        id: newId("ck", made),
+        publicKeySsh:
+          "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        publicKeyPem: null,
+        publicKeyMd5: "MD5:00",
+        publicKeySha256: `SHA256:${sessionId}`,
+        publicKeyAlgorithm: "ssh-ed25519",
+        publicKeyBits: 256,
+        comment: null,
+        securityKey: null,
+        certificate: null,
+        createdAt: when,
+      };
+      rows.connections?.push(
+        values(
+          connectionId,
+          sessionId,
+          "203.0.113.7",
+          "SSH-2.0-OpenSSH_9.6",
+          when,
+          when,
+          "collected",
+          JSON.stringify([key]),
         ),
       );
       for (const type of ["new_connection", "key_collected", "status_changed"]) {
@@ -105,7 +106,8 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
       }
     }
     statements.push(
-      `INSERT INTO sessions (id, project_id, kind, connection_identifier, status, external_id, multi_key, multi_connection, must_confirm, match_all_keys, max_attempts, failed_attempts, expired_at, created_at, updated_at, completed_at, first_connection) VALUES ${rows.sessions?.join(", ")};`,
+      `INSERT INTO sessions (id, project_id, kind, connection_identifier, status, external_id, multi_key, multi_connection, must_confirm, match_all_keys, max_attempts, failed_attempts, expired_at, created_at, updated_at, completed_at) VALUES ${rows.sessions?.join(", ")};`,
+      `INSERT INTO connections (id, session_id, ip_address, client_version, created_at, closed_at, outcome, keys) VALUES ${rows.connections?.join(", ")};`,
       `INSERT INTO events (id, project_id, session_id, entity, type, payload, created_at) VALUES ${rows.events?.join(", ")};`,
       `INSERT INTO webhook_invocations (id, webhook_id, project_id, event_id, status, attempts, created_at, updated_at) VALUES ${rows.deliveries?.join(", ")};`,
     );

@@ -1,10 +1,10 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { projects } from "../src/db/directory.ts";
-import { sessions } from "../src/db/sessions.ts";
+import { connections, sessions } from "../src/db/sessions.ts";
 import { primaryCalls, setD1Outage, setPrimaryGate } from "../src/db/simulated-primary.ts";
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
 import { deleteTestData } from "../src/domain/project-erasure.ts";
@@ -381,13 +381,10 @@ describe("a session read back from D1 with a connection in progress (item 19)", 
       await runDurableObjectAlarm(objectOf(session.id));
       expect((await storageOf(objectOf(session.id))).entries).toBe(0);
     });
-    // Its one connection is the first, held in the session's row (issue 47).
     await db
-      .update(sessions)
-      .set({
-        firstConnection: sql`json_set(first_connection, '$.outcome', 'in_progress', '$.closedAt', NULL)`,
-      })
-      .where(eq(sessions.id, session.id));
+      .update(connections)
+      .set({ outcome: "in_progress", closedAt: null })
+      .where(eq(connections.sessionId, session.id));
     const read = await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}/`, 200, {
       key: apiKey,
     });

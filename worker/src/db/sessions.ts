@@ -1,4 +1,4 @@
-import { getTableColumns, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { CertificateRecord } from "../protocol/certificates.ts";
 import type { UncountedReason } from "../protocol/key-outcomes.ts";
@@ -133,14 +133,11 @@ export const connectionKeyColumns = () => ({
   createdAt: text("created_at").notNull(),
 });
 
-const sessionIdColumn = () => text("session_id").notNull();
-
-/**
- * A column that names its session, removed with it. Its type is spelled out: the sessions table's
- * own type depends on a connection's (`first_connection`), which would otherwise depend on it.
- */
-const ofSession = (): ReturnType<typeof sessionIdColumn> =>
-  sessionIdColumn().references(() => sessions.id, { onDelete: "cascade" });
+/** A column that names its session, removed with it. */
+const ofSession = () =>
+  text("session_id")
+    .notNull()
+    .references(() => sessions.id, { onDelete: "cascade" });
 
 /*
  * An index shard's tables (SPEC §15): a project's index data lives in the one shard the directory
@@ -149,15 +146,7 @@ const ofSession = (): ReturnType<typeof sessionIdColumn> =>
  */
 export const sessions = sqliteTable(
   "sessions",
-  {
-    ...sessionColumns(),
-    /**
-     * Its first connection, with the keys it proved (issue 47): most sessions have one, and it
-     * is written with the row its close rewrites anyway, where a row of its own was one more
-     * written and one more erased. Later connections have rows of their own (`connections`).
-     */
-    firstConnection: text("first_connection", { mode: "json" }).$type<InlineConnection>(),
-  },
+  sessionColumns(),
   // Every index entry is a row written (D1 bills it), so a project's sessions have one index for
   // the lists: by mode and kind, in creation order (a list reads only its mode's sessions). Not by
   // status: a status in the index moved its entry when the session closed, a row written a proof
@@ -227,16 +216,7 @@ export const connectionKeys = sqliteTable(
   ],
 );
 
-/** A session's columns but its first connection: what a list reads of each session. */
-export const sessionRowColumns = (() => {
-  const { firstConnection: _first, ...columns } = getTableColumns(sessions);
-  return columns;
-})();
-
-/** A session, without the connection its index row holds (the object keeps that apart). */
-export type SessionRow = Omit<typeof sessions.$inferSelect, "firstConnection">;
-/** A session's first connection, as its index row holds it (`first_connection`). */
-export type InlineConnection = Omit<typeof connections.$inferSelect, "sessionId">;
+export type SessionRow = typeof sessions.$inferSelect;
 export type SessionKeyRow = typeof sessionKeys.$inferSelect;
 export type SessionAuthorityRow = typeof sessionAuthorities.$inferSelect;
 /** A connection, without the keys its index row holds (the object keeps those apart). */
@@ -244,16 +224,6 @@ export type ConnectionRow = Omit<typeof connections.$inferSelect, "keys">;
 /** A connection as its index row is written: with its keys. */
 export type IndexedConnectionRow = typeof connections.$inferInsert;
 export type ConnectionKeyRow = typeof connectionKeys.$inferSelect;
-
-/** A session's connections as its index holds them: the first in its row, the others apart. */
-export function connectionsOf(
-  session: Pick<typeof sessions.$inferSelect, "id" | "firstConnection">,
-  apart: (typeof connections.$inferSelect)[],
-): (typeof connections.$inferSelect)[] {
-  const first = session.firstConnection;
-  const inline = first ? [{ ...first, sessionId: session.id, keys: first.keys ?? [] }] : [];
-  return [...inline, ...apart.filter((row) => row.sessionId === session.id)];
-}
 
 /** The keys connections' index rows hold, each with its session and connection, by id. */
 export function keysOfConnections(rows: (typeof connections.$inferSelect)[]): ConnectionKeyRow[] {

@@ -2,7 +2,6 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
 import {
   connections,
-  connectionsOf,
   keysOfConnections,
   sessionAuthorities,
   sessionKeys,
@@ -67,10 +66,9 @@ export async function readManyFromIndex(
   for (const session of rows) {
     const of = <T extends { sessionId: string }>(all: T[]) =>
       all.filter((row) => row.sessionId === session.id);
-    const ownConnections = connectionsOf(session, connectionRows);
-    const { firstConnection: _first, ...row } = session;
+    const ownConnections = of(connectionRows);
     found.set(session.id, {
-      session: row,
+      session,
       keys: of(keys),
       authorities: of(authorities),
       connections: ownConnections.map(({ keys: _keys, ...connection }) => connection),

@@ -61,22 +61,11 @@ export function redactionRefusal(session: SessionRow) {
 const redactedKeyJson = (expression: string) =>
   `json_replace(${expression}, '$.public_key_ssh', '${REDACTED}', '$.public_key_pem', NULL, '$.public_key_md5', '${REDACTED}', '$.public_key_sha256', '${REDACTED}', '$.comment', NULL, '$.certificate', NULL, '$.source', NULL)`;
 
-/** `fields` as json_replace's path-value arguments: a text quoted, anything else null. */
-const replacements = (fields: Record<string, string | null>) =>
-  Object.entries(fields)
+/** The keys a connection's index row holds (`keys`), each redacted as REDACTED_KEY says. */
+const REDACTED_CONNECTION_KEYS = sql.raw(
+  `(SELECT json_group_array(json(json_replace(value, ${Object.entries(REDACTED_KEY)
     .map(([field, value]) => `'$.${field}', ${value === null ? "NULL" : `'${value}'`}`)
-    .join(", ");
-
-/** The keys a connection's index row holds (json_each's `source`), each redacted as REDACTED_KEY. */
-const redactedConnectionKeys = (source: string) =>
-  `(SELECT json_group_array(json(json_replace(value, ${replacements(REDACTED_KEY)}))) FROM json_each(${source}))`;
-
-/** The keys of a connection's own row, redacted. */
-const REDACTED_CONNECTION_KEYS = sql.raw(redactedConnectionKeys("keys"));
-
-/** The first connection a session's row holds (`first_connection`), redacted as a row is. */
-const REDACTED_FIRST_CONNECTION = sql.raw(
-  `json_replace(first_connection, ${replacements(REDACTED_CONNECTION)}, '$.keys', json(${redactedConnectionKeys("first_connection, '$.keys'")}))`,
+    .join(", ")}))) FROM json_each(keys))`,
 );
 
 /**
@@ -103,10 +92,7 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
     and(eq(sessions.id, sessionId), eq(sessions.projectId, projectId)),
   );
   return [
-    db
-      .update(sessions)
-      .set({ ...REDACTED_SESSION, firstConnection: REDACTED_FIRST_CONNECTION as never })
-      .where(eq(sessions.id, sessionId)),
+    db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),
     db.update(sessionKeys).set(REDACTED_CONFIGURED_KEY).where(eq(sessionKeys.sessionId, sessionId)),
     db
       .update(connections)

@@ -10,7 +10,6 @@ import {
   type SessionRow,
   sessionAuthorities,
   sessionKeys,
-  sessionRowColumns,
   sessions,
 } from "../db/sessions.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
@@ -176,7 +175,7 @@ export async function listSessionRows(
   const newestFirst = sql`substr("id", 4) desc`;
   const [items, [totals]] = await ctx.db.batch([
     ctx.db
-      .select(sessionRowColumns)
+      .select()
       .from(sessions)
       .where(inArray(sessions.id, pageIds(ctx, where, kinds, filter)))
       .orderBy(newestFirst),

@@ -1,16 +1,15 @@
 import { inArray } from "drizzle-orm";
 import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
-import { connections, connectionsOf, keysOfConnections, sessions } from "../db/sessions.ts";
+import { connections, keysOfConnections } from "../db/sessions.ts";
 import type { EventType } from "../db/webhooks.ts";
 import { keyPayload } from "./events.ts";
 
 /**
  * How a session's events are kept in D1 (docs/benchmarks.md §9). A key an event names — the
  * `key` of `key_collected`, each of the `keys` of `verified` — is stored as its id (and the forge
- * `source` it matched), because its connection's row (`connections.keys`, or the session's
- * `first_connection`) holds the rest; the event log and each delivery expand it back to what the
- * event said. Stored whole, the keys were half of what a session keeps in the index. A redacted
- * key expands redacted, as its row is.
+ * `source` it matched), because its connection's row (`connections.keys`) holds the rest; the
+ * event log and each delivery expand it back to what the event said. Stored whole, the keys were
+ * half of what a session keeps in the index. A redacted key expands redacted, as its row is.
  */
 
 type Payload = Record<string, unknown>;
@@ -63,15 +62,10 @@ export async function withKeys<T extends { sessionId: string | null; payload: Pa
   const ids = [...sessionIds];
   const found = new Map<string, Payload>();
   for (let start = 0; start < ids.length; start += D1_MAX_BOUND_PARAMETERS) {
-    const chunk = ids.slice(start, start + D1_MAX_BOUND_PARAMETERS);
-    const [owners, apart] = await db.batch([
-      db
-        .select({ id: sessions.id, firstConnection: sessions.firstConnection })
-        .from(sessions)
-        .where(inArray(sessions.id, chunk)),
-      db.select().from(connections).where(inArray(connections.sessionId, chunk)),
-    ]);
-    const rowsOfSessions = owners.flatMap((owner) => connectionsOf(owner, apart));
+    const rowsOfSessions = await db
+      .select()
+      .from(connections)
+      .where(inArray(connections.sessionId, ids.slice(start, start + D1_MAX_BOUND_PARAMETERS)));
     for (const key of keysOfConnections(rowsOfSessions))
       if (named.has(key.id)) found.set(key.id, keyPayload(key));
   }

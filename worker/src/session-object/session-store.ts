@@ -2,7 +2,6 @@ import type {
   ConnectionKeyRow,
   ConnectionRow,
   IndexedConnectionRow,
-  InlineConnection,
   SessionAuthorityRow,
   SessionKeyRow,
   SessionRow,
@@ -25,13 +24,10 @@ export type HeldConnection = StoredConnection;
 /** Everything the index does not have yet: rows changed since its last acknowledged version. */
 export interface PendingChanges {
   version: number;
-  /** The session's row, with its first connection (db/sessions.ts `first_connection`). */
-  session:
-    | (SessionRow & { deleted: boolean; firstConnection: InlineConnection | null })
-    | undefined;
+  session: (SessionRow & { deleted: boolean }) | undefined;
   keys: SessionKeyRow[];
   authorities: SessionAuthorityRow[];
-  /** Each connection but the first changed, or with a key added, since: with all its keys. */
+  /** Each connection changed, or with a key added, since: with all its keys. */
   connections: IndexedConnectionRow[];
   /** Security keys added since: the project's counters read them (db/sessions.ts). */
   connectionKeys: ConnectionKeyRow[];
@@ -289,29 +285,20 @@ export class SessionStore {
       .filter((change) => change.version > since)
       .sort((a, b) => a.version - b.version)
       .flatMap((change) => change.events);
-    // A connection's row as the index keeps it: with its keys, at the version of its latest
-    // change (a key added is a change to its connection's row).
-    const rows = connections
-      .map((held) => ({
-        ...indexRowOf(held.connection),
-        version: Math.max(held.connection.version, ...held.keys.map((key) => key.version)),
-        keys: held.keys.map(({ version: _v, sessionId: _s, connectionId: _c, ...key }) => key),
-      }))
-      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    // The first connection rides in the session's row (db/sessions.ts `first_connection`): a
-    // change to it is a change to that row, which is always written with it.
-    const [first, ...apart] = rows;
-    const sessionVersion = Math.max(entry?.session.version ?? 0, first?.version ?? 0);
-    const firstConnection = first ? (({ sessionId: _s, ...row }) => row)(first) : null;
     return {
       version: entry ? this.version() : since,
-      session:
-        entry && sessionVersion > since
-          ? { ...entry.session, version: sessionVersion, firstConnection }
-          : undefined,
+      session: entry && entry.session.version > since ? entry.session : undefined,
       keys: newer(entry?.keys ?? []),
       authorities: newer(entry?.authorities ?? []).map(withoutVersion),
-      connections: newer(apart),
+      connections: connections.flatMap((held) => {
+        // A key added is a change to its connection's row: the row carries the connection's keys.
+        const version = Math.max(held.connection.version, ...held.keys.map((key) => key.version));
+        if (version <= since) return [];
+        const keys = held.keys.map(
+          ({ version: _v, sessionId: _s, connectionId: _c, ...key }) => key,
+        );
+        return [{ ...indexRowOf(held.connection), version, keys }];
+      }),
       connectionKeys: newer(connections.flatMap((held) => held.keys))
         .filter((key) => key.securityKey !== null)
         .map(withoutVersion),
