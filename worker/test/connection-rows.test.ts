@@ -6,7 +6,12 @@ import { connectionKeys, connections, sessions } from "../src/db/sessions.ts";
 import { projectOverview } from "../src/domain/project-overview.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { callJson, contextOf, createSession, newProject } from "./helpers.ts";
-import { changeHeldSession, objectOf, storageOf } from "./session-objects.ts";
+import {
+  changeHeldSession,
+  expectRedactedConnectionRow,
+  objectOf,
+  storageOf,
+} from "./session-objects.ts";
 
 /**
  * Issue 47: a connection's row in the index holds the keys it proved (`connections.keys`), and
@@ -129,15 +134,7 @@ describe("a session's connections in the index (issue 47)", () => {
         .from(connections)
         .where(eq(connections.sessionId, session.id));
       expect(rows).toHaveLength(2);
-      for (const connection of rows) {
-        expect(connection).toMatchObject({ ipAddress: "[redacted]", clientVersion: "[redacted]" });
-        expect(connection?.keys).toHaveLength(1);
-        expect(connection?.keys[0]).toMatchObject({
-          publicKeySsh: "[redacted]",
-          publicKeySha256: "[redacted]",
-          publicKeyPem: null,
-        });
-      }
+      for (const connection of rows) expectRedactedConnectionRow(connection);
     });
   });
 });

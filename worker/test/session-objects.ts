@@ -1,7 +1,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { shardBinding, shardNames } from "../src/db/databases.ts";
-import type { SessionRow } from "../src/db/sessions.ts";
+import type { connections, SessionRow } from "../src/db/sessions.ts";
 import { objectNameOfSessionId } from "../src/domain/session-address.ts";
 import {
   CONNECTION_ENTRY,
@@ -112,3 +113,18 @@ export const everythingInObject = (stub: DurableObjectStub) =>
     const rows = tables.map(({ name }) => sql.exec(`SELECT * FROM "${name}"`).toArray());
     return JSON.stringify([rows, [...state.storage.kv.list()]]);
   });
+
+/**
+ * A connection's row in the index as redaction leaves it: no address or software, and its one
+ * key (inside the row, issue 47) without anything that identifies it.
+ */
+export function expectRedactedConnectionRow(row: typeof connections.$inferSelect | undefined) {
+  expect(row).toMatchObject({ ipAddress: "[redacted]", clientVersion: "[redacted]" });
+  expect(row?.keys).toHaveLength(1);
+  expect(row?.keys[0]).toMatchObject({
+    publicKeySsh: "[redacted]",
+    publicKeySha256: "[redacted]",
+    publicKeyPem: null,
+    comment: null,
+  });
+}
