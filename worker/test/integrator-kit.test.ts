@@ -317,6 +317,20 @@ describe("Idempotency-Key", () => {
     expect(list.total).toBe(1);
   });
 
+  it("keeps nothing for a request no route takes: the key still works once the path is right", async () => {
+    const { apiKey } = await newProject();
+    const mistyped = await call("/api/v1/collect-sessions/", {
+      method: "POST",
+      key: apiKey,
+      body: { external_id: "user-9" },
+      headers: { "idempotency-key": "create-user-9" },
+    });
+    await expectProblem(mistyped, 404);
+    const right = await post(apiKey, "create-user-9", { external_id: "user-9" });
+    expect(right.status).toBe(201);
+    expect(right.headers.get("idempotent-replayed")).toBeNull();
+  });
+
   it("refuses a key that is not 1 to 255 visible characters", async () => {
     const { apiKey } = await newProject();
     for (const key of ["", "a".repeat(256), "has space"]) {

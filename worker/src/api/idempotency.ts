@@ -1,4 +1,6 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { matchedRoutes } from "hono/route";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
 import type { AppEnv } from "../app-env.ts";
 import type { StoredAnswer } from "../idempotency/idempotency-object.ts";
@@ -10,16 +12,23 @@ import { objectStub } from "../lib/meter.ts";
  * `Idempotency-Key` on a POST (SPEC §16): a retry with the same key and body gets the first answer
  * again (`Idempotent-Replayed: true`) instead of a second session or webhook; the same key with
  * another body is a 422; a retry while the first is still running, a 409. Per project, for 24
- * hours; answers of 500 and above are not kept, so a retry runs again.
+ * hours; answers of 500 and above are not kept, so a retry runs again, nor those of a request
+ * no route takes.
  */
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const KEY = /^[\x21-\x7e]{1,255}$/;
 /** The headers of a first answer a replay repeats. */
 const REPLAYED_HEADERS = ["content-type", "location", "keyproof-bookmark"];
 
+/**
+ * Whether a route (not only middleware like this) takes the request: a request no endpoint runs
+ * for (a mistyped path) keeps no answer, so its key still works once the path is right.
+ */
+const routed = (c: Context<AppEnv>) => matchedRoutes(c).some((route) => route.method !== "ALL");
+
 export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (c.req.method !== "POST" || key === undefined) return next();
+  if (c.req.method !== "POST" || key === undefined || !routed(c)) return next();
   if (!KEY.test(key)) {
     throw badRequest(
       `header.${IDEMPOTENCY_HEADER}`,
