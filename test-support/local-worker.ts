@@ -55,13 +55,79 @@ export async function startLocalWorker(
   } = {},
 ) {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
-  const port = options.port ?? (await freePort());
+  let port = options.port ?? (await freePort());
   const secret = options.secret ?? randomBytes(24).toString("base64url");
   const attestationKeys = options.attestationKeys ?? newAttestationKeySet();
-  const inspectorPort = await freePort();
+  let inspectorPort = await freePort();
   await applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
   let stopScheduled: (() => void) | null = null;
+  let started = false;
+
+  /** wrangler dev on the current ports: true once it answers, false if it exited before. */
+  const spawnWrangler = async (): Promise<boolean> => {
+    child = spawn(
+      join(BIN, "wrangler"),
+      [
+        "dev",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(port),
+        "--persist-to",
+        persistTo,
+        ...(options.config ? ["--config", options.config] : []),
+        "--var",
+        `BRIDGE_SECRET:${secret}`,
+        "--var",
+        `ATTESTATION_KEYS:${attestationKeys}`,
+        "--var",
+        "SSH_HOST:127.0.0.1",
+        "--var",
+        `PUBLIC_URL:http://127.0.0.1:${port}`,
+        "--var",
+        "RATE_LIMIT_PER_MINUTE:100000",
+        ...(options.shippedEnvironment
+          ? []
+          : ["--var", "ENVIRONMENT:development", "--var", "TRUST_CF_CONNECTING_IP:false"]),
+        ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [
+          "--var",
+          `${name}:${value}`,
+        ]),
+        "--test-scheduled",
+        "--inspector-port",
+        String(inspectorPort),
+        "--show-interactive-dev-session=false",
+        "--log-level",
+        "error",
+      ],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "inherit"],
+        detached: true,
+        env: {
+          ...process.env,
+          CI: "1",
+          CLOUDFLARE_CF_FETCH_ENABLED: "false",
+          // wrangler's local trace explorer streams every invocation (each Durable Object call
+          // and D1 query a span) to a collector Worker in the same workerd, which stores them:
+          // a third of a request's local CPU, and no part of the deployed Worker. Off here.
+          X_LOCAL_OBSERVABILITY:
+            (options.localObservability ?? process.env.LOCAL_OBSERVABILITY === "on")
+              ? "true"
+              : "false",
+        },
+      },
+    );
+    const spawned = child;
+    const exited = new Promise<false>((resolve) => spawned.once("exit", () => resolve(false)));
+    const ready = `http://127.0.0.1:${port}${options.readyPath ?? "/api/v1/openapi.json"}`;
+    const up = waitForHttp(ready, 60_000, () => spawned.exitCode !== null);
+    if (await Promise.race([up, exited])) return true;
+    child = null;
+    return false;
+  };
+
   const worker: LocalWorker = {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -70,60 +136,17 @@ export async function startLocalWorker(
     persistTo,
     inspectorPort,
     async start() {
-      child = spawn(
-        join(BIN, "wrangler"),
-        [
-          "dev",
-          "--ip",
-          "127.0.0.1",
-          "--port",
-          String(port),
-          "--persist-to",
-          persistTo,
-          ...(options.config ? ["--config", options.config] : []),
-          "--var",
-          `BRIDGE_SECRET:${secret}`,
-          "--var",
-          `ATTESTATION_KEYS:${attestationKeys}`,
-          "--var",
-          "SSH_HOST:127.0.0.1",
-          "--var",
-          `PUBLIC_URL:http://127.0.0.1:${port}`,
-          "--var",
-          "RATE_LIMIT_PER_MINUTE:100000",
-          ...(options.shippedEnvironment
-            ? []
-            : ["--var", "ENVIRONMENT:development", "--var", "TRUST_CF_CONNECTING_IP:false"]),
-          ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => [
-            "--var",
-            `${name}:${value}`,
-          ]),
-          "--test-scheduled",
-          "--inspector-port",
-          String(inspectorPort),
-          "--show-interactive-dev-session=false",
-          "--log-level",
-          "error",
-        ],
-        {
-          cwd: ROOT,
-          stdio: ["ignore", "ignore", "inherit"],
-          detached: true,
-          env: {
-            ...process.env,
-            CI: "1",
-            CLOUDFLARE_CF_FETCH_ENABLED: "false",
-            // wrangler's local trace explorer streams every invocation (each Durable Object call
-            // and D1 query a span) to a collector Worker in the same workerd, which stores them:
-            // a third of a request's local CPU, and no part of the deployed Worker. Off here.
-            X_LOCAL_OBSERVABILITY:
-              (options.localObservability ?? process.env.LOCAL_OBSERVABILITY === "on")
-                ? "true"
-                : "false",
-          },
-        },
-      );
-      await waitForHttp(`${worker.url}${options.readyPath ?? "/api/v1/openapi.json"}`, 60_000);
+      // A free port can be taken by another process before wrangler binds it (tests and benches
+      // run side by side), and wrangler then exits at once: a first start picks new ports and
+      // goes again. A restart keeps its URL, which its callers hold.
+      for (let attempt = 1; !(await spawnWrangler()); attempt++) {
+        if (started || options.port !== undefined || attempt === START_ATTEMPTS)
+          throw new Error(`wrangler dev exited before http://127.0.0.1:${port} came up`);
+        port = await freePort();
+        inspectorPort = await freePort();
+        Object.assign(worker, { url: `http://127.0.0.1:${port}`, port, inspectorPort });
+      }
+      started = true;
       if (options.scheduledEveryMs)
         stopScheduled = runScheduledEvery(worker.url, options.scheduledEveryMs);
     },
@@ -170,11 +193,18 @@ export function removeState(worker: LocalWorker) {
   rmSync(worker.persistTo, { recursive: true, force: true });
 }
 
-async function waitForHttp(url: string, timeoutMs: number) {
+/** Times a first start picks new ports when another process took one first. */
+const START_ATTEMPTS = 3;
+
+/**
+ * True once `url` answers 200, false as soon as `gaveUp` says so; thrown after `timeoutMs`.
+ */
+async function waitForHttp(url: string, timeoutMs: number, gaveUp: () => boolean = () => false) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (gaveUp()) return false;
     try {
-      if ((await fetch(url)).ok) return;
+      if ((await fetch(url)).ok) return true;
     } catch {
       // not up yet
     }
