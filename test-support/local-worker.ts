@@ -122,7 +122,10 @@ export async function startLocalWorker(
     const spawned = child;
     const exited = new Promise<false>((resolve) => spawned.once("exit", () => resolve(false)));
     const ready = `http://127.0.0.1:${port}${options.readyPath ?? "/api/v1/openapi.json"}`;
-    const up = waitForHttp(ready, 60_000, () => spawned.exitCode !== null);
+    const gone = () => spawned.exitCode !== null || spawned.signalCode !== null;
+    const up = waitForHttp(ready, 60_000, gone);
+    // Once it has exited, the wait's own end is nobody's to report.
+    up.catch(() => {});
     if (await Promise.race([up, exited])) return true;
     child = null;
     return false;
