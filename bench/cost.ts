@@ -217,11 +217,21 @@ export async function proofRig(vars: Record<string, string> = {}) {
   };
 }
 
-/** Minutes a closed session's object keeps it (RETIRE_AFTER_MS), and days D1 keeps it by default. */
-const RETIRE_AFTER_MINUTES = 15;
+/**
+ * Minutes an object keeps a proof at most: it retires at its expiry's alarm, an hour after its
+ * create by default, when that comes within 45 minutes of its 15-minute grace (RETIRE_AFTER_MS;
+ * session-ending.ts); and days D1 keeps it by default.
+ */
+const OBJECT_KEPT_MINUTES = 60;
 const RETENTION_DAYS = 30;
-/** The lifecycle's clock: a retention "day" of one second, a retirement grace of 20 s. */
+/**
+ * The lifecycle's clock: a retirement grace of 20 s and a session's timeout of 80 s (production's
+ * 15 minutes and default hour, scaled down by 45), a retention "day" of 3 s (30 days: 90 s, so
+ * erasure comes after retirement, as it does in production).
+ */
 const LIFE_GRACE_SECONDS = 20;
+const LIFE_TIMEOUT_SECONDS = 80;
+const LIFE_DAY_SECONDS = 3;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -235,7 +245,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function runLifecycle(proofs: number) {
   const rig = await proofRig({
     RETIREMENT_GRACE_SECONDS: String(LIFE_GRACE_SECONDS),
-    RETENTION_DAY_SECONDS: "1",
+    RETENTION_DAY_SECONDS: String(LIFE_DAY_SECONDS),
   });
   const { worker, receiver, api, ssh, settled, meters } = rig;
   const workerd = pidsMatching(`workerd serve.*127.0.0.1:${worker.port}`);
@@ -257,13 +267,16 @@ export async function runLifecycle(proofs: number) {
     const bytesBefore = await rig.shardBytes();
     const live = await phase(async () => {
       for (let i = 0; i < proofs; i++) {
-        const proof = await api("POST", "/ssh/collect/sessions/", {});
+        const proof = await api("POST", "/ssh/collect/sessions/", {
+          timeout: LIFE_TIMEOUT_SECONDS,
+        });
         ssh(proof.connection_identifier);
         await api("GET", `/ssh/collect/sessions/${proof.id}/`);
         ids.push(proof.id);
       }
     });
     const closedAt = Date.now();
+    const lastExpiry = closedAt + LIFE_TIMEOUT_SECONDS * 1000;
     const d1Bytes = ((await rig.shardBytes()) - bytesBefore) / proofs;
     const objectBytes =
       (
@@ -278,13 +291,11 @@ export async function runLifecycle(proofs: number) {
           ),
         )
       ).reduce((a, b) => a + b, 0) / proofs;
-    // Each object's alarm retires it at the end of the grace: its storage deleted.
-    const retirement = await phase(() =>
-      sleep(closedAt + LIFE_GRACE_SECONDS * 1000 + 3000 - Date.now()),
-    );
+    // Each object's alarm retires it, its storage deleted: the expiry's, set at create.
+    const retirement = await phase(() => sleep(lastExpiry + 3000 - Date.now()));
     const idle = await phase(cron);
-    // Past the retention (30 one-second days): the cron's sweep erases them from the shard.
-    await sleep(closedAt + RETENTION_DAYS * 1000 + 2000 - Date.now());
+    // Past the retention (30 three-second days): the cron's sweep erases them from the shard.
+    await sleep(closedAt + RETENTION_DAYS * LIFE_DAY_SECONDS * 1000 + 2000 - Date.now());
     const erasure = await phase(cron);
     const listed = (await api("GET", "/ssh/collect/sessions/")) as { total: number };
     if (listed.total !== 0) throw new Error(`${listed.total} sessions were not erased`);
@@ -309,7 +320,7 @@ export async function runLifecycle(proofs: number) {
       d1Bytes,
       retentionDays: RETENTION_DAYS,
       objectBytes,
-      retireAfterMinutes: RETIRE_AFTER_MINUTES,
+      objectKeptMinutes: OBJECT_KEPT_MINUTES,
     };
     const phases = [
       ["live: create, SSH proof, GET, webhook", live.counts],
@@ -452,11 +463,11 @@ A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 and **${stor
 **Per request, a million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings (prices from [Workers](https://developers.cloudflare.com/workers/platform/pricing/), [Durable Objects](https://developers.cloudflare.com/durable-objects/platform/pricing/), [D1](https://developers.cloudflare.com/d1/platform/pricing/) and [Queues](https://developers.cloudflare.com/queues/platform/pricing/) pricing pages).
 ### A proof's whole life
 
-\`runLifecycle\` in the same run: ${Math.max(10, storageSessions)} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` whose retention day is a second and whose objects retire ${LIFE_GRACE_SECONDS} s after their session closed; then their objects' retirement, then the cron's sweep when their 30 (one-second) days are over. Counted by the Worker per proof:
+\`runLifecycle\` in the same run: ${Math.max(10, storageSessions)} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` on a shortened clock (a retirement grace of ${LIFE_GRACE_SECONDS} s, sessions created with an ${LIFE_TIMEOUT_SECONDS} s timeout for the default hour, a retention day of ${LIFE_DAY_SECONDS} s); then their objects' retirement (at the alarm each set for its expiry), then the cron's sweep when their 30 (${LIFE_DAY_SECONDS}-second) days are over. Counted by the Worker per proof:
 
 ${table(["Phase", ...LIFE_COLUMNS.map(([, label]) => label)], life.phaseRows)}
 
-Priced over the whole life with Workers Logs as wrangler.toml sets it (\`head_sampling_rate\` ${logs.headSamplingRate}, invocation logs ${logs.invocationLogs ? "on" : "off"}), D1 keeping ${round(life.units.d1Bytes)} bytes a session (this run's shard growth) for 30 days and the object ${round(life.units.objectBytes)} bytes for 15 minutes. Duration is each object call's time as its caller saw it and each alarm's run, billed at 128 MB (an upper bound: concurrent requests share it); CPU is workerd's own, local D1 and objects included (an upper bound too).
+Priced over the whole life with Workers Logs as wrangler.toml sets it (\`head_sampling_rate\` ${logs.headSamplingRate}, invocation logs ${logs.invocationLogs ? "on" : "off"}), D1 keeping ${round(life.units.d1Bytes)} bytes a session (this run's shard growth) for 30 days and the object ${round(life.units.objectBytes)} bytes for ${OBJECT_KEPT_MINUTES} minutes (its expiry's alarm retires it). Duration is each object call's time as its caller saw it and each alarm's run, billed at 128 MB (an upper bound: concurrent requests share it); CPU is workerd's own, local D1 and objects included (an upper bound too).
 
 ${table(
   ["Line", "$ a million proofs", "price"],

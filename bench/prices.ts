@@ -57,9 +57,9 @@ export interface LifeUnits {
   /** D1 bytes a closed session keeps, for `retentionDays`. */
   d1Bytes: number;
   retentionDays: number;
-  /** Object bytes a closed session keeps until it retires, `retireAfterMinutes` after it closed. */
+  /** Object bytes a proof keeps until it retires, at most `objectKeptMinutes` after its create. */
   objectBytes: number;
-  retireAfterMinutes: number;
+  objectKeptMinutes: number;
 }
 
 /** What wrangler.toml asks of Workers Logs: the share of invocations logged, and whether each invocation's own log is. */
@@ -124,9 +124,9 @@ export function lifecycleBill(units: LifeUnits, logs = logSettings()) {
       "d1",
     ],
     [
-      `Durable Object storage (${units.retireAfterMinutes} minutes)`,
+      `Durable Object storage (${units.objectKeptMinutes} minutes)`,
       (units.objectBytes / 1e9) *
-        (units.retireAfterMinutes / (MONTH_DAYS * 1440)) *
+        (units.objectKeptMinutes / (MONTH_DAYS * 1440)) *
         PRICES.objectGbMonth,
       "durableObjects",
     ],

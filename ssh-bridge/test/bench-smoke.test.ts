@@ -63,7 +63,8 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
         .reduce((total, [, rows]) => total + rows, 0);
     expect(sum("d1")).toBe(proof?.d1RowsWritten);
     expect(sum("do")).toBe(proof?.durableObjectRowsWritten);
-  }, 180_000);
+    // The lifecycle waits out its proofs' expiry (80 s) and 30 three-second days.
+  }, 300_000);
 
   it("profile finds the Worker's CPU in its source files", async () => {
     const { cpuMsPerProof, native, byFile } = await runProfileBench(2, false);

@@ -85,6 +85,37 @@ describe("a closed session's object", () => {
     expect(row).toBeUndefined();
   });
 
+  it("is retired by the alarm its expiry set, when that comes soon after its retirement's time", async () => {
+    const { apiKey } = await newProject();
+    /** A multi-connection collection with a key, completed by the API: its alarm after the close. */
+    const closeOne = async (body: Record<string, unknown>) => {
+      const session = await createSession<Detail & { expired_at: string }>(apiKey, "collect", {
+        multi_connection: true,
+        ...body,
+      });
+      const { outcome } = await connectAndFinish(session.connection_identifier, {
+        keys: [blobOf(ed25519?.openssh ?? "")],
+      });
+      expect(outcome).toBe("collected");
+      await indexed(session.id);
+      // Still open, its connection over: the alarm is the expiry's.
+      const expiry = Date.parse(session.expired_at);
+      expect((await storageOf(objectOf(session.id))).alarm).toBe(expiry);
+      const path = `/api/v1/ssh/collect/sessions/${session.id}`;
+      await callJson(`${path}/complete/`, 200, { method: "POST", key: apiKey });
+      await indexed(session.id);
+      return { expiry, closedAt: Date.now(), alarm: (await storageOf(objectOf(session.id))).alarm };
+    };
+    // An hour's timeout (the default) ends at most 45 minutes past the 15 of grace: the alarm set
+    // for the expiry stays, and retires the object when it comes — no second alarm a proof.
+    const usual = await closeOne({});
+    expect(usual.alarm).toBe(usual.expiry);
+    // An expiry days away is too long to keep the storage for: the alarm moves to the retirement.
+    const longLived = await closeOne({ timeout: 7 * 86_400 });
+    expect(longLived.alarm).toBeGreaterThan(longLived.closedAt + RETIRE_AFTER_MS - 5_000);
+    expect(longLived.alarm).toBeLessThanOrEqual(longLived.closedAt + RETIRE_AFTER_MS);
+  });
+
   it("stays while the session is open, however old", async () => {
     const { apiKey } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect", { multi_connection: true });

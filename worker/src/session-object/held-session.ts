@@ -179,19 +179,30 @@ export class HeldSession {
     // A push to retry: none while one is under way or about to be (its end sets the alarm again).
     const retry = this.feed.behind() && this.#pushTimer === null && !this.feed.pushing();
     const pending = retry ? Date.now() + PUSH_RETRY_MS : null;
-    const times = [
+    // Its retirement's time, then its erasure's once known.
+    const [retireAt, ...erasure] = session ? this.ending.deadlines(session) : [];
+    const others = [
       session && isOpen(session) ? Date.parse(session.expiredAt) : null,
       session ? this.store.nextLeaseEnd() : null,
-      ...(session ? this.ending.deadlines(session) : []),
       // A tombstone goes as soon as D1 has the deletion (until then, the push's retry wakes it).
       this.store.deleted() && !this.feed.behind() ? Date.now() : null,
       pending,
       this.watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
+    const times = [...others, ...(retireAt === undefined ? [] : [retireAt]), ...erasure];
     // A time already past (a place whose lease ran out unseen) is due now: never an alarm at 0.
     const next = times.length === 0 ? null : Math.max(Date.now(), Math.min(...times));
     // Each set is a write: an alarm already at that time is left as it is.
-    if (next === (await this.storage.getAlarm())) return;
+    const current = await this.storage.getAlarm();
+    if (next === current) return;
+    // So is one the retirement may wait for (the expiry's, at close), nothing else due before it.
+    if (
+      session &&
+      current !== null &&
+      this.ending.retirementMayWaitFor(session, current) &&
+      [...others, ...erasure].every((time) => time >= current)
+    )
+      return;
     if (next === null) await this.storage.deleteAlarm();
     else await this.storage.setAlarm(next);
   }

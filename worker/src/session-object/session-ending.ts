@@ -22,6 +22,8 @@ const ALARM_CLOCK_SLACK_MS = 1_000;
 
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
 const READ_BACK_HELD_MS = 60_000;
+/** Graces past its retirement time a closed session's object may wait for an alarm already set. */
+const RETIREMENT_MAY_WAIT = 3;
 
 /**
  * How a closed session's object ends (SPEC §15, §19): it retires 15 minutes after the session
@@ -70,6 +72,22 @@ export class SessionEnding {
     const retireAt = this.#retireAt(session);
     if (retireAt === null) return [];
     return this.#eraseAt === null ? [retireAt] : [retireAt, this.#eraseAt];
+  }
+
+  /**
+   * An alarm already set for `alarm` that may retire the closed session instead of one set for its
+   * retirement: one at or after the retirement time, and at most RETIREMENT_MAY_WAIT graces after
+   * it. At close the object's alarm is still its expiry, set at create (an hour by default, 15
+   * minutes of grace in production): keeping it retires a proof's object up to 45 minutes later,
+   * its storage kept meanwhile, and saves the alarm a proof that moving it would write.
+   */
+  retirementMayWaitFor(session: SessionRow, alarm: number): boolean {
+    const retireAt = this.#retireAt(session);
+    return (
+      retireAt !== null &&
+      alarm >= retireAt &&
+      alarm <= retireAt + RETIREMENT_MAY_WAIT * retireAfterMs(this.#env)
+    );
   }
 
   /**
