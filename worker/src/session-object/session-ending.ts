@@ -27,8 +27,9 @@ const RETIREMENT_MAY_WAIT = 3;
 
 /**
  * How a closed session's object ends (SPEC §15, §19): it retires 15 minutes after the session
- * closed, once D1 has all of it (its storage deleted, the session read back from D1 if asked for
- * again), and the session is erased everywhere when its project's retention runs out.
+ * closed (or at its expiry's alarm, when that comes soon after: retirementMayWaitFor), once D1
+ * has all of it (its storage deleted, the session read back from D1 if asked for again), and the
+ * session is erased everywhere when its project's retention runs out.
  */
 export class SessionEnding {
   readonly #env: Env;
