@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { executeLocalSql, localShards, queryLocal, SCHEDULED_PATH } from "../scripts/local-dev.ts";
 import { sqlString } from "../scripts/seed-sql.ts";
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
-import { newConnectionIdentifier, newId } from "../worker/src/lib/ids.ts";
+import { BASE32, newConnectionIdentifier, newId, newIdSeries } from "../worker/src/lib/ids.ts";
 import { machine, scriptArgs, table, writeSection } from "./lib.ts";
 
 /** Rows a statement inserts: D1 refuses statements over 100 KB. */
@@ -39,6 +39,10 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
       const sessionId = newId("cs", made);
       const connectionId = newId("con", made);
       const when = at(i);
+      // The proof's three events, one series: one row (db/webhooks.ts), listed in the session's.
+      const series = newIdSeries("evt", made);
+      const types = ["new_connection", "key_collected", "status_changed"] as const;
+      const eventIds = types.map((_, n) => series + BASE32[n]);
       rows.sessions?.push(
         values(
           sessionId,
@@ -57,6 +61,7 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
           when,
           when,
           when,
+          JSON.stringify(eventIds),
         ),
       );
       // The connection's row holds its key (db/sessions.ts IndexedConnectionKey).
@@ -86,11 +91,16 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
           JSON.stringify([key]),
         ),
       );
-      for (const type of ["new_connection", "key_collected", "status_changed"]) {
-        const eventId = newId("evt", made);
-        rows.events?.push(
-          values(eventId, projectId, sessionId, "collect_session", type, "{}", when),
-        );
+      rows.events?.push(
+        values(
+          eventIds[0] ?? series,
+          projectId,
+          sessionId,
+          "collect_session",
+          JSON.stringify(types.map((t, n) => ({ s: BASE32[n], t, p: {}, at: when }))),
+        ),
+      );
+      for (const eventId of eventIds) {
         rows.deliveries?.push(
           values(
             `whi_${eventId.slice(4)}${webhookId.slice(3)}`,
@@ -106,9 +116,9 @@ function closedSessions(projectId: string, webhookId: string, count: number): st
       }
     }
     statements.push(
-      `INSERT INTO sessions (id, project_id, kind, connection_identifier, status, external_id, multi_key, multi_connection, must_confirm, match_all_keys, max_attempts, failed_attempts, expired_at, created_at, updated_at, completed_at) VALUES ${rows.sessions?.join(", ")};`,
+      `INSERT INTO sessions (id, project_id, kind, connection_identifier, status, external_id, multi_key, multi_connection, must_confirm, match_all_keys, max_attempts, failed_attempts, expired_at, created_at, updated_at, completed_at, event_ids) VALUES ${rows.sessions?.join(", ")};`,
       `INSERT INTO connections (id, session_id, ip_address, client_version, created_at, closed_at, outcome, keys) VALUES ${rows.connections?.join(", ")};`,
-      `INSERT INTO events (id, project_id, session_id, entity, type, payload, created_at) VALUES ${rows.events?.join(", ")};`,
+      `INSERT INTO event_rows (id, project_id, session_id, entity, events) VALUES ${rows.events?.join(", ")};`,
       `INSERT INTO webhook_invocations (id, webhook_id, project_id, event_id, status, attempts, created_at, updated_at) VALUES ${rows.deliveries?.join(", ")};`,
     );
   }

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../src/db/client.ts";
 import { projectInvitations, projectMembers, webSessions } from "../src/db/directory.ts";
 import { sessions } from "../src/db/sessions.ts";
-import { events, invocationIdOf, webhookInvocations } from "../src/db/webhooks.ts";
+import { eventRows, invocationIdOf, webhookInvocations } from "../src/db/webhooks.ts";
 import {
   INVITATION_KEPT_DAYS,
   PING_KEPT_DAYS,
@@ -245,15 +245,13 @@ describe("what is not a session's", () => {
         ),
     ]);
     await db.batch([
-      db.insert(events).values(
+      db.insert(eventRows).values(
         [rows.oldPing, rows.newPing].map((id) => ({
           id,
           projectId,
           sessionId: null,
           entity: "webhook" as const,
-          type: "ping" as const,
-          payload: {},
-          createdAt: at(0),
+          events: [{ s: id.slice(-1), t: "ping" as const, p: {}, at: at(0) }],
         })),
       ),
       db.insert(webhookInvocations).values(

@@ -77,7 +77,7 @@ describe("the directory and the shards", () => {
       if (tables.length > 0) holding.push(name);
       if (name === shard)
         expect([...new Set(tables)].sort()).toEqual([
-          "events",
+          "event_rows",
           "project_settings",
           "sessions",
           "webhook_invocations",

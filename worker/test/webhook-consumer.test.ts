@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { shardDb } from "../src/db/databases.ts";
 import { sessions } from "../src/db/sessions.ts";
-import { events, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
+import { eventRows, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
 import worker from "../src/index.ts";
 import { createWebhook } from "../src/webhooks/definitions.ts";
 import { outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
@@ -175,9 +175,11 @@ describe("webhook queue consumer", () => {
       .from(webhookInvocations)
       .where(eq(webhookInvocations.id, invocationId));
     await db
-      .update(events)
+      .update(eventRows)
       .set({ sessionId: session.id })
-      .where(and(eq(events.projectId, row?.projectId ?? ""), eq(events.id, row?.eventId ?? "")));
+      .where(
+        and(eq(eventRows.projectId, row?.projectId ?? ""), eq(eventRows.id, row?.eventId ?? "")),
+      );
     await db
       .update(sessions)
       .set({ redactedAt: new Date().toISOString() })

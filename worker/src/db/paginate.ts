@@ -1,6 +1,6 @@
 import { count, desc, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { SQLiteColumn, SQLiteTable, SQLiteView } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client.ts";
 
 /** A select made with `.$dynamic()`, filtered but not yet ordered or paged. */
@@ -35,7 +35,12 @@ export function listEnvelope<T>(items: T[], totals: { total: number } | undefine
 export async function paginate<Row>(
   db: Database,
   query: DynamicSelect<Row>,
-  counted: { table: SQLiteTable; where: SQL | undefined; id: SQLiteColumn; order?: SQL[] },
+  counted: {
+    table: SQLiteTable | SQLiteView;
+    where: SQL | undefined;
+    id: SQLiteColumn;
+    order?: SQL[];
+  },
   page: Page,
 ) {
   const order = counted.order ?? [desc(counted.id)];

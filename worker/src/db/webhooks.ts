@@ -1,5 +1,22 @@
-import { type AnyColumn, and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import {
+  type AnyColumn,
+  and,
+  desc,
+  eq,
+  getViewSelectedFields,
+  inArray,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  sqliteView,
+  text,
+} from "drizzle-orm/sqlite-core";
 import { sessions } from "./sessions.ts";
 
 export const EVENT_TYPES = [
@@ -15,36 +32,108 @@ export const EVENT_TYPES = [
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENT_ENTITIES = ["collect_session", "verify_session", "webhook"] as const;
 
+/** One event as its row keeps it (`event_rows.events`): short names, as there is one a push. */
+export interface StoredEvent {
+  /** The last character of its id: the row's key gives the other 29. */
+  s: string;
+  t: EventType;
+  /** The payload, as webhooks deliver it and the event log shows it (keys by reference). */
+  p: Record<string, unknown>;
+  at: string;
+}
+
+/** Characters an event id shares with the other events of its row (and the row's key). */
+export const EVENT_SERIES_LENGTH = 29;
+
 /**
  * The outbox: written in the same D1 batch as the change that caused it. Events outlive their
- * session (no foreign key), so a deleted session's history can still be reconciled. Keyed by
- * project first (WITHOUT ROWID): the key is the project's event log, and the only index, so an
- * event is one row billed. A session's events are found by the ids its own row lists
- * (`sessions.event_ids`, eventsOfSessions below), each a seek of that key. An event is therefore
- * found by its project and id, never by id alone; its invocations name both.
+ * session (no foreign key), so a deleted session's history can still be reconciled. A push's
+ * events are one row (issue 47): a row written, not one an event. Their ids are one series
+ * (`newIdSeries`): the first 29 characters shared, the last counting from `0`, and the row's key
+ * is its first event's id, so the row of any event id is the one keyed between its first 29
+ * characters and itself (`eventAt`): one seek. A row made before the series (an event alone) is
+ * keyed by its own id and found the same way. Keyed by project first (WITHOUT ROWID): the key is
+ * the project's event log, and the only index besides the pings'. A session's events are found
+ * by the ids its own row lists (`sessions.event_ids`, eventsOfSessions below).
  */
-export const events = sqliteTable(
-  "events",
+export const eventRows = sqliteTable(
+  "event_rows",
   {
+    /** Its first event's id. */
     id: text().notNull(),
     projectId: text("project_id").notNull(),
     sessionId: text("session_id"),
     entity: text({ enum: EVENT_ENTITIES }).notNull(),
-    type: text({ enum: EVENT_TYPES }).notNull(),
     /** Its session's mode, or its webhook's for a ping (SPEC §20). */
     livemode: integer({ mode: "boolean" }).notNull().default(true),
-    /** The event's payload, as webhooks deliver it and the event log shows it. */
-    payload: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    createdAt: text("created_at").notNull(),
+    /** Its events, in the order of their ids. */
+    events: text({ mode: "json" }).$type<StoredEvent[]>().notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.id] }),
     // Pings, which no session holds, by age: housekeeping removes old ones (domain/housekeeping.ts).
-    index("events_ping_idx").on(t.id).where(sql`${t.sessionId} IS NULL`),
+    index("event_rows_ping_idx").on(t.id).where(sql`${t.sessionId} IS NULL`),
     // No index by type: a filter by type reads the project's events newest first (an index
     // entry for every event, for a filter integrators rarely use, cost 7 % of the index).
   ],
 );
+
+/**
+ * The events one by one, as every read sees them: a view of `event_rows` (migration
+ * index/0004). Seek it by `row_id` (eventAt, eventsOfSessions), never by `id`, which it computes;
+ * its order is `row_id`, then `position` (`EVENT_ORDER`), which is the order of the ids.
+ */
+export const events = sqliteView("events", {
+  id: text().notNull(),
+  rowId: text("row_id").notNull(),
+  position: integer().notNull(),
+  projectId: text("project_id").notNull(),
+  sessionId: text("session_id"),
+  entity: text({ enum: EVENT_ENTITIES }).notNull(),
+  type: text({ enum: EVENT_TYPES }).notNull(),
+  livemode: integer({ mode: "boolean" }).notNull(),
+  payload: text({ mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  createdAt: text("created_at").notNull(),
+}).existing();
+
+/** The view's columns, for a select that names its tables (`{ event: eventColumns, … }`). */
+export const eventColumns = getViewSelectedFields(events);
+
+/** The events' order by id, newest first, as the view's key gives it. */
+export const EVENT_ORDER = [desc(events.rowId), desc(events.position)];
+
+/** The key range of the row that holds the event `eventId` (a value or a column). */
+const rowOfEvent = (rowId: SQL | AnyColumn, eventId: SQL | AnyColumn | string) =>
+  sql`${rowId} BETWEEN substr(${eventId}, 1, ${sql.raw(String(EVENT_SERIES_LENGTH))}) AND ${eventId}`;
+
+/** One event of a project by its id: a seek of its row. */
+export const eventAt = (projectId: string | AnyColumn, eventId: string | AnyColumn) =>
+  and(
+    eq(events.projectId, projectId),
+    rowOfEvent(events.rowId, eventId),
+    eq(events.id, eventId),
+  ) as SQL;
+
+/** Events as their rows are written: a push's events of one session, grouped by series. */
+export function eventRowsOf<
+  E extends { id: string; type: EventType; payload: Record<string, unknown>; createdAt: string },
+>(
+  owner: Omit<typeof eventRows.$inferInsert, "id" | "events">,
+  pushed: (E & { row: string })[],
+): (typeof eventRows.$inferInsert)[] {
+  const rows = new Map<string, typeof eventRows.$inferInsert>();
+  for (const event of pushed) {
+    const row = rows.get(event.row) ?? { ...owner, id: event.row, events: [] };
+    row.events.push({
+      s: event.id.slice(EVENT_SERIES_LENGTH),
+      t: event.type,
+      p: event.payload,
+      at: event.createdAt,
+    });
+    rows.set(event.row, row);
+  }
+  return [...rows.values()];
+}
 
 export const WEBHOOK_METHODS = ["post", "put", "patch"] as const;
 
@@ -197,12 +286,26 @@ export function deliveriesOfEvents(where: SQL | undefined) {
 }
 
 /**
- * The events of the sessions `which` selects (a condition on `sessions`): each session's row lists
- * its events' ids, and each is a seek of the events' key (project, id).
+ * The keys (project, id) of the rows holding the events of the sessions `which` selects (a
+ * condition on `sessions`): each session's row lists its events' ids, and each is a seek of the
+ * rows' key (CROSS JOIN keeps that order: SQLite would otherwise read the project's rows for each
+ * id); a row holds one session's events only.
  */
+const rowsOfSessions = (which: SQL | undefined) =>
+  sql`SELECT ${eventRows.projectId}, ${eventRows.id}
+    FROM ${sessions} CROSS JOIN json_each(${sessions.eventIds}) AS listed
+    CROSS JOIN ${eventRows} ON ${eventRows.projectId} = ${sessions.projectId}
+      AND ${rowOfEvent(eventRows.id, sql.raw("listed.value"))}
+      AND ${eventRows.sessionId} = ${sessions.id}
+    WHERE ${which}`;
+
+/** The events of the sessions `which` selects (a condition on `sessions`), in the events view. */
 export const eventsOfSessions = (which: SQL | undefined) =>
-  sql`(${events.projectId}, ${events.id}) IN (SELECT ${sessions.projectId}, value
-    FROM ${sessions}, json_each(${sessions.eventIds}) WHERE ${which})`;
+  sql`(${events.projectId}, ${events.rowId}) IN (${rowsOfSessions(which)})`;
+
+/** The rows of the events of the sessions `which` selects, in `event_rows`. */
+export const eventRowsOfSessions = (which: SQL | undefined) =>
+  sql`(${eventRows.projectId}, ${eventRows.id}) IN (${rowsOfSessions(which)})`;
 
 /** The invocation is one of those of the events `where` selects (deliveriesOfEvents). */
 export const isDeliveryOf = (where: SQL | undefined) =>
@@ -210,8 +313,9 @@ export const isDeliveryOf = (where: SQL | undefined) =>
 
 /** Joins an invocation to its event, by the event's key. */
 export const eventOf = (invocation: typeof webhookInvocations) =>
-  and(eq(events.projectId, invocation.projectId), eq(events.id, invocation.eventId));
+  eventAt(invocation.projectId, invocation.eventId);
 
 export type EventRow = typeof events.$inferSelect;
+export type EventRowsRow = typeof eventRows.$inferInsert;
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type InvocationRow = typeof webhookInvocations.$inferSelect;

@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
 import { sessions } from "../db/sessions.ts";
-import { type EventType, events, eventsOfSessions } from "../db/webhooks.ts";
+import { EVENT_ORDER, type EventType, events, eventsOfSessions } from "../db/webhooks.ts";
 import type { EventView } from "../schemas/webhooks.ts";
 import type { ProjectContext } from "./context.ts";
 import { withKeys } from "./stored-events.ts";
@@ -31,7 +31,7 @@ export async function listEvents(
   const page = await paginate(
     ctx.db,
     ctx.db.select().from(events).where(where).$dynamic(),
-    { table: events, where, id: events.id },
+    { table: events, where, id: events.id, order: EVENT_ORDER },
     query,
   );
   const rows = await withKeys(ctx.db, page.items);

@@ -2,7 +2,7 @@ import { and, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { directoryDb, shardBinding, shardDb, shardNames } from "../db/databases.ts";
 import { projectInvitations, shards, webSessions } from "../db/directory.ts";
-import { events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
+import { eventRows, events, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { encodeTime } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
@@ -99,13 +99,15 @@ export async function sweepExpiredAccess(directory: Database, now = new Date()) 
 /** Test pings past their time, with their deliveries: a shard's. */
 export async function sweepExpiredPings(db: Database, now = new Date()) {
   // Ids sort by time (`evt_` + 48 bits of ms): a range of the pings' own index, no scan.
-  const expired = and(
-    lt(events.id, `evt_${encodeTime(now.getTime() - PING_KEPT_DAYS * DAY_MS)}`),
-    isNull(events.sessionId),
-  );
+  const before = `evt_${encodeTime(now.getTime() - PING_KEPT_DAYS * DAY_MS)}`;
   const [, pings] = await db.batch([
-    db.delete(webhookInvocations).where(isDeliveryOf(expired)),
-    db.delete(events).where(expired).returning({ id: events.id }),
+    db
+      .delete(webhookInvocations)
+      .where(isDeliveryOf(and(lt(events.rowId, before), isNull(events.sessionId)))),
+    db
+      .delete(eventRows)
+      .where(and(lt(eventRows.id, before), isNull(eventRows.sessionId)))
+      .returning({ id: eventRows.id }),
   ]);
   return pings.length;
 }

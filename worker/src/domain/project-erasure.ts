@@ -4,7 +4,7 @@ import { shardDb } from "../db/databases.ts";
 import { apiKeys, projects } from "../db/directory.ts";
 import { projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
-import { events, isDeliveryOf, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import { eventRows, events, isDeliveryOf, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
 import { objectStub } from "../lib/meter.ts";
@@ -83,7 +83,7 @@ export async function deleteProject(
   const ofProject = eq(events.projectId, projectId);
   await db.batch([
     db.delete(webhookInvocations).where(isDeliveryOf(ofProject)),
-    db.delete(events).where(ofProject),
+    db.delete(eventRows).where(eq(eventRows.projectId, projectId)),
     db.delete(sessions).where(eq(sessions.projectId, projectId)),
     db.delete(webhooks).where(eq(webhooks.projectId, projectId)),
     db.delete(projectSettings).where(eq(projectSettings.projectId, projectId)),
@@ -106,7 +106,9 @@ export async function deleteTestData(project: PlacedProject) {
   await db.batch([
     db.delete(webhookInvocations).where(isDeliveryOf(testEvents)),
     db.delete(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.livemode, false))),
-    db.delete(events).where(testEvents),
+    db
+      .delete(eventRows)
+      .where(and(eq(eventRows.projectId, projectId), eq(eventRows.livemode, false))),
     db.delete(webhooks).where(and(eq(webhooks.projectId, projectId), eq(webhooks.livemode, false))),
   ]);
   // A repeat of a test request that made any of it is told so (410), never shown it again.

@@ -7,7 +7,13 @@ import {
   sessionKeys,
   sessions,
 } from "../db/sessions.ts";
-import { events, eventsOfSessions, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
+import {
+  eventRows,
+  eventRowsOfSessions,
+  eventsOfSessions,
+  isDeliveryOf,
+  webhookInvocations,
+} from "../db/webhooks.ts";
 import { isOpen, refused } from "./session-rules.ts";
 
 /**
@@ -69,18 +75,23 @@ const REDACTED_CONNECTION_KEYS = sql.raw(
 );
 
 /**
- * Rewrites a payload's personal fields where they are (json_replace adds nothing): the session's
- * `external_id`, a connection's address and software, the keys of `key_collected` and
- * `verified`, and the attestation of `status_changed`.
+ * Rewrites a payload (`payload`, SQL) in its personal fields where they are (json_replace adds
+ * nothing): the session's `external_id`, a connection's address and software, the keys of
+ * `key_collected` and `verified`, and the attestation of `status_changed`.
  */
-const REDACTED_PAYLOAD = sql.raw(`json_replace(payload,
+const redactedPayload = (payload: string) => `json_replace(${payload},
   '$.collect_session_external_id', NULL,
   '$.verify_session_external_id', NULL,
   '$.ip_address', '${REDACTED}',
   '$.client_version', '${REDACTED}',
   '$.attestation', NULL,
-  '$.key', json(${redactedKeyJson("json_extract(payload, '$.key')")}),
-  '$.keys', json((SELECT json_group_array(json(${redactedKeyJson("value")})) FROM json_each(payload, '$.keys'))))`);
+  '$.key', json(${redactedKeyJson(`json_extract(${payload}, '$.key')`)}),
+  '$.keys', json((SELECT json_group_array(json(${redactedKeyJson("value")})) FROM json_each(${payload}, '$.keys'))))`;
+
+/** An event row's events (`event_rows.events`), each payload redacted. */
+const REDACTED_EVENTS = sql.raw(`(SELECT json_group_array(json(json_set(stored.value, '$.p',
+  json(${redactedPayload("json_extract(stored.value, '$.p')")}))))
+  FROM json_each(events) AS stored)`);
 
 /**
  * The statements that redact one session in D1, in the push that carries its redaction (index-
@@ -88,9 +99,7 @@ const REDACTED_PAYLOAD = sql.raw(`json_replace(payload,
  * what receivers answered to those deliveries (a receiver may echo what it was sent).
  */
 export function redactionStatements(db: Database, projectId: string, sessionId: string) {
-  const ofSession = eventsOfSessions(
-    and(eq(sessions.id, sessionId), eq(sessions.projectId, projectId)),
-  );
+  const which = and(eq(sessions.id, sessionId), eq(sessions.projectId, projectId));
   return [
     db.update(sessions).set(REDACTED_SESSION).where(eq(sessions.id, sessionId)),
     db.update(sessionKeys).set(REDACTED_CONFIGURED_KEY).where(eq(sessionKeys.sessionId, sessionId)),
@@ -100,14 +109,14 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
       .where(eq(connections.sessionId, sessionId)),
     db.update(connectionKeys).set(REDACTED_KEY).where(eq(connectionKeys.sessionId, sessionId)),
     db
-      .update(events)
-      .set({ payload: REDACTED_PAYLOAD as never })
-      .where(ofSession),
+      .update(eventRows)
+      .set({ events: REDACTED_EVENTS as never })
+      .where(eventRowsOfSessions(which)),
     db
       .update(webhookInvocations)
       .set({
         attemptLog: sql`(SELECT json_group_array(json(json_set(value, '$.response_body', NULL))) FROM json_each(${webhookInvocations.attemptLog}))`,
       })
-      .where(isDeliveryOf(ofSession)),
+      .where(isDeliveryOf(eventsOfSessions(which))),
   ] as const;
 }

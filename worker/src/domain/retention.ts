@@ -4,7 +4,13 @@ import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
 import { shardDb } from "../db/databases.ts";
 import { projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
-import { events, eventsOfSessions, isDeliveryOf, webhookInvocations } from "../db/webhooks.ts";
+import {
+  eventRows,
+  eventRowsOfSessions,
+  eventsOfSessions,
+  isDeliveryOf,
+  webhookInvocations,
+} from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
@@ -44,10 +50,10 @@ export const eraseAt = (env: Env, closedAt: string, retentionDays: number) =>
  * those webhooks' deliveries go with them, by cascade). At most ERASED_PER_STATEMENT ids.
  */
 export function erasureStatements(db: Database, sessionIds: string[]) {
-  const ofSessions = eventsOfSessions(inArray(sessions.id, sessionIds));
+  const which = inArray(sessions.id, sessionIds);
   return [
-    db.delete(webhookInvocations).where(isDeliveryOf(ofSessions)),
-    db.delete(events).where(ofSessions),
+    db.delete(webhookInvocations).where(isDeliveryOf(eventsOfSessions(which))),
+    db.delete(eventRows).where(eventRowsOfSessions(which)),
     db.delete(sessions).where(inArray(sessions.id, sessionIds)),
   ] as const;
 }

@@ -11,7 +11,8 @@ import {
   sessions,
 } from "../db/sessions.ts";
 import {
-  events,
+  eventRows,
+  eventRowsOf,
   invocationIdSql,
   type WebhookRow,
   webhookInvocations,
@@ -28,8 +29,8 @@ import type { PendingChanges } from "./session-store.ts";
 /**
  * Feeds D1, the project-wide index, from a session's object (SPEC §15): everything changed since
  * the index's last acknowledged version, in one batch, idempotently. A row only replaces one of
- * an older version, so a late or repeated push never undoes a newer one; events and keys are
- * written once; each event fans out to the webhooks listening at that moment, and the invocations
+ * an older version, so a late or repeated push never undoes a newer one; events (a row a series,
+ * db/webhooks.ts) and keys are written once; each event fans out to the webhooks listening at that moment, and the invocations
  * it made are queued. A push that fails is simply made again (the object's alarm), whole.
  */
 
@@ -196,18 +197,21 @@ function pushStatements(db: Database, requests: PushRequest[], at: string) {
     ),
     ...once(
       db,
-      events,
+      eventRows,
       each(({ target, changes }) =>
-        changes.events.map((event) => ({
-          id: event.id,
-          projectId: target.projectId,
-          sessionId: target.sessionId,
-          entity: `${target.kind}_session` as const,
-          livemode: target.livemode,
-          type: event.type,
-          payload: storedPayload(event.type, event.payload),
-          createdAt: event.createdAt,
-        })),
+        eventRowsOf(
+          {
+            projectId: target.projectId,
+            sessionId: target.sessionId,
+            entity: `${target.kind}_session`,
+            livemode: target.livemode,
+          },
+          changes.events.map((event) => ({
+            ...event,
+            row: event.row ?? event.id,
+            payload: storedPayload(event.type, event.payload),
+          })),
+        ),
       ),
     ),
   ];

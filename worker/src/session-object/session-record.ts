@@ -27,6 +27,11 @@ export const CONNECTION_ENTRY = "connection:";
 /** One event as the outbox keeps it. */
 export interface OutboxEvent {
   id: string;
+  /**
+   * The key of its row in D1: the first id of its series, which the events of one push share
+   * (db/webhooks.ts). Absent on an event kept before series: it is a row of its own.
+   */
+  row?: string;
   type: EventType;
   payload: Record<string, unknown>;
   createdAt: string;

@@ -62,6 +62,11 @@ export class SessionStore {
   readonly #buffer: WriteBuffer;
   /** What D1 acknowledged since the session's entry was last written (memory only). */
   #pushed: Pushed | null = null;
+  /**
+   * The version the last push made carried (memory only): events after it may join the series of
+   * the last one (session-writer.ts). Unknown after a restart, when all held so far count as sent.
+   */
+  #sentThrough: number | null = null;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -72,6 +77,7 @@ export class SessionStore {
   /** The object deleted all its storage (it retired): it holds nothing, and knows nothing. */
   forget() {
     this.#pushed = null;
+    this.#sentThrough = null;
     this.#buffer.forget();
   }
 
@@ -200,8 +206,10 @@ export class SessionStore {
   transition<T>(change: (write: SessionWriter) => T): T {
     return this.#storage.transactionSync(() =>
       this.#buffer.held(() => {
+        this.#sentThrough ??= this.version();
+        const sentThrough = this.#sentThrough;
         const writer = new SessionWriter(
-          { buffer: this.#buffer, pushed: () => this.pushed() },
+          { buffer: this.#buffer, pushed: () => this.pushed(), sentThrough: () => sentThrough },
           this.version() + 1,
         );
         const result = change(writer);
@@ -277,6 +285,8 @@ export class SessionStore {
   /** Rows changed after `since`, and the version they bring the index to. */
   changesSince(since: number): PendingChanges {
     const entry = this.#entry();
+    // A push is made of these: their events' series are closed (session-writer.ts).
+    this.#sentThrough = this.version();
     const connections = this.#connectionEntries();
     const newer = <T extends { version: number }>(rows: T[]) =>
       rows.filter((row) => row.version > since);

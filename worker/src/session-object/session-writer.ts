@@ -12,7 +12,7 @@ import {
   REDACTED_KEY,
   REDACTED_SESSION,
 } from "../domain/redaction.ts";
-import { newId } from "../lib/ids.ts";
+import { BASE32, newIdSeries } from "../lib/ids.ts";
 import type { ConnectionRules, OutboxEvent, StoredConnection } from "./session-record.ts";
 import {
   CONNECTION_ENTRY,
@@ -28,6 +28,8 @@ export interface HeldEntries {
   buffer: WriteBuffer;
   /** What D1 has acknowledged: events up to it leave the entries a change writes. */
   pushed(): Pushed;
+  /** The version every push made so far carried: events of later versions were never sent. */
+  sentThrough(): number;
 }
 
 /**
@@ -189,11 +191,33 @@ export class SessionWriter {
   events(planned: PlannedEvent[], at: Date) {
     for (const event of planned)
       this.#events.push({
-        id: newId("evt", at.getTime()),
+        ...this.#nextEventId(at),
         type: event.type,
         payload: event.payload,
         createdAt: at.toISOString(),
       });
+  }
+
+  /**
+   * The next event's id and its row: the next of the series of the last event no push has carried
+   * yet (a proof's open and finish, pushed together, are one row in D1), else a new series. A
+   * series once sent is never added to, so a row D1 has is never written again with more.
+   */
+  #nextEventId(at: Date): { id: string; row: string } {
+    const last = this.#events.at(-1) ?? this.#unsentEvents().at(-1);
+    const next = last?.row === undefined ? BASE32.length : BASE32.indexOf(last.id.slice(-1)) + 1;
+    if (last?.row !== undefined && next < BASE32.length)
+      return { id: last.id.slice(0, -1) + BASE32[next], row: last.row };
+    const first = newIdSeries("evt", at.getTime()) + BASE32[0];
+    return { id: first, row: first };
+  }
+
+  /** The session's events of versions no push has carried. */
+  #unsentEvents(): OutboxEvent[] {
+    const sent = this.#held.sentThrough();
+    return (this.#held.buffer.get<SessionEntry>(SESSION_ENTRY)?.outbox ?? [])
+      .filter((change) => change.version > sent)
+      .flatMap((change) => change.events);
   }
 
   /**

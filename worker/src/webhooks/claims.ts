@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import {
+  eventColumns,
   eventOf,
   events,
   type InvocationRow,
@@ -176,7 +177,7 @@ export async function isClaimable(db: Database, invocation: InvocationRow, now: 
 /** An invocation with what sending it needs: its webhook and its event. */
 export const withWebhookAndEvent = (db: Database) =>
   db
-    .select({ invocation: webhookInvocations, webhook: webhooks, event: events })
+    .select({ invocation: webhookInvocations, webhook: webhooks, event: eventColumns })
     .from(webhookInvocations)
     .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
     .innerJoin(events, eventOf(webhookInvocations));

@@ -3,6 +3,7 @@ import { paginate } from "../db/paginate.ts";
 import { sessions } from "../db/sessions.ts";
 import {
   type EventType,
+  eventAt,
   eventOf,
   events,
   eventsOfSessions,
@@ -93,7 +94,7 @@ export async function retryDelivery(ctx: ProjectContext, webhookId: string, invo
   const [event] = await ctx.db
     .select({ type: events.type })
     .from(events)
-    .where(and(eq(events.projectId, row.projectId), eq(events.id, row.eventId)));
+    .where(eventAt(row.projectId, row.eventId));
   return deliveryView(row, event?.type ?? "ping");
 }
 

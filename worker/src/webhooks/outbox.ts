@@ -3,7 +3,8 @@ import { type Database, insertInChunks } from "../db/client.ts";
 import {
   type EventRow,
   type EventType,
-  events,
+  eventRows,
+  eventRowsOf,
   type InvocationRow,
   invocationIdOf,
   type WebhookRow,
@@ -14,12 +15,16 @@ import type { PlannedEvent } from "../domain/events.ts";
 import { newId } from "../lib/ids.ts";
 import type { Delivery } from "./queue.ts";
 
+/** Events made here (a ping), each a row of its own, and their invocations. */
 export function outboxStatements(
   db: Database,
-  rows: { events: (typeof events.$inferInsert)[]; invocations: InvocationRow[] },
+  rows: { events: EventRow[]; invocations: InvocationRow[] },
 ) {
+  const eventRowsOfEvents = rows.events.flatMap(({ id, type, payload, createdAt, ...owner }) =>
+    eventRowsOf(owner, [{ id, type, payload, createdAt, row: id }]),
+  );
   return [
-    ...insertInChunks(db, events, rows.events),
+    ...insertInChunks(db, eventRows, eventRowsOfEvents),
     ...insertInChunks(db, webhookInvocations, rows.invocations),
   ];
 }
@@ -61,8 +66,11 @@ export function outboxRows(
   const eventRows: EventRow[] = [];
   const invocations: InvocationRow[] = [];
   for (const event of planned) {
+    const id = newId("evt", now.getTime());
     const row: EventRow = {
-      id: newId("evt", now.getTime()),
+      id,
+      rowId: id,
+      position: 0,
       projectId: context.projectId,
       sessionId: context.sessionId,
       entity: context.entity,
