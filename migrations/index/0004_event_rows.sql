@@ -1,7 +1,8 @@
 -- A push's events are one row of `event_rows` (issue 47): one row written a push, not one an
 -- event, and one deleted at erasure. Their ids share their first 29 characters and the row is
--- keyed by the first (db/webhooks.ts). Each event kept before this is a row of its own, keyed by
--- its own id; `events` becomes a view of the rows, one line an event, as every read sees them.
+-- keyed by the first; the fields their payloads all start with are kept once, in `common`
+-- (db/webhooks.ts). Each event kept before this is a row of its own, keyed by its own id;
+-- `events` becomes a view of the rows, one line an event, as every read sees them.
 CREATE TABLE `event_rows` (
 	`id` text NOT NULL,
 	`project_id` text NOT NULL,
@@ -9,6 +10,7 @@ CREATE TABLE `event_rows` (
 	`entity` text NOT NULL,
 	`livemode` integer DEFAULT true NOT NULL,
 	`events` text NOT NULL,
+	`common` text,
 	PRIMARY KEY(`project_id`, `id`)
 ) WITHOUT ROWID;
 --> statement-breakpoint
@@ -30,6 +32,13 @@ CREATE VIEW `events` AS
 		r.`entity`,
 		json_extract(e.`value`, '$.t') AS `type`,
 		r.`livemode`,
-		json_extract(e.`value`, '$.p') AS `payload`,
+		CASE WHEN r.`common` IS NULL THEN json_extract(e.`value`, '$.p') ELSE (
+			SELECT json_group_object(f.`key`, CASE f.`type`
+				WHEN 'true' THEN json('true') WHEN 'false' THEN json('false')
+				WHEN 'object' THEN json(f.`value`) WHEN 'array' THEN json(f.`value`)
+				ELSE f.`value` END)
+			FROM (SELECT `key`, `type`, `value` FROM json_each(r.`common`)
+				UNION ALL SELECT `key`, `type`, `value` FROM json_each(e.`value`, '$.p')) AS f
+		) END AS `payload`,
 		json_extract(e.`value`, '$.at') AS `created_at`
 	FROM `event_rows` AS r, json_each(r.`events`) AS e;

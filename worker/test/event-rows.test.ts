@@ -68,7 +68,15 @@ describe("a push's events in one row (issue 47)", () => {
       "status_changed",
     ]);
 
-    // The log shows them one by one, newest first; their ids are the row's series.
+    // What every payload starts with, alike, is kept once: the session's fields.
+    expect(row?.common).toEqual({
+      collect_session_id: session.id,
+      collect_session_external_id: null,
+      collect_session_connection_identifier: session.connection_identifier,
+    });
+    expect(row?.events.map((event) => Object.keys(event.p)[0])).not.toContain("collect_session_id");
+
+    // The log shows them one by one, newest first, whole; their ids are the row's series.
     const log = await logOf(project, session.id);
     expect(log.total).toBe(3);
     expect(log.items.map((event) => event.type)).toEqual([
@@ -76,6 +84,12 @@ describe("a push's events in one row (issue 47)", () => {
       "key_collected",
       "new_connection",
     ]);
+    for (const event of log.items)
+      expect(Object.entries(event.payload).slice(0, 3)).toEqual([
+        ["collect_session_id", session.id],
+        ["collect_session_external_id", null],
+        ["collect_session_connection_identifier", session.connection_identifier],
+      ]);
     const ids = log.items.map((event) => event.id).reverse();
     expect(ids[0]).toBe(row?.id);
     for (const id of ids) expect(id.slice(0, EVENT_SERIES_LENGTH)).toBe(row?.id.slice(0, -1));

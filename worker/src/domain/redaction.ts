@@ -93,6 +93,9 @@ const REDACTED_EVENTS = sql.raw(`(SELECT json_group_array(json(json_set(stored.v
   json(${redactedPayload("json_extract(stored.value, '$.p')")}))))
   FROM json_each(events) AS stored)`);
 
+/** The fields its events share (`event_rows.common`), redacted as a payload is. */
+const REDACTED_COMMON = sql.raw(redactedPayload("common"));
+
 /**
  * The statements that redact one session in D1, in the push that carries its redaction (index-
  * push.ts): its keys and connections, its events as the log and every delivery show them, and
@@ -110,7 +113,7 @@ export function redactionStatements(db: Database, projectId: string, sessionId: 
     db.update(connectionKeys).set(REDACTED_KEY).where(eq(connectionKeys.sessionId, sessionId)),
     db
       .update(eventRows)
-      .set({ events: REDACTED_EVENTS as never })
+      .set({ events: REDACTED_EVENTS as never, common: REDACTED_COMMON as never })
       .where(eventRowsOfSessions(which)),
     db
       .update(webhookInvocations)
