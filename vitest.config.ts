@@ -41,6 +41,8 @@ export default defineConfig(async () => {
                   }),
                   FORGE_URL: inject("forgeUrl"),
                   WEBHOOK_TIMEOUT_SECONDS: "1",
+                  // Every request line, as tests read them (request-log.test.ts tries the share).
+                  REQUEST_LOG_SUCCESS_ONE_IN: "1",
                   SSH_HOST_KEY_FINGERPRINTS: "ED25519 SHA256:hostkeyone, SHA256:hostkeytwo",
                   // The receiver runs on 127.0.0.1; the shipped wrangler.toml says production.
                   ENVIRONMENT: "development",

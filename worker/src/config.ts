@@ -1,3 +1,4 @@
+import { successLogOneIn } from "./api/request-log.ts";
 import { attestationKeysProblem } from "./domain/attestations.ts";
 import { forgesProblem } from "./domain/forges.ts";
 import type { Env } from "./env.ts";
@@ -40,6 +41,10 @@ export function configurationProblems(env: Env): string[] {
   }
   if (logLevelOf(env.LOG_LEVEL) === null)
     problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not "${env.LOG_LEVEL}"`);
+  if (successLogOneIn(env.REQUEST_LOG_SUCCESS_ONE_IN) === null)
+    problems.push(
+      `REQUEST_LOG_SUCCESS_ONE_IN must be a whole number from 1, not "${env.REQUEST_LOG_SUCCESS_ONE_IN}"`,
+    );
   const forges = forgesProblem(env);
   if (forges) problems.push(forges);
   const keys = attestationKeysProblem(env.ATTESTATION_KEYS);

@@ -1,6 +1,8 @@
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { configurationProblems } from "../src/config.ts";
+import worker from "../src/index.ts";
 import { signRequest } from "../src/protocol/request-signing.ts";
 import { call, createSession, newProject } from "./helpers.ts";
 
@@ -97,6 +99,28 @@ describe("the Worker's log lines", () => {
     expect(JSON.stringify(line)).not.toContain(session.id);
     const missing = await linesDuring(() => call("/api/v1/nothing-here", { key: apiKey }));
     expect(missing.find((entry) => entry.msg === "request")).toMatchObject({ status: 404 });
+  });
+
+  it("logs one API success in REQUEST_LOG_SUCCESS_ONE_IN at info, and every failure", async () => {
+    const { apiKey } = await newProject();
+    const session = await createSession(apiKey, "collect");
+    // As wrangler.toml ships it, but one in three: a fixed share, counted by the isolate.
+    const sampled = { ...env, REQUEST_LOG_SUCCESS_ONE_IN: "3" };
+    const get = (path: string) =>
+      worker.fetch(
+        new Request(`http://localhost${path}`, { headers: { "x-api-key": apiKey } }),
+        sampled,
+        createExecutionContext(),
+      );
+    const lines = await linesDuring(async () => {
+      for (let i = 0; i < 6; i++) await get(`/api/v1/ssh/collect/sessions/${session.id}/`);
+      for (let i = 0; i < 2; i++) await get("/api/v1/nothing-here");
+    });
+    const requests = lines.filter((line) => line.msg === "request");
+    expect(requests.map((line) => line.status)).toEqual([200, 200, 404, 404]);
+    expect(configurationProblems({ ...env, REQUEST_LOG_SUCCESS_ONE_IN: "0" })).toContainEqual(
+      'REQUEST_LOG_SUCCESS_ONE_IN must be a whole number from 1, not "0"',
+    );
   });
 
   it("writes no request line for pages and assets", async () => {

@@ -15,18 +15,42 @@ const PROBES = new Set(["/internal/v1/health"]);
  */
 const BRIDGE_CALLS = "/internal/";
 
+/** REQUEST_LOG_SUCCESS_ONE_IN as a number (default 1: every line), null when it is not one. */
+export function successLogOneIn(setting: string | undefined): number | null {
+  const text = (setting ?? "1").trim();
+  return /^[1-9]\d*$/.test(text) ? Number(text) : null;
+}
+
+/** API requests that succeeded, counted by this isolate: which one in N gets its line. */
+let succeeded = 0;
+
+/**
+ * Whether an API request that succeeded is logged at `info`: one in REQUEST_LOG_SUCCESS_ONE_IN
+ * (wrangler.toml: 10), counted here, so a fixed share and not a random one. Each line is a billed
+ * Workers Logs event (issue 47); a failure is always logged, and head sampling (which would drop
+ * failures as often) stays at 1.
+ */
+function sampledSuccess(env: AppEnv["Bindings"]) {
+  const oneIn = successLogOneIn(env.REQUEST_LOG_SUCCESS_ONE_IN) ?? 1;
+  succeeded = (succeeded + 1) % oneIn;
+  return succeeded === 0;
+}
+
 /**
  * One JSON line per API or bridge request, after its answer: method, route pattern (never the
  * identifiers in the path), status, duration and project, with the request id — the bridge's own
  * for its calls, so one search follows a login across both (docs/operations.md). A bridge call
- * that succeeded is logged at `debug`: the bridge's own line has it.
+ * that succeeded is logged at `debug`: the bridge's own line has it; an API request that
+ * succeeded at `info` one time in REQUEST_LOG_SUCCESS_ONE_IN, else at `debug`.
  */
 export const logRequests = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
   if (!LOGGED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return;
   const status = c.res.status;
-  const quiet = PROBES.has(c.req.path) || (c.req.path.startsWith(BRIDGE_CALLS) && status < 400);
+  const quiet =
+    PROBES.has(c.req.path) ||
+    (status < 400 && (c.req.path.startsWith(BRIDGE_CALLS) || !sampledSuccess(c.env)));
   const level = status >= 500 ? "error" : quiet ? "debug" : "info";
   log(c.env, level, "request", {
     request_id: c.get("requestId"),

@@ -201,11 +201,6 @@ export const INVOCATION_STATUSES = [
   "cancelled",
 ] as const;
 
-/**
- * One event for one webhook; its `id` is the `webhook-id` header on every attempt. D1 is the
- * source of truth for its schedule: while it is unfinished, `next_attempt_at` says when the next
- * attempt is due, and the queue is only how that attempt is made promptly.
- */
 /** One attempt of a delivery: when, how long, what came back (the first KiB) or went wrong. */
 export interface AttemptRecord {
   attempt: number;
@@ -237,7 +232,11 @@ export const webhookInvocations = sqliteTable(
     eventId: text("event_id").notNull(),
     status: text({ enum: INVOCATION_STATUSES }).notNull(),
     attempts: integer().notNull(),
-    /** When the next attempt is due; null once the invocation is finished. */
+    /**
+     * When the next attempt is due, for the sweep: D1 is the source of truth for a retry's
+     * schedule, and the queue only how it is made promptly. Null once the invocation is finished,
+     * and for a first attempt, whose message was queued before its push committed (index-push.ts).
+     */
     nextAttemptAt: text("next_attempt_at"),
     /** Set while an attempt is in flight: nobody else sends this invocation until it passes. */
     leaseUntil: text("lease_until"),

@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { D1_MAX_BOUND_PARAMETERS, type Database, database, inChunks } from "../db/client.ts";
@@ -13,7 +13,8 @@ import {
 import {
   eventRows,
   eventRowsOf,
-  invocationIdSql,
+  type InvocationRow,
+  invocationIdOf,
   type WebhookRow,
   webhookInvocations,
   webhooks,
@@ -22,8 +23,10 @@ import { redactionStatements } from "../domain/redaction.ts";
 import { erasureStatements } from "../domain/retention.ts";
 import { storedPayload } from "../domain/stored-events.ts";
 import type { Env } from "../env.ts";
+import { log } from "../lib/log.ts";
 import type { SessionKind } from "../protocol/messages.ts";
-import { enqueueQuietly } from "../webhooks/queue.ts";
+import { firstAttempts, wantsEvent } from "../webhooks/outbox.ts";
+import { enqueue } from "../webhooks/queue.ts";
 import type { PendingChanges } from "./session-store.ts";
 
 /**
@@ -83,52 +86,75 @@ function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInse
   return inChunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
 }
 
-/** Pushed events per fan-out statement: six bound values each and two more, under D1's limit. */
-const EVENTS_PER_FAN_OUT = Math.floor((D1_MAX_BOUND_PARAMETERS - 2) / 6);
-
-/** An event as a fan-out takes it: what it is and whose. */
-interface PushedEvent {
-  id: string;
-  type: string;
-  projectId: string;
-  sessionId: string;
-  livemode: boolean;
-  createdAt: string;
+/**
+ * The webhooks that may hear the pushes' events, enabled: their projects' own (a seek of the
+ * project index each) and their sessions' (of the session index), and the new sessions' own, which
+ * the same batch writes.
+ */
+async function listenersOf(db: Database, requests: PushRequest[]): Promise<WebhookRow[]> {
+  const found: WebhookRow[] = [];
+  const read = async (ids: string[], which: (ids: string[]) => SQL | undefined) => {
+    for (let start = 0; start < ids.length; start += IDS_A_READ)
+      found.push(
+        ...(await db
+          .select()
+          .from(webhooks)
+          .where(and(which(ids.slice(start, start + IDS_A_READ)), eq(webhooks.enabled, true)))),
+      );
+  };
+  const projectIds = [...new Set(requests.map(({ target }) => target.projectId))];
+  await read(projectIds, (ids) =>
+    and(inArray(webhooks.projectId, ids), isNull(webhooks.sessionId)),
+  );
+  await read(
+    requests.map(({ target }) => target.sessionId),
+    (ids) => inArray(webhooks.sessionId, ids),
+  );
+  return [...found, ...requests.flatMap((request) => request.newWebhooks)];
 }
+
+/** Ids one read of webhooks names, under D1's bound parameters with the read's own. */
+const IDS_A_READ = D1_MAX_BOUND_PARAMETERS - 10;
 
 /**
  * One invocation per (event, webhook listening to it): its project's and its session's own,
- * enabled, of its mode, made before the event happened, whose `events` are empty or name it; one
- * statement for many pushes' events. A webhook hears only what happens once it exists: a push
- * made again (a redaction, an object that lost what D1 acknowledged) carries old events too, and
- * they reach no webhook made since. An id joins the event's and the webhook's, so a push made again writes none twice;
- * RETURNING names those made now, to queue.
+ * enabled, of its mode, made before the event happened, whose `events` are empty or name it. A
+ * webhook hears only what happens once it exists: a push made again (a redaction, an object that
+ * lost what D1 acknowledged) carries old events too, and they reach no webhook made since. An id
+ * joins the event's and the webhook's, so a push made again writes none twice.
+ *
+ * No attempt is due in the sweep's index (`next_attempt_at` null, a row written less each,
+ * issue 47): the first attempt's queue message is sent before the commit (writePushes), so no
+ * commit goes without one; only if the queue refused it is the attempt due there, for the sweep.
  */
-function fanOut(db: Database, pushed: PushedEvent[], at: string) {
-  const values = sql.join(
-    pushed.map(
-      (event) =>
-        sql`(${event.id}, ${event.type}, ${event.projectId}, ${event.sessionId}, ${event.livemode ? 1 : 0}, ${event.createdAt})`,
-    ),
-    sql`, `,
-  );
-  return db
-    .insert(webhookInvocations)
-    .select(
-      sql`WITH pushed(id, type, project_id, session_id, livemode, created_at) AS (VALUES ${values})
-        SELECT ${invocationIdSql(sql.raw("pushed.id"), sql.raw("w.id"))}, w.id, w.project_id, pushed.id,
-          'pending', 0,
-          ${at}, NULL, NULL, '[]', ${at}, ${at}
-        FROM pushed JOIN webhooks w
-        ON w.project_id = pushed.project_id AND w.enabled = 1
-          AND w.livemode = pushed.livemode AND w.created_at <= pushed.created_at
-          AND (w.session_id IS NULL OR w.session_id = pushed.session_id)
-          AND (json_array_length(w.events) = 0
-            OR EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = pushed.type))
-        WHERE true`,
-    )
-    .onConflictDoNothing()
-    .returning({ id: webhookInvocations.id });
+function invocationsOf(requests: PushRequest[], listeners: WebhookRow[], at: string) {
+  const made: InvocationRow[] = [];
+  for (const { target, changes } of requests)
+    for (const event of changes.events)
+      for (const webhook of listeners)
+        if (
+          webhook.projectId === target.projectId &&
+          webhook.enabled &&
+          webhook.livemode === target.livemode &&
+          webhook.createdAt <= event.createdAt &&
+          (webhook.sessionId === null || webhook.sessionId === target.sessionId) &&
+          wantsEvent(webhook, event.type)
+        )
+          made.push({
+            id: invocationIdOf(event.id, webhook.id),
+            webhookId: webhook.id,
+            projectId: target.projectId,
+            eventId: event.id,
+            status: "pending",
+            attempts: 0,
+            nextAttemptAt: null,
+            leaseUntil: null,
+            failureReason: null,
+            attemptLog: [],
+            createdAt: at,
+            updatedAt: at,
+          });
+  return made;
 }
 
 /** What a push wrote: the version the index now has, and D1's bookmark after it. */
@@ -154,7 +180,7 @@ export interface PushRequest {
  * other: sessions, their own webhooks, keys, connections, events, then the events' fan-outs, then
  * each push's erasure or redaction.
  */
-function pushStatements(db: Database, requests: PushRequest[], at: string) {
+function pushStatements(db: Database, requests: PushRequest[], invocations: InvocationRow[]) {
   /** Every push's rows of one table, together. */
   const each = <T>(rows: (request: PushRequest) => T[]) => requests.flatMap(rows);
   const statements: BatchItem<"sqlite">[] = [
@@ -215,17 +241,6 @@ function pushStatements(db: Database, requests: PushRequest[], at: string) {
       ),
     ),
   ];
-  const pushed = each(({ target, changes }) =>
-    changes.events.map((event) => ({
-      ...target,
-      id: event.id,
-      type: event.type,
-      createdAt: event.createdAt,
-    })),
-  );
-  const fanOuts: BatchItem<"sqlite">[] = [];
-  for (let start = 0; start < pushed.length; start += EVENTS_PER_FAN_OUT)
-    fanOuts.push(fanOut(db, pushed.slice(start, start + EVENTS_PER_FAN_OUT), at));
   const endings = each(({ target, changes }): BatchItem<"sqlite">[] => {
     // Deleting last: the session's events (with their deliveries), then its row, whose keys,
     // connections and own webhooks go with it (SPEC §19).
@@ -236,19 +251,7 @@ function pushStatements(db: Database, requests: PushRequest[], at: string) {
       return [...redactionStatements(db, target.projectId, target.sessionId)];
     return [];
   });
-  return {
-    all: [...statements, ...fanOuts, ...endings],
-    /** The fan-outs' places in `all`: their RETURNING rows are the invocations to queue. */
-    fanOuts: { from: statements.length, to: statements.length + fanOuts.length },
-  };
-}
-
-/** The invocations the fan-outs made, from the batch's results. */
-function madeInvocations(results: unknown[], fanOuts: { from: number; to: number }) {
-  return results
-    .slice(fanOuts.from, fanOuts.to)
-    .flatMap((rows) => rows as { id: string }[])
-    .map((row) => ({ invocation_id: row.id, attempt: 1 }));
+  return [...statements, ...once(db, webhookInvocations, invocations), ...endings];
 }
 
 /**
@@ -262,10 +265,25 @@ export async function writePushes(
 ): Promise<string | null> {
   const d1 = shardBinding(env, shard).withSession("first-primary");
   const db = database(d1);
-  const { all, fanOuts } = pushStatements(db, requests, new Date().toISOString());
+  const at = new Date().toISOString();
+  const pushesEvents = requests.some(({ changes }) => changes.events.length > 0);
+  const invocations = pushesEvents
+    ? invocationsOf(requests, await listenersOf(db, requests), at)
+    : [];
+  // Queued before the commit: a consumer that finds no invocation yet asks again (consumer.ts).
+  // Refused, each first attempt is due in the sweep's index instead.
+  try {
+    await enqueue(env, shard, firstAttempts(invocations));
+  } catch (error) {
+    log(env, "warn", "enqueue failed; the sweeper will send these when due", {
+      invocations: invocations.map((invocation) => invocation.id),
+      error: String(error),
+    });
+    for (const invocation of invocations) invocation.nextAttemptAt = at;
+  }
+  const all = pushStatements(db, requests, invocations);
   if (all.length === 0) return d1.getBookmark();
-  const results = await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  await enqueueQuietly(env, shard, madeInvocations(results, fanOuts));
+  await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return d1.getBookmark();
 }
 

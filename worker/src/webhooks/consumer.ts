@@ -46,6 +46,10 @@ const ofRedactedSession = sql`EXISTS (SELECT 1 FROM ${events}
   JOIN ${sessions} ON ${sessions.id} = ${events.sessionId}
   WHERE ${eventOf(webhookInvocations)} AND ${sessions.redactedAt} IS NOT NULL)`;
 
+/** Times a first attempt's message looks for an invocation whose push has not committed yet. */
+const UNCOMMITTED_WAITS = 3;
+const UNCOMMITTED_WAIT_SECONDS = 2;
+
 /** What to do with one queue message. */
 export type QueueDecision =
   /** Nothing more for this message: delivered, finished, or a stale duplicate. */
@@ -105,7 +109,12 @@ export async function processInvocation(
   const [found] = await withWebhookAndEvent(db)
     .where(invocationKey(message.invocation_id))
     .limit(1);
-  if (!found) return done;
+  // A first attempt is queued before its push commits (index-push.ts): one not there yet is asked
+  // for again, a few times; one that never comes (a push D1 refused, a session erased) is let go.
+  if (!found)
+    return message.attempt === 1 && messageAttempts < UNCOMMITTED_WAITS
+      ? later(UNCOMMITTED_WAIT_SECONDS)
+      : done;
   const { invocation, webhook } = found;
   if (invocation.status !== "pending" && invocation.status !== "retrying") return done;
   const attempt = invocation.attempts + 1;

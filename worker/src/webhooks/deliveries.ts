@@ -44,7 +44,10 @@ function deliveryView(invocation: InvocationRow, event: EventType): Delivery {
     event,
     status: invocation.status,
     attempts: invocation.attemptLog,
-    next_attempt_at: invocation.nextAttemptAt,
+    // A first attempt is queued, not put in the sweep's index (index-push.ts): due at once.
+    next_attempt_at:
+      invocation.nextAttemptAt ??
+      (invocation.status === "pending" && invocation.attempts === 0 ? invocation.createdAt : null),
     failure_reason: invocation.failureReason,
     created_at: invocation.createdAt,
     updated_at: invocation.updatedAt,
