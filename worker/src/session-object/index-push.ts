@@ -33,8 +33,9 @@ import type { PendingChanges } from "./session-store.ts";
  * Feeds D1, the project-wide index, from a session's object (SPEC §15): everything changed since
  * the index's last acknowledged version, in one batch, idempotently. A row only replaces one of
  * an older version, so a late or repeated push never undoes a newer one; events (a row a series,
- * db/webhooks.ts) and keys are written once; each event fans out to the webhooks listening at that moment, and the invocations
- * it made are queued. A push that fails is simply made again (the object's alarm), whole.
+ * db/webhooks.ts) and keys are written once; each event fans out to the webhooks listening at
+ * that moment, its invocations queued before the batch commits. A push that fails is simply made
+ * again (the object's alarm), whole.
  */
 
 /**
@@ -177,8 +178,8 @@ export interface PushRequest {
  * Pushes as the statements of one D1 batch: each table's rows of every push together, in as few
  * statements as D1's parameter limit allows, so many sessions' pushes share one transaction at
  * little more than one's cost (index-writer.ts). Tables go in the order their rows refer to each
- * other: sessions, their own webhooks, keys, connections, events, then the events' fan-outs, then
- * each push's erasure or redaction.
+ * other: sessions, their own webhooks, keys, connections, events, then the events' invocations
+ * (invocationsOf), then each push's erasure or redaction.
  */
 function pushStatements(db: Database, requests: PushRequest[], invocations: InvocationRow[]) {
   /** Every push's rows of one table, together. */

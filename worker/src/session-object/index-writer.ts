@@ -158,6 +158,8 @@ function sizeOf(request: PushRequest): number {
     changes.authorities.length +
     changes.connections.length +
     changes.connectionKeys.length +
+    // Its events' row, and an invocation each for a webhook: two rows an event, at most one row
+    // of events and several of invocations (a table's rows share their statements).
     2 * changes.events.length;
   const ending = changes.session?.deleted || changes.session?.redactedAt ? ENDING_STATEMENTS : 0;
   return Math.ceil(rows / FEWEST_ROWS_A_STATEMENT) + ending;
