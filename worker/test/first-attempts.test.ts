@@ -77,6 +77,31 @@ describe("a first attempt queued before its commit (issue 47)", () => {
     );
   });
 
+  it("is queued again by the sweep in development, where a restart loses the local queue", async () => {
+    const { project, webhook, session } = await listening();
+    // The message is taken and then lost, as `wrangler dev`'s queue loses it in a restart.
+    vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockResolvedValue({} as QueueSendBatchResponse);
+    await connectAndFinish(session.connection_identifier, { keys: [] });
+    const [row] = await project.db
+      .select()
+      .from(webhookInvocations)
+      .where(eq(webhookInvocations.webhookId, webhook.id));
+    expect(row?.nextAttemptAt).toBeNull();
+
+    const sent: string[] = [];
+    vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockImplementation(async (messages) => {
+      for (const message of messages)
+        sent.push((message.body as { invocation_id: string }).invocation_id);
+      return {} as QueueSendBatchResponse;
+    });
+    const later = new Date(Date.parse(row?.createdAt ?? "") + 10 * 60_000);
+    // Production's Queues keep the message: its sweep reads only what is due.
+    await sweepDueInvocations({ ...env, ENVIRONMENT: "production" }, project.shard, later);
+    expect(sent).not.toContain(row?.id);
+    await sweepDueInvocations(env, project.shard, later);
+    expect(sent).toContain(row?.id);
+  });
+
   it("is due in the sweep's index when the queue refused it, and the sweep sends it", async () => {
     const { project, webhook, session } = await listening();
     vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue away"));

@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
 import { webhookInvocations } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
@@ -38,10 +38,40 @@ export async function sweepDueInvocations(env: Env, shard: string, now = new Dat
     )
     .orderBy(asc(webhookInvocations.nextAttemptAt))
     .limit(SWEEP_BATCH);
+  const orphans =
+    env.ENVIRONMENT === "development" ? await orphanedFirstAttempts(env, shard, now) : [];
   await enqueue(
     env,
     shard,
-    due.map((row) => ({ invocation_id: row.id, attempt: row.attempts + 1 })),
+    [...due, ...orphans].map((row) => ({ invocation_id: row.id, attempt: row.attempts + 1 })),
   );
-  return due.length;
+  return due.length + orphans.length;
+}
+
+/**
+ * First attempts whose message is gone, in development only. A first attempt is in no index the
+ * sweep reads: its message was queued before its push committed (index-push.ts), and Queues keep
+ * a message until it is acknowledged, across deploys and failed consumers. `wrangler dev`'s queue
+ * lives in its process, though, so a restart of `npm start` loses the messages it held: locally,
+ * the sweep reads the first attempts still pending past the grace with no attempt in flight (a
+ * scan, which a local database can afford) and queues them again.
+ */
+function orphanedFirstAttempts(env: Env, shard: string, now: Date) {
+  const overdue = new Date(now.getTime() - sweepGraceSeconds(env) * 1000).toISOString();
+  return shardDb(env, shard)
+    .select({ id: webhookInvocations.id, attempts: webhookInvocations.attempts })
+    .from(webhookInvocations)
+    .where(
+      and(
+        eq(webhookInvocations.status, "pending"),
+        eq(webhookInvocations.attempts, 0),
+        isNull(webhookInvocations.nextAttemptAt),
+        lte(webhookInvocations.createdAt, overdue),
+        or(
+          isNull(webhookInvocations.leaseUntil),
+          lte(webhookInvocations.leaseUntil, now.toISOString()),
+        ),
+      ),
+    )
+    .limit(SWEEP_BATCH);
 }
