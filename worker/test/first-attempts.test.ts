@@ -32,6 +32,21 @@ async function listening() {
 const invocationRow = (db: Awaited<ReturnType<typeof newProject>>["db"], id: string) =>
   db.select().from(webhookInvocations).where(eq(webhookInvocations.id, id));
 
+/** The one invocation of a webhook. */
+const invocationOf = (db: Awaited<ReturnType<typeof newProject>>["db"], webhookId: string) =>
+  db.select().from(webhookInvocations).where(eq(webhookInvocations.webhookId, webhookId));
+
+/** The invocation ids queued from now on, kept here rather than sent. */
+function queuedFromNowOn() {
+  const sent: string[] = [];
+  vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockImplementation(async (messages) => {
+    for (const message of messages)
+      sent.push((message.body as { invocation_id: string }).invocation_id);
+    return {} as QueueSendBatchResponse;
+  });
+  return sent;
+}
+
 describe("a first attempt queued before its commit (issue 47)", () => {
   it("is queued while D1 has no invocation yet, and is not in the sweep's index", async () => {
     const { project, webhook, session } = await listening();
@@ -82,18 +97,10 @@ describe("a first attempt queued before its commit (issue 47)", () => {
     // The message is taken and then lost, as `wrangler dev`'s queue loses it in a restart.
     vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockResolvedValue({} as QueueSendBatchResponse);
     await connectAndFinish(session.connection_identifier, { keys: [] });
-    const [row] = await project.db
-      .select()
-      .from(webhookInvocations)
-      .where(eq(webhookInvocations.webhookId, webhook.id));
+    const [row] = await invocationOf(project.db, webhook.id);
     expect(row?.nextAttemptAt).toBeNull();
 
-    const sent: string[] = [];
-    vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockImplementation(async (messages) => {
-      for (const message of messages)
-        sent.push((message.body as { invocation_id: string }).invocation_id);
-      return {} as QueueSendBatchResponse;
-    });
+    const sent = queuedFromNowOn();
     const later = new Date(Date.parse(row?.createdAt ?? "") + 10 * 60_000);
     // Production's Queues keep the message: its sweep reads only what is due.
     await sweepDueInvocations({ ...env, ENVIRONMENT: "production" }, project.shard, later);
@@ -107,18 +114,10 @@ describe("a first attempt queued before its commit (issue 47)", () => {
     vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockRejectedValueOnce(new Error("queue away"));
     await connectAndFinish(session.connection_identifier, { keys: [] });
 
-    const [row] = await project.db
-      .select()
-      .from(webhookInvocations)
-      .where(eq(webhookInvocations.webhookId, webhook.id));
+    const [row] = await invocationOf(project.db, webhook.id);
     expect(row?.status).toBe("pending");
     expect(row?.nextAttemptAt).toBe(row?.createdAt);
-    const sent: string[] = [];
-    vi.spyOn(env.WEBHOOK_QUEUE, "sendBatch").mockImplementation(async (messages) => {
-      for (const message of messages)
-        sent.push((message.body as { invocation_id: string }).invocation_id);
-      return {} as QueueSendBatchResponse;
-    });
+    const sent = queuedFromNowOn();
     const later = new Date(Date.parse(row?.createdAt ?? "") + 10 * 60_000);
     await sweepDueInvocations(env, project.shard, later);
     expect(sent).toContain(row?.id);
