@@ -317,6 +317,26 @@ describe("Idempotency-Key", () => {
     expect(list.total).toBe(1);
   });
 
+  it("writes nothing for a project that never sent a key, until it sends one (issue 47)", async () => {
+    const { apiKey, projectId } = await newProject();
+    const records = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(projectId));
+    const tables = () =>
+      runInDurableObject(records, (_instance, state) =>
+        state.storage.sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+          .toArray()
+          .map((row) => row.name)
+          .filter((name) => name === "records"),
+      );
+    // Retention's sweep and a deletion ask it to forget: with no key ever sent, nothing to do.
+    await records.forgetSessions(["cs_01m8dhphdt608eckz8fx5cxm30"], "deleted");
+    await records.forgetMode("test", "gone");
+    expect(await tables()).toEqual([]);
+    expect((await post(apiKey, "first-key", {})).status).toBe(201);
+    expect(await tables()).toEqual(["records"]);
+    expect((await post(apiKey, "first-key", {})).headers.get("idempotent-replayed")).toBe("true");
+  });
+
   it("keeps nothing for a request no route takes: the key still works once the path is right", async () => {
     const { apiKey } = await newProject();
     const mistyped = await call("/api/v1/collect-sessions/", {

@@ -47,14 +47,37 @@ export class IdempotencyRecords extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
-    this.#storage.sql.exec(`CREATE TABLE IF NOT EXISTS records (
+    // Added 2026-11: when the first run of a key began, kept when a crashed run is run again.
+    if (this.#hasRecords()) this.#addFirstAt();
+  }
+
+  /**
+   * Whether any key was ever sent to this project: until one is, the object has no table, and a
+   * retention sweep's or a deletion's call to forget writes nothing (a table and its index were
+   * five rows written, issue 47).
+   */
+  #hasRecords(): boolean {
+    return (
+      this.#storage.sql
+        .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records'")
+        .toArray().length > 0
+    );
+  }
+
+  /** The table of keys, made on the first key. */
+  #records() {
+    if (this.#hasRecords()) return;
+    this.#storage.sql.exec(`CREATE TABLE records (
       key TEXT PRIMARY KEY,
       fingerprint TEXT NOT NULL,
       answer TEXT,
-      created_at INTEGER NOT NULL
+      created_at INTEGER NOT NULL,
+      first_at INTEGER
     )`);
-    this.#storage.sql.exec("CREATE INDEX IF NOT EXISTS records_created ON records (created_at)");
-    // Added 2026-11: when the first run of a key began, kept when a crashed run is run again.
+    this.#storage.sql.exec("CREATE INDEX records_created ON records (created_at)");
+  }
+
+  #addFirstAt() {
     const columns = this.#storage.sql
       .exec<{ name: string }>("SELECT name FROM pragma_table_info('records')")
       .toArray();
@@ -64,6 +87,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
 
   /** The first request with `key` runs; a repeat replays, waits its turn (409), or differs (422). */
   async admit(key: string, fingerprint: string): Promise<Admission> {
+    this.#records();
     const now = Date.now();
     const [found] = this.#storage.sql
       .exec<KeyRecord>(
@@ -96,6 +120,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
 
   /** The first request's answer, kept for repeats; null lets the key be used again (a 5xx). */
   async settle(key: string, answer: StoredAnswer | null): Promise<void> {
+    if (!this.#hasRecords()) return;
     if (answer === null) {
       this.#storage.sql.exec("DELETE FROM records WHERE key = ?", key);
       return;
@@ -112,6 +137,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
    * and the key stays used, so a repeat (410) neither shows its data nor makes another session.
    */
   async forgetSessions(sessionIds: string[], how: ErasedHow): Promise<void> {
+    if (!this.#hasRecords()) return;
     for (const sessionId of sessionIds) {
       const erased = `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`;
       const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
@@ -128,6 +154,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
    * replaced by why, so no repeat shows what it made or makes it again.
    */
   async forgetMode(mode: "live" | "test", erased: string): Promise<void> {
+    if (!this.#hasRecords()) return;
     const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
     this.#storage.sql.exec(
       "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND key >= ? AND key < ?",
@@ -145,6 +172,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
   /** Forgets keys older than a day, and wakes again while any are left. */
   override alarm(): Promise<void> {
     return meteredAlarm(async () => {
+      if (!this.#hasRecords()) return;
       const now = Date.now();
       this.#storage.sql.exec("DELETE FROM records WHERE created_at <= ?", now - IDEMPOTENCY_TTL_MS);
       const [oldest] = this.#storage.sql

@@ -64,6 +64,8 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
  * series, as `newId`'s do.
  */
 export function newIdSeries(prefix: IdPrefix, now = Date.now()): string {
+  // Past every id made before it in this millisecond, whose first 29 characters it could share.
+  lastRandom[RANDOM_DIGITS - 1] = 31;
   const id = newId(prefix, now);
   // The next id of this millisecond carries into the series' own digits: it sorts after them all.
   lastRandom[RANDOM_DIGITS - 1] = 31;
