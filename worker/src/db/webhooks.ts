@@ -342,6 +342,5 @@ export const eventOf = (invocation: typeof webhookInvocations) =>
   eventAt(invocation.projectId, invocation.eventId);
 
 export type EventRow = typeof events.$inferSelect;
-export type EventRowsRow = typeof eventRows.$inferInsert;
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type InvocationRow = typeof webhookInvocations.$inferSelect;
