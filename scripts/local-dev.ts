@@ -287,11 +287,31 @@ export function runScheduledEvery(workerUrl: string, everyMs: number): () => voi
   return () => clearInterval(timer);
 }
 
-/** A TCP port on 127.0.0.1 that nothing listens on now. */
-export async function freePort(): Promise<number> {
+/**
+ * Ports handed out from: below Linux's ephemeral range (32768 and up), so no outgoing connection
+ * takes one between our check and its server's bind. A port the system picked (`listen(0)`) was
+ * in that range, and a slow start (wrangler after HAProxy and the bridges) lost it to one.
+ */
+const LOCAL_PORTS = { from: 20_000, to: 32_000 };
+/** Handed out by this process: never twice. */
+const handedOut = new Set<number>();
+
+/** Whether a server can listen on `port` of 127.0.0.1 now. */
+function bindable(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === "object" && address ? address.port : 0;
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on now, and that this process gave no one else. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port =
+      LOCAL_PORTS.from + (randomBytes(2).readUInt16BE() % (LOCAL_PORTS.to - LOCAL_PORTS.from));
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
