@@ -146,7 +146,9 @@ describe("a push's events in one row (issue 47)", () => {
 
   it("finds, redacts and erases an event kept before series, in a row of its own", async () => {
     const project = await newProject();
-    const session = await createSession<Session>(project.apiKey, "collect", {});
+    const session = await createSession<Session>(project.apiKey, "collect", {
+      external_id: "user-to-redact",
+    });
     await proveAtOnce(session.connection_identifier);
     // An event as migration index/0004 keeps one made before: keyed by its own id.
     const old = `evt_${encodeTime(Date.now() - 60_000)}${randomBase32(16)}`;
@@ -185,6 +187,10 @@ describe("a push's events in one row (issue 47)", () => {
       .from(events)
       .where(eventAt(project.projectId, old));
     expect(JSON.stringify(redacted?.payload)).not.toContain("203.0.113.9");
+    // In the rows themselves too: the fields kept once (`common`) and each event's own.
+    const stored = JSON.stringify(await rowsOf(project, session.id));
+    for (const personal of ["user-to-redact", "203.0.113.9", "198.51.100.7"])
+      expect(stored).not.toContain(personal);
     // The old row, the proof's, and the redaction's own event.
     expect((await rowsOf(project, session.id)).map((row) => row.events[0]?.t)).toEqual([
       "new_connection",
