@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
+import { BRIDGE_DEFAULTS } from "../ssh-bridge/src/limits.ts";
 
 /** One bridge of a local fleet: its name, its SSH port (HAProxy's server) and its health port. */
 export interface FleetBridge {
@@ -50,6 +51,18 @@ function binds(host: string, port: number): string[] {
 }
 
 /**
+ * One budget per client for the whole fleet (issue 52): its new connections a minute, counted by
+ * the balancer, which sees every one, against its address (an IPv6 client's /64, as each bridge
+ * counts); past it, the connection is refused before any bridge sees it. The same lines are in
+ * deploy/haproxy.cfg (ssh-bridge/test/shipped-config.test.ts keeps them equal).
+ */
+export const CLIENT_BUDGET = [
+  "stick-table type ipv6 size 1m expire 2m store conn_rate(60s)",
+  "tcp-request connection track-sc0 src,ipmask(32,64)",
+  `tcp-request connection reject if { sc0_conn_rate gt ${BRIDGE_DEFAULTS.connectionsPerAddressPerMinute} }`,
+];
+
+/**
  * The local balancer: layer 4, a PROXY v2 header to each bridge (so each records the user's own
  * address), a health check on each bridge's /readyz, and a retry on another bridge when one
  * refuses. Timeouts above a bridge's longest connection (180 s), so HAProxy never cuts one.
@@ -83,6 +96,7 @@ frontend ssh
 ${binds(options.listenHost, options.listenPort)
   .map((line) => `    ${line}`)
   .join("\n")}
+${CLIENT_BUDGET.map((line) => `    ${line}`).join("\n")}
     default_backend bridges
 
 backend bridges

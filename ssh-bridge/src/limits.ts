@@ -1,3 +1,6 @@
+import { budgetOf } from "../../worker/src/protocol/ip-addresses.ts";
+import { CONNECTION_LIFETIME_MS } from "../../worker/src/protocol/messages.ts";
+
 /** Every operational limit of the bridge, with its default; main.ts lets the environment override some. */
 export const BRIDGE_DEFAULTS = {
   /** Time from TCP accept to a finished handshake and authentication. */
@@ -10,7 +13,7 @@ export const BRIDGE_DEFAULTS = {
    * From TCP accept, the longest any connection lasts: authentication, the confirmation prompt
    * and a margin. The Worker holds a connection's place in its session as long (180 s).
    */
-  connectionLifetimeMs: 180_000,
+  connectionLifetimeMs: CONNECTION_LIFETIME_MS,
   /** Public key offers per connection; later offers are refused. */
   maxKeyOffers: 32,
   /** Signatures verified per connection (an honest client signs once per key); then it is cut off. */
@@ -34,7 +37,7 @@ export const BRIDGE_DEFAULTS = {
   workerTimeoutMs: 10_000,
 } as const;
 
-/** Sliding one-minute count of new connections per source address. */
+/** Sliding one-minute count of new connections per client (budgetOf: an IPv6 client is its /64). */
 export class AddressRateLimiter {
   readonly #limit: number;
   readonly #hits = new Map<string, number[]>();
@@ -44,13 +47,14 @@ export class AddressRateLimiter {
   }
 
   allow(address: string, now = Date.now()): boolean {
-    const recent = (this.#hits.get(address) ?? []).filter((at) => at > now - 60_000);
+    const budget = budgetOf(address);
+    const recent = (this.#hits.get(budget) ?? []).filter((at) => at > now - 60_000);
     if (recent.length >= this.#limit) {
-      this.#hits.set(address, recent);
+      this.#hits.set(budget, recent);
       return false;
     }
     recent.push(now);
-    this.#hits.set(address, recent);
+    this.#hits.set(budget, recent);
     return true;
   }
 

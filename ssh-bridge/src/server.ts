@@ -150,6 +150,12 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
     // The whole handshake and authentication, PROXY header included, has the auth deadline.
     const deadline = setTimeout(() => socket.destroy(), options.authDeadlineMs);
     socket.once("close", () => clearTimeout(deadline));
+    // A peer counts against its budget as it connects, before any wait for a PROXY header: sockets
+    // that send nothing cannot fill the bridge. A trusted balancer has no budget of its own: each
+    // client behind it counts against theirs, once its header names them.
+    const balancer = options.trustedProxies?.check(peer, family(peer)) === true;
+    if (!balancer && !perAddress.allow(peer))
+      return refuse(socket, peer, "rate_limited", acceptedAt);
     let address: string;
     try {
       address = await clientAddress(socket, peer);
@@ -157,7 +163,8 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
       const outcome = error instanceof Refusal ? error.message : "invalid_proxy_header";
       return refuse(socket, peer, outcome, acceptedAt);
     }
-    if (!perAddress.allow(address)) return refuse(socket, address, "rate_limited", acceptedAt);
+    if (balancer && !perAddress.allow(address))
+      return refuse(socket, address, "rate_limited", acceptedAt);
     accepted.set(socket, { address, acceptedAt, deadline });
     ssh.injectSocket(socket);
     socket.resume();

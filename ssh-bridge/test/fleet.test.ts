@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { haproxyBinary, haproxyServers } from "../../scripts/fleet.ts";
+import { CLIENT_BUDGET, haproxyBinary, haproxyServers } from "../../scripts/fleet.ts";
 import { ROOT } from "../../scripts/local-dev.ts";
 import { seedProject } from "../../test-support/local-worker.ts";
 import { type RunningStack, startStack } from "../../test-support/npm-start.ts";
@@ -32,6 +32,19 @@ async function metric(healthUrl: string, series: RegExp): Promise<number> {
     .reduce((sum, line) => sum + Number(line.split(" ").pop()), 0);
 }
 
+/** Whether a TCP connection from `localAddress` is greeted as SSH, through the balancer. */
+function greetsFrom(localAddress: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port, localAddress });
+    socket.once("data", (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith("SSH-2.0-"));
+    });
+    socket.on("error", () => resolve(false));
+    socket.on("close", () => resolve(false));
+  });
+}
+
 describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
   it("ships a balancer configuration HAProxy accepts", () => {
     const haproxy = haproxyBinary();
@@ -45,6 +58,8 @@ describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
     const config = readFileSync(join(ROOT, "deploy", "haproxy.cfg"), "utf8");
     expect(config).toMatch(/send-proxy-v2/);
     expect(config).toMatch(/option httpchk GET \/readyz/);
+    // One budget per client for the fleet, as `npm start`'s balancer has it (issue 52, item 7).
+    for (const line of CLIENT_BUDGET) expect(config).toContain(line);
     // Above a bridge's longest connection (180 s): the balancer never cuts one the bridge keeps.
     expect(Number(/timeout client (\d+)s/.exec(config)?.[1])).toBeGreaterThan(180);
     expect(Number(/timeout server (\d+)s/.exec(config)?.[1])).toBeGreaterThan(180);
@@ -198,5 +213,11 @@ describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
         /^keyproof_bridge_connections_total\{.*outcome="untrusted_proxy_header"/,
       ),
     ).toBe(1);
+
+    // One budget per client for the whole fleet (issue 52, item 7): from one address, 120 new
+    // connections a minute get an SSH greeting, whichever bridge each reaches; the rest none.
+    let greeted = 0;
+    for (let i = 0; i < 125; i++) if (await greetsFrom("127.0.0.3", stack.sshPort)) greeted += 1;
+    expect(greeted).toBe(120);
   }, 240_000);
 });

@@ -113,6 +113,49 @@ describe("PROXY protocol from a trusted balancer", () => {
   });
 });
 
+describe("per-address budgets (issue 52, items 6 and 9)", () => {
+  it("counts a client's IPv6 address by its /64", async () => {
+    await withBridge("127.0.0.1/32", { connectionsPerAddressPerMinute: 2 }, async (bridge) => {
+      const from = (source: string) =>
+        balancer(bridge.port, `PROXY TCP6 ${source} ::1 5555 2222\r\n`);
+      const [a, b, c, other] = await Promise.all(
+        ["2001:db8:1:2::1", "2001:db8:1:2::99", "2001:db8:1:2:ffff::5", "2001:db8:1:3::1"].map(
+          from,
+        ),
+      );
+      expect([await greets(a ?? 0), await greets(b ?? 0), await greets(c ?? 0)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
+      expect(await greets(other ?? 0)).toBe(true);
+    });
+  });
+
+  it("counts a peer outside the trusted list as it connects: silent sockets cannot fill the bridge", async () => {
+    await withBridge(
+      "10.0.0.0/8",
+      { connectionsPerAddressPerMinute: 5, maxConnections: 10 },
+      async (bridge) => {
+        const silent = Array.from({ length: 20 }, () => connect(bridge.port, "127.0.0.1"));
+        for (const socket of silent) socket.on("error", () => undefined);
+        // Refused at once, not after the 5 s wait for a PROXY header that never comes.
+        const deadline = Date.now() + 2_000;
+        while (
+          bridge.logs.filter((line) => line.outcome === "rate_limited").length < 15 &&
+          Date.now() < deadline
+        )
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        const outcomes = bridge.logs.map((line) => line.outcome);
+        expect(outcomes.filter((outcome) => outcome === "rate_limited")).toHaveLength(15);
+        expect(outcomes).not.toContain("over_capacity");
+        expect(bridge.server.activeConnections).toBeLessThanOrEqual(5);
+        for (const socket of silent) socket.destroy();
+      },
+    );
+  });
+});
+
 describe("PROXY protocol from anyone else", () => {
   it("serves plain SSH to a peer outside the trusted list and records its own address", async () => {
     await withBridge("10.0.0.0/8", {}, async (bridge) => {

@@ -111,7 +111,15 @@ describe("what a session's object writes", () => {
     expect(changes.events.map((event) => event.type)).toContain("status_changed");
     await pushToIndex(env, {
       shard,
-      target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
+      target: {
+        projectId,
+        sessionId: session.id,
+        kind: "collect",
+        livemode: true,
+        createdAt: new Date().toISOString(),
+        completedAt: null,
+      },
+      indexed: true,
       changes,
       newWebhooks: [],
     });
@@ -254,7 +262,15 @@ describe("a proof never waits on the D1 primary", () => {
     const older = { ...newer, version: newer.version - 1, failedAttempts: 99, updatedAt: "2000" };
     await pushToIndex(env, {
       shard,
-      target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
+      target: {
+        projectId,
+        sessionId: session.id,
+        kind: "collect",
+        livemode: true,
+        createdAt: new Date().toISOString(),
+        completedAt: null,
+      },
+      indexed: true,
       changes: {
         version: older.version,
         session: { ...older, deleted: false },

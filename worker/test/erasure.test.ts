@@ -6,7 +6,7 @@ import { accounts, apiKeys, projectInvitations, projects } from "../src/db/direc
 import { newApiKeyRow } from "../src/domain/api-keys.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, createSession, directory } from "./helpers.ts";
-import { everythingInD1, objectOf } from "./session-objects.ts";
+import { everyDatabase, everythingInD1, objectOf, rowsNaming } from "./session-objects.ts";
 import { browserWithProject, signedUpBrowser } from "./web-client.ts";
 
 /** Issue 29, item 3 (SPEC §19): deleting a project, and an account that owns none. */
@@ -60,8 +60,11 @@ describe("deleting a project", () => {
         reason: "unknown",
       });
     const left = await everythingInD1();
-    for (const trace of [projectId, open.id, closed.id, open.connection_identifier])
+    for (const trace of [open.id, closed.id, open.connection_identifier])
       expect(left).not.toContain(trace);
+    // Only its tombstone in its shard names it: no push for it is written again (issue 52).
+    const naming = await Promise.all(everyDatabase().map(([, d1]) => rowsNaming(d1, projectId)));
+    expect(naming.flat()).toEqual(["project_settings"]);
     const storage = await runInDurableObject(objectOf(open.id), (_instance, state) => [
       ...state.storage.kv.list(),
     ]);

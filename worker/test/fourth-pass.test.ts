@@ -210,12 +210,13 @@ describe("idempotent ids never come back (item 3)", () => {
   });
 
   it("logs and counts a push D1 refuses on its merits, stops retrying it, and keeps reads going", async () => {
-    const { apiKey, projectId, db } = await newProject();
+    const { apiKey, projectId, db, shard } = await newProject();
+    // Made while its shard was away: D1 never had it, so its next push inserts it.
+    setD1Outage(true, [shard]);
     const session = await createSession<Detail>(apiKey, "collect");
-    await indexed(session.id);
-    // D1 now holds another session under this one's identifier, and not this one: its next push
-    // (an insert) breaks the identifier's uniqueness, whatever is tried.
-    await db.delete(sessions).where(eq(sessions.id, session.id));
+    setD1Outage(false, [shard]);
+    // D1 now holds another session under this one's identifier: its next push (an insert) breaks
+    // the identifier's uniqueness, whatever is tried.
     await db.insert(sessions).values({
       id: "cs_00000000000000000000000000",
       projectId,
@@ -319,7 +320,15 @@ describe("redaction delivers only `redacted` to webhooks made after (item 11)", 
     await writePushes(env, shard, [
       {
         shard,
-        target: { projectId, sessionId: session.id, kind: "collect", livemode: true },
+        target: {
+          projectId,
+          sessionId: session.id,
+          kind: "collect",
+          livemode: true,
+          createdAt: new Date().toISOString(),
+          completedAt: null,
+        },
+        indexed: true,
         changes: {
           version: 1,
           session: undefined,

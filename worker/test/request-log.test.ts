@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { configurationProblems } from "../src/config.ts";
 import worker from "../src/index.ts";
 import { signRequest } from "../src/protocol/request-signing.ts";
+import { PROOF_PAGE_REQUESTS_PER_ADDRESS } from "../src/web/routes/proof.tsx";
 import { call, createSession, newProject } from "./helpers.ts";
+import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
 
 /** Issue 22, the Worker's side: one JSON line per API and bridge request, joined by request id. */
 
@@ -20,6 +22,7 @@ async function linesDuring(run: () => Promise<unknown>) {
   };
   const spies = [
     vi.spyOn(console, "log").mockImplementation(capture),
+    vi.spyOn(console, "warn").mockImplementation(capture),
     vi.spyOn(console, "error").mockImplementation(capture),
   ];
   try {
@@ -126,6 +129,76 @@ describe("the Worker's log lines", () => {
   it("writes no request line for pages and assets", async () => {
     const lines = await linesDuring(() => call("/login"));
     expect(lines.filter((entry) => entry.msg === "request")).toEqual([]);
+  });
+
+  it("logs the web app's refusals of who may act, each naming the client's address (issue 52, item 10)", async () => {
+    const { browser, email } = await signedUpBrowser();
+    await browser.post("/signout");
+    const stranger = new Browser();
+    const lines = await linesDuring(async () => {
+      // A wrong password, a form without its CSRF token, a proof page asked for too often.
+      expect((await stranger.post("/signin", { email, password: "wrong horse" })).status).toBe(401);
+      expect((await stranger.post("/signin", { email, password: "x" }, "")).status).toBe(403);
+      let status = 0;
+      for (let i = 0; i <= PROOF_PAGE_REQUESTS_PER_ADDRESS && status !== 429; i++)
+        status = (await stranger.get(`/p/${"0".repeat(26)}`)).status;
+      expect(status).toBe(429);
+    });
+    const refusals = lines.filter((line) => line.msg === "request" && line.level === "warn");
+    expect(refusals.map((line) => [line.route, line.status])).toEqual([
+      ["/signin", 401],
+      ["/signin", 403],
+      ["/p/*", 429],
+    ]);
+    for (const line of refusals) expect(line.client_address).toBe(stranger.address);
+  });
+
+  it("logs every deletion, redaction and retention change, whatever the share of successes (item 11)", async () => {
+    const { apiKey } = await newProject();
+    const sampled = { ...env, REQUEST_LOG_SUCCESS_ONE_IN: "10" };
+    const send = (method: string, path: string, body?: unknown) =>
+      worker.fetch(
+        new Request(`http://localhost${path}`, {
+          method,
+          headers: { "x-api-key": apiKey, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        sampled,
+        createExecutionContext(),
+      );
+    const made = await Promise.all(
+      Array.from({ length: 4 }, () => createSession(apiKey, "collect")),
+    );
+    const lines = await linesDuring(async () => {
+      for (const session of made)
+        expect((await send("DELETE", `/api/v1/ssh/collect/sessions/${session.id}/`)).status).toBe(
+          204,
+        );
+      expect((await send("PATCH", "/api/v1/project", { retention_days: 9 })).status).toBe(200);
+    });
+    const logged = lines.filter((line) => line.msg === "request" && line.level === "info");
+    expect(logged.map((line) => line.method)).toEqual([
+      "DELETE",
+      "DELETE",
+      "DELETE",
+      "DELETE",
+      "PATCH",
+    ]);
+    for (const line of logged) expect(line.client_address).toEqual(expect.any(String));
+  });
+
+  it("logs each form the web app is sent, with its account (item 11)", async () => {
+    const { browser, projectId } = await browserWithProject("Logged project");
+    const lines = await linesDuring(() =>
+      browser.post(`/projects/${projectId}/api-keys`, { name: "ci", mode: "live" }),
+    );
+    expect(lines.find((line) => line.msg === "request")).toMatchObject({
+      level: "info",
+      method: "POST",
+      route: "/projects/:project_id/api-keys",
+      account: expect.stringMatching(/^acc_/),
+      client_address: browser.address,
+    });
   });
 
   it("refuses to start with a LOG_LEVEL it does not know", () => {

@@ -128,3 +128,18 @@ export function expectRedactedConnectionRow(row: typeof connections.$inferSelect
     comment: null,
   });
 }
+
+/** Every row of one database that names `needle`, as text, table by table. */
+export async function rowsNaming(d1: D1Database, needle: string) {
+  const tables = await d1
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+    )
+    .all<{ name: string }>();
+  const found: string[] = [];
+  for (const { name } of tables.results) {
+    const { results } = await d1.prepare(`SELECT * FROM "${name}"`).all();
+    for (const row of results) if (JSON.stringify(row).includes(needle)) found.push(name);
+  }
+  return found;
+}

@@ -17,6 +17,7 @@ import {
   indexed,
   NOTHING_STORED,
   objectOf,
+  rowsNaming,
   storageOf,
 } from "./session-objects.ts";
 
@@ -26,21 +27,6 @@ const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const DAY_MS = 86_400_000;
 
 afterEach(() => setD1Outage(false));
-
-/** Every row of one database that names `needle`, as text, table by table. */
-async function rowsNaming(d1: D1Database, needle: string) {
-  const tables = await d1
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
-    )
-    .all<{ name: string }>();
-  const found: string[] = [];
-  for (const { name } of tables.results) {
-    const { results } = await d1.prepare(`SELECT * FROM "${name}"`).all();
-    for (const row of results) if (JSON.stringify(row).includes(needle)) found.push(name);
-  }
-  return found;
-}
 
 /** A project with a webhook, a proof (events, a delivery) and a closed session. */
 async function busyProject(options: { shard?: string } = {}) {
@@ -175,7 +161,9 @@ describe("one shard away", () => {
 });
 
 describe("retention's erasure, batched per shard", () => {
-  it("removes every row of the sessions past retention, on every shard, asking no object", async () => {
+  it("removes every row of the sessions past retention, on every shard, asking no object", {
+    timeout: 20_000,
+  }, async () => {
     const made = await Promise.all(
       shardNames(env).map(async (shard) => {
         const project = await busyProject({ shard });

@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import { routePath } from "hono/route";
 import type { AppEnv } from "../app-env.ts";
 import type { ProjectContext } from "../domain/context.ts";
+import { clientAddress } from "../lib/client-address.ts";
 import { log } from "../lib/log.ts";
 
 /** The API and the bridge's internal calls: each gets one log line; pages and assets do not. */
@@ -36,28 +37,49 @@ function sampledSuccess(env: AppEnv["Bindings"]) {
   return succeeded === 0;
 }
 
+/** What changes data for good or who may act: logged every time, never sampled (issue 52). */
+const DESTRUCTIVE_API = [
+  (method: string) => method === "DELETE",
+  (method: string, path: string) => method === "POST" && /\/redact\/?$/.test(path),
+  (method: string, path: string) => method === "PATCH" && /^\/api\/v1\/project\/?$/.test(path),
+];
+/** The web app's refusals that are about who may act: wrong passwords, lockouts, CSRF, limits. */
+const WEB_SECURITY_STATUSES = new Set([401, 403, 429]);
+
 /**
  * One JSON line per API or bridge request, after its answer: method, route pattern (never the
  * identifiers in the path), status, duration and project, with the request id — the bridge's own
  * for its calls, so one search follows a login across both (docs/operations.md). A bridge call
  * that succeeded is logged at `debug`: the bridge's own line has it; an API request that
- * succeeded at `info` one time in REQUEST_LOG_SUCCESS_ONE_IN, else at `debug`.
+ * succeeded at `info` one time in REQUEST_LOG_SUCCESS_ONE_IN, else at `debug` — but a deletion,
+ * a redaction or a retention change every time. The web app's pages get a line for each form
+ * sent (a key, a member, a deletion: every change there is a person's) and each refusal of who
+ * may act (401, 403, 429). A line that is a failure or a change names the client's address.
  */
 export const logRequests = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
-  if (!LOGGED_PREFIXES.some((prefix) => c.req.path.startsWith(prefix))) return;
+  const { method, path } = c.req;
   const status = c.res.status;
+  const api = LOGGED_PREFIXES.some((prefix) => path.startsWith(prefix));
+  const webChange = !api && method === "POST";
+  const webRefusal = !api && WEB_SECURITY_STATUSES.has(status);
+  if (!api && !webChange && !webRefusal) return;
+  const always = webChange || DESTRUCTIVE_API.some((destructive) => destructive(method, path));
   const quiet =
-    PROBES.has(c.req.path) ||
-    (status < 400 && (c.req.path.startsWith(BRIDGE_CALLS) || !sampledSuccess(c.env)));
-  const level = status >= 500 ? "error" : quiet ? "debug" : "info";
+    !always &&
+    (PROBES.has(path) ||
+      (status < 400 && (path.startsWith(BRIDGE_CALLS) || !sampledSuccess(c.env))));
+  const level = status >= 500 ? "error" : webRefusal ? "warn" : quiet ? "debug" : "info";
+  const named = status >= 400 || always;
   log(c.env, level, "request", {
     request_id: c.get("requestId"),
-    method: c.req.method,
+    method,
     route: routePath(c, c.req.routeIndex) || null,
     status,
     duration_ms: Date.now() - started,
     project: (c.get("project") as ProjectContext | undefined)?.projectId ?? null,
+    ...(named ? { client_address: clientAddress(c.req.raw.headers, c.env) } : {}),
+    ...(api ? {} : { account: (c.get("account") as { id: string } | undefined)?.id ?? null }),
   });
 });

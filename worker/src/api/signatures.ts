@@ -12,6 +12,7 @@ import { clientAddress } from "../lib/client-address.ts";
 import { ApiError } from "../lib/errors.ts";
 import { isConnectionIdentifier } from "../lib/ids.ts";
 import { objectStub } from "../lib/meter.ts";
+import { budgetOf } from "../protocol/ip-addresses.ts";
 import { CONNECTION_RESULTS, SESSION_STATUSES } from "../protocol/messages.ts";
 import { REFUSALS, render } from "../protocol/terminal.ts";
 import { printableClientVersion } from "../protocol/terminal-text.ts";
@@ -185,7 +186,7 @@ signatureRoutes.all("/:connection_identifier", () => {
 
 /** Signatures from one client address, per minute, counted project-wide by its own object. */
 async function withinAddressLimit(env: Env, address: string) {
-  const limiter = objectStub(env, env.RATE_LIMITER, `signatures:address:${address}`);
+  const limiter = objectStub(env, env.RATE_LIMITER, `signatures:address:${budgetOf(address)}`);
   const decision = await limiter.consume(SIGNATURE_LIMITS.perAddress);
   if (decision.allowed) return;
   throw new ApiError(

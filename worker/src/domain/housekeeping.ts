@@ -8,12 +8,14 @@ import { encodeTime } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { awayReason, isIndexUnavailable } from "../lib/unavailable.ts";
 import { sweepDueInvocations } from "../webhooks/sweeper.ts";
+import { sweepErasedProjects } from "./project-erasure.ts";
 import { sweepRetention } from "./retention.ts";
 
 /**
  * The cron's work (every minute, SPEC §15, §19): for each index shard, on its own — one shard
  * away holds up none of the others — overdue webhook deliveries sent again, sessions past their
- * retention erased, and the shard's size measured for where new projects go; once an hour,
+ * retention erased, rows of deleted projects (and test data) left behind erased, and the shard's
+ * size measured for where new projects go; once an hour,
  * what grows with use and is not a session's is swept (docs/privacy.md). (A session's own rows
  * go with it: retention.ts. Idempotency records, bridge nonces and rate-limit logs expire where
  * they live: their Durable Objects.)
@@ -34,7 +36,11 @@ export async function everyMinute(env: Env, now = new Date()) {
     ...shardNames(env).map(async (shard) => {
       await duty(env, "webhook deliveries", shard, () => sweepDueInvocations(env, shard, now));
       await duty(env, "retention", shard, () => sweepRetention(env, shard, now));
-      await duty(env, "shard size", shard, () => measureShard(env, shard, now));
+      await duty(env, "erased projects", shard, () => sweepErasedProjects(env, shard, now));
+      // Measured in the shard, kept in the directory: each named when it is the one away.
+      const size = await duty(env, "shard size", shard, () => shardSize(env, shard));
+      if (size !== undefined)
+        await duty(env, "shard size", "DIRECTORY", () => recordShardSize(env, shard, size, now));
       if (hourly)
         await duty(env, "housekeeping", shard, () => sweepExpiredPings(shardDb(env, shard), now));
     }),
@@ -45,12 +51,18 @@ export async function everyMinute(env: Env, now = new Date()) {
 }
 
 /**
- * One duty on one database: while D1 is away it is one line (the next minute tries again,
- * nothing is lost), as every other path says it; anything else is an error with its stack.
+ * One duty on one database: while D1 is away it is one line naming that database (the next
+ * minute tries again, nothing is lost), as every other path says it; anything else is an error
+ * with its stack. What the duty answered, or undefined when it failed.
  */
-async function duty(env: Env, name: string, database: string, run: () => Promise<unknown>) {
+async function duty<T>(
+  env: Env,
+  name: string,
+  database: string,
+  run: () => Promise<T>,
+): Promise<T | undefined> {
   try {
-    await run();
+    return await run();
   } catch (error) {
     if (!isIndexUnavailable(error)) {
       log(env, "error", "a cron duty failed", {
@@ -59,20 +71,25 @@ async function duty(env: Env, name: string, database: string, run: () => Promise
         error: String(error),
         stack: (error as Error).stack,
       });
-      return;
+      return undefined;
     }
     log(env, "warn", "D1 away; the cron tries again next minute", {
       duty: name,
       database,
       error: awayReason(error),
     });
+    return undefined;
   }
 }
 
-/** The shard's size now, as D1 reports it with any query (`size_after`), kept in the directory. */
-async function measureShard(env: Env, shard: string, now: Date) {
+/** The shard's size now, as D1 reports it with any query (`size_after`). */
+async function shardSize(env: Env, shard: string): Promise<number> {
   const { meta } = await shardBinding(env, shard).prepare("SELECT 1").run();
-  const sizeBytes = Number((meta as { size_after?: number }).size_after ?? 0);
+  return Number((meta as { size_after?: number }).size_after ?? 0);
+}
+
+/** A shard's size, kept in the directory for where new projects go. */
+async function recordShardSize(env: Env, shard: string, sizeBytes: number, now: Date) {
   const measuredAt = now.toISOString();
   await directoryDb(env)
     .insert(shards)

@@ -1,5 +1,6 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
+import { projectSettings } from "../db/project-settings.ts";
 import {
   connections,
   keysOfConnections,
@@ -8,6 +9,7 @@ import {
   sessions,
 } from "../db/sessions.ts";
 import type { Env } from "../env.ts";
+import { erasureOf } from "./retention.ts";
 import type { SessionRef } from "./session-address.ts";
 import type { SessionState } from "./session-commands.ts";
 
@@ -16,23 +18,56 @@ import type { SessionState } from "./session-commands.ts";
  * what a webhook attempt signs.
  */
 
-/** The session `ref` names, everything of it, read from the shard's primary: null if none. */
+/** A session read back from its shard, and when its project's retention erases it (ms; null: open). */
+export interface IndexedSession extends SessionState {
+  eraseAt: number | null;
+}
+
+/**
+ * The session `ref` names, everything of it, read from the shard's primary: null if there is none
+ * for the caller (another project's, the other mode's), or none any more — its project deleted,
+ * its test data deleted, or past its retention, which the cron is about to erase (SPEC §19: what
+ * was erased never comes back, not even for the minute before the sweep). An id is one round trip.
+ */
 export async function readFromIndex(
   env: Env,
   shard: string,
   ref: SessionRef,
-): Promise<SessionState | null> {
-  let sessionId: string;
+  now = Date.now(),
+): Promise<IndexedSession | null> {
+  const db = shardDb(env, shard);
+  const which =
+    "identifier" in ref
+      ? eq(sessions.connectionIdentifier, ref.identifier)
+      : and(
+          eq(sessions.id, ref.sessionId),
+          ref.projectId === undefined ? undefined : eq(sessions.projectId, ref.projectId),
+          ref.livemode === undefined ? undefined : eq(sessions.livemode, ref.livemode),
+        );
+  const head = db
+    .select({ session: sessions, settings: projectSettings })
+    .from(sessions)
+    .leftJoin(projectSettings, eq(projectSettings.projectId, sessions.projectId))
+    .where(which)
+    .limit(1);
+  let found: Awaited<typeof head>[number] | undefined;
+  let state: SessionState | undefined;
   if ("identifier" in ref) {
-    const [found] = await shardDb(env, shard)
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(eq(sessions.connectionIdentifier, ref.identifier))
-      .limit(1);
-    if (!found) return null;
-    sessionId = found.id;
-  } else sessionId = ref.sessionId;
-  return (await readManyFromIndex(env, shard, [sessionId])).get(sessionId) ?? null;
+    [found] = await head;
+    if (found)
+      state = (await readManyFromIndex(env, shard, [found.session.id])).get(found.session.id);
+  } else {
+    const [[first], rest] = await Promise.all([
+      head,
+      readManyFromIndex(env, shard, [ref.sessionId]),
+    ]);
+    found = first;
+    state = rest.get(ref.sessionId);
+  }
+  if (!found || !state) return null;
+  const ending = erasureOf(env, found.session, found.settings);
+  if (ending.erased(now)) return null;
+  return { ...state, eraseAt: ending.eraseAt };
 }
 
 /**

@@ -1,16 +1,28 @@
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { shardDb } from "../db/databases.ts";
 import { apiKeys, projects } from "../db/directory.ts";
 import { projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
-import { eventRows, events, isDeliveryOf, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import { eventRows, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
+import { encodeTime } from "../lib/ids.ts";
 import { objectStub } from "../lib/meter.ts";
+import { DEFAULT_RETENTION_DAYS, LIMITS } from "../schemas/limits.ts";
 import { forgetApiKeys } from "./api-keys.ts";
-import { retireAfterMs } from "./retention.ts";
+import { erasureStatements, mayBeHeldForMs } from "./retention.ts";
 import { sessionObject } from "./session-address.ts";
+
+/**
+ * Deleting a project, or its test data (SPEC §19, §20), so that nothing of it ever comes back:
+ * its shard marks it first (`project_settings`, the project's row there, is its tombstone), then
+ * waits for its writer's transactions under way, so that every push after — an object's that was
+ * pending while the shard was away, a create in an isolate that still knew the key — is refused,
+ * and its object erases itself (index-push.ts). Then the sessions' objects that may hold them are
+ * erased, and the shard's rows, in bounded steps: what one request does not finish, the cron does
+ * (sweepErasedProjects).
+ */
 
 /** A project, where its data lives: the directory's row and its shard. */
 interface PlacedProject {
@@ -20,48 +32,146 @@ interface PlacedProject {
   projectId: string;
 }
 
+/** Which of a project's data is erased: all of it, or its test data made up to a time. */
+type Erased = { all: true } | { all: false; before: string };
+
+/** Rows one erasure statement deletes at most: each statement stays well inside D1's time limit. */
+const ERASED_A_STEP = 500;
+/** How long a deletion erases rows before it answers; the cron goes on with the rest. */
+const ERASE_IN_REQUEST_MS = 10_000;
+/** How long the cron looks for rows of a deleted project (or test data) left behind. */
+const SWEPT_FOR_MS = 86_400_000;
+/** How long the cron's run erases a project's rows, each minute. */
+const SWEEP_RUN_MS = 20_000;
+
 /**
- * Every session of the project (or of its test data) whose object may still hold it — open, or
- * closed within the retirement grace — erased through its object, so its identifier is refused
- * over `ssh` from then on; the others' objects hold nothing.
+ * Marks the project (or its test data) erased in its shard, then waits for the shard's writer:
+ * from then on no push for it is written.
  */
-async function eraseHeldSessions(project: PlacedProject, testOnly: boolean, now: Date) {
+async function markErased(project: PlacedProject, erased: Erased, now: Date) {
+  const at = now.toISOString();
+  const set = erased.all ? { deletedAt: at } : { testDataDeletedAt: erased.before };
+  await shardDb(project.env, project.shard)
+    .insert(projectSettings)
+    .values({ projectId: project.projectId, retentionDays: DEFAULT_RETENTION_DAYS, ...set })
+    .onConflictDoUpdate({ target: projectSettings.projectId, set });
+  await objectStub(project.env, project.env.INDEX_WRITER, project.shard).fence();
+}
+
+/**
+ * The sessions of the project (or of its test data) whose object may still hold them — open, or
+ * closed so recently that the object has not retired — erased through their objects, so their
+ * identifiers are refused over `ssh` and their proof pages are gone at once. Open sessions are
+ * at most their longest timeout old: a range of the lists' index, not the project's history.
+ */
+async function eraseHeldSessions(project: PlacedProject, erased: Erased, now: Date) {
   const db = shardDb(project.env, project.shard);
-  const retiredBefore = new Date(now.getTime() - retireAfterMs(project.env)).toISOString();
-  let after = "";
-  for (;;) {
-    const batch = await db
-      .select({ id: sessions.id })
-      .from(sessions)
+  const heldSince = new Date(now.getTime() - mayBeHeldForMs(project.env)).toISOString();
+  const madeSince = encodeTime(
+    now.getTime() - LIMITS.maxTimeoutSeconds * 1000 - mayBeHeldForMs(project.env),
+  );
+  for (const livemode of erased.all ? [true, false] : [false])
+    for (const prefix of ["cs_", "vs_"]) {
+      let after = prefix + madeSince;
+      for (;;) {
+        const batch = await db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .where(
+            and(
+              eq(sessions.projectId, project.projectId),
+              eq(sessions.livemode, livemode),
+              eq(sessions.kind, prefix === "cs_" ? "collect" : "verify"),
+              gt(sessions.id, after),
+              lt(sessions.id, `${prefix}~`),
+              or(isNull(sessions.completedAt), gt(sessions.completedAt, heldSince)),
+            ),
+          )
+          .orderBy(sessions.id)
+          .limit(100);
+        for (const { id } of batch)
+          await sessionObject(project.env, { sessionId: id }).erase(
+            project.projectId,
+            id,
+            project.shard,
+          );
+        const last = batch.at(-1);
+        if (!last) break;
+        after = last.id;
+      }
+    }
+}
+
+/** Erases the next step of the project's rows (or its test data's), in order: false once none is left. */
+async function eraseStep(db: Database, projectId: string, erased: Erased): Promise<boolean> {
+  const testOnly = <T extends typeof webhooks.livemode | typeof sessions.livemode>(livemode: T) =>
+    erased.all ? undefined : eq(livemode, false);
+  // A webhook's deliveries first, a step at a time: its own would go with it, all in one statement.
+  const [hook] = await db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(and(eq(webhooks.projectId, projectId), testOnly(webhooks.livemode)))
+    .limit(1);
+  if (hook) {
+    const deliveries = await db
+      .delete(webhookInvocations)
       .where(
-        and(
-          eq(sessions.projectId, project.projectId),
-          testOnly ? eq(sessions.livemode, false) : undefined,
-          or(isNull(sessions.completedAt), gt(sessions.completedAt, retiredBefore)),
-          gt(sessions.id, after),
-        ),
+        sql`(${webhookInvocations.webhookId}, ${webhookInvocations.id}) IN (SELECT ${webhookInvocations.webhookId}, ${webhookInvocations.id} FROM ${webhookInvocations} WHERE ${webhookInvocations.webhookId} = ${hook.id} LIMIT ${ERASED_A_STEP})`,
       )
-      .orderBy(sessions.id)
-      .limit(100);
-    for (const { id } of batch)
-      await sessionObject(project.env, { sessionId: id }).erase(
-        project.projectId,
-        id,
-        project.shard,
-      );
-    const last = batch.at(-1);
-    if (!last) return;
-    after = last.id;
+      .returning({ id: webhookInvocations.id });
+    if (deliveries.length === 0) await db.delete(webhooks).where(eq(webhooks.id, hook.id));
+    return true;
   }
+  // Then its sessions, each with its events (their rows listed in the session's own).
+  const cutoff = erased.all ? undefined : erased.before;
+  const made = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.projectId, projectId),
+        testOnly(sessions.livemode),
+        cutoff === undefined ? undefined : sql`${sessions.createdAt} <= ${cutoff}`,
+      ),
+    )
+    .limit(ERASED_A_STEP / 5);
+  if (made.length > 0) {
+    await db.batch(
+      erasureStatements(
+        db,
+        made.map((row) => row.id),
+      ),
+    );
+    return true;
+  }
+  // Last, events no session lists any more (a webhook's pings, the test data's own).
+  const left = await db
+    .delete(eventRows)
+    .where(
+      sql`(${eventRows.projectId}, ${eventRows.id}) IN (SELECT ${eventRows.projectId}, ${eventRows.id} FROM ${eventRows} WHERE ${and(
+        eq(eventRows.projectId, projectId),
+        erased.all ? undefined : and(isNull(eventRows.sessionId), eq(eventRows.livemode, false)),
+      )} LIMIT ${ERASED_A_STEP})`,
+    )
+    .returning({ id: eventRows.id });
+  return left.length > 0;
+}
+
+/** Erases the project's rows (or its test data's) in steps, for up to `budgetMs`: true when done. */
+async function eraseRows(project: PlacedProject, erased: Erased, budgetMs: number) {
+  const db = shardDb(project.env, project.shard);
+  const started = Date.now();
+  while (await eraseStep(db, project.projectId, erased))
+    if (Date.now() - started > budgetMs) return false;
+  return true;
 }
 
 /**
  * Deleting a project (SPEC §19): its owner types its name to confirm. Its API keys stop at once;
- * its sessions' objects let them go; then its shard's rows — sessions (their keys and connections
- * with them), events with their deliveries, webhooks with theirs, its settings — and the
- * directory's project, whose members, invitations and keys go with it; its idempotency answers
- * are forgotten. The shard goes first: a project the directory no longer names has no way back
- * to rows left behind.
+ * its shard marks it erased (no push for it is written from then on); its sessions' objects let
+ * them go; its shard's rows go — sessions (their keys and connections with them), events with
+ * their deliveries, webhooks with theirs — the tombstone staying; then the directory's project,
+ * whose members, invitations and keys go with it; its idempotency answers are forgotten.
  */
 export async function deleteProject(
   project: PlacedProject & { name: string },
@@ -75,45 +185,65 @@ export async function deleteProject(
     .select({ id: apiKeys.id })
     .from(apiKeys)
     .where(eq(apiKeys.projectId, projectId));
-  // Stops them here at once; the directory loses them below, and other isolates ask within 10 s.
+  // Stops them here at once; the directory loses them below, and other isolates ask within 10 s
+  // (a create there meanwhile is refused at its push: markErased).
   forgetApiKeys(keys.map((key) => key.id));
   await directory.delete(apiKeys).where(eq(apiKeys.projectId, projectId));
-  await eraseHeldSessions(project, false, now);
-  const db = shardDb(env, project.shard);
-  const ofProject = eq(events.projectId, projectId);
-  await db.batch([
-    db.delete(webhookInvocations).where(isDeliveryOf(ofProject)),
-    db.delete(eventRows).where(eq(eventRows.projectId, projectId)),
-    db.delete(sessions).where(eq(sessions.projectId, projectId)),
-    db.delete(webhooks).where(eq(webhooks.projectId, projectId)),
-    db.delete(projectSettings).where(eq(projectSettings.projectId, projectId)),
-  ]);
+  await markErased(project, { all: true }, now);
+  await eraseHeldSessions(project, { all: true }, now);
+  await eraseRows(project, { all: true }, ERASE_IN_REQUEST_MS);
   await directory.delete(projects).where(eq(projects.id, projectId));
   await objectStub(env, env.IDEMPOTENCY, projectId).forgetAll();
 }
 
 /**
- * "Delete all test data" (SPEC §20, owners): every test session of the project is erased through
- * its object (its identifier unknown from then on, over `ssh` too), then the shard's test rows: the
- * sessions (their keys and connections go with them), their events (deliveries with them) and
- * the test webhooks (with their pings). Live data is not touched; test keys keep working.
+ * "Delete all test data" (SPEC §20, owners): every test session of the project made until now is
+ * erased — through its object where it may be held (its identifier unknown from then on, over
+ * `ssh` too), and from the shard: the sessions (keys and connections with them), their events
+ * (deliveries with them), the test webhooks (with their pings). A test session whose push was
+ * pending is refused when it comes. Live data is not touched; test keys keep working.
  */
-export async function deleteTestData(project: PlacedProject) {
+export async function deleteTestData(project: PlacedProject, now = new Date()) {
   const { env, projectId } = project;
-  await eraseHeldSessions(project, true, new Date());
-  const db = shardDb(env, project.shard);
-  const testEvents = and(eq(events.projectId, projectId), eq(events.livemode, false));
-  await db.batch([
-    db.delete(webhookInvocations).where(isDeliveryOf(testEvents)),
-    db.delete(sessions).where(and(eq(sessions.projectId, projectId), eq(sessions.livemode, false))),
-    db
-      .delete(eventRows)
-      .where(and(eq(eventRows.projectId, projectId), eq(eventRows.livemode, false))),
-    db.delete(webhooks).where(and(eq(webhooks.projectId, projectId), eq(webhooks.livemode, false))),
-  ]);
+  const erased: Erased = { all: false, before: now.toISOString() };
+  await markErased(project, erased, now);
+  await eraseHeldSessions(project, erased, now);
+  await eraseRows(project, erased, ERASE_IN_REQUEST_MS);
   // A repeat of a test request that made any of it is told so (410), never shown it again.
   await objectStub(env, env.IDEMPOTENCY, projectId).forgetMode(
     "test",
     "The test data this request made was deleted since (Delete all test data), so its answer is no longer kept",
   );
+}
+
+/**
+ * The cron's share for one shard: rows of a project (or test data) deleted in the last day that
+ * are still here — what a deletion's request left for it, or anything that came back — erased.
+ * Reads the projects' rows only (one a project, not a session's).
+ */
+export async function sweepErasedProjects(env: Env, shard: string, now = new Date()) {
+  const db = shardDb(env, shard);
+  const since = new Date(now.getTime() - SWEPT_FOR_MS).toISOString();
+  const marked = await db
+    .select()
+    .from(projectSettings)
+    .where(
+      or(
+        and(isNotNull(projectSettings.deletedAt), gt(projectSettings.deletedAt, since)),
+        and(
+          isNotNull(projectSettings.testDataDeletedAt),
+          gt(projectSettings.testDataDeletedAt, since),
+        ),
+      ),
+    );
+  const started = Date.now();
+  for (const row of marked) {
+    const left = SWEEP_RUN_MS - (Date.now() - started);
+    if (left <= 0) return;
+    const erased: Erased =
+      row.deletedAt !== null
+        ? { all: true }
+        : { all: false, before: row.testDataDeletedAt ?? now.toISOString() };
+    await eraseRows({ env, directory: db, shard, projectId: row.projectId }, erased, left);
+  }
 }

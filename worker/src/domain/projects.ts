@@ -137,22 +137,33 @@ export function retentionDaysOf(value: string): number {
 }
 
 /**
- * How long the project's closed sessions are kept: the directory's record, and its shard's copy
- * that the shard's sweep and its sessions' objects read (the shard's first: a sweep by an older
- * copy only keeps sessions a little longer).
+ * How long the project's closed sessions are kept: the directory's record, then its shard's copy
+ * that the shard's sweep and its sessions' objects read. A change is whole or not made (SPEC §19):
+ * the directory first, so a shard never erases by a value the project does not show; if the
+ * shard cannot take it, the directory's value is put back and the failure thrown (a 503 that
+ * changed nothing).
  */
 export async function setRetentionDays(
   ctx: { env: Env; directory: Database; shard: string; projectId: string },
   days: number,
 ) {
-  await shardDb(ctx.env, ctx.shard)
-    .insert(projectSettings)
-    .values({ projectId: ctx.projectId, retentionDays: days })
-    .onConflictDoUpdate({ target: projectSettings.projectId, set: { retentionDays: days } });
-  await ctx.directory
-    .update(projects)
-    .set({ retentionDays: days })
+  const [before] = await ctx.directory
+    .select({ retentionDays: projects.retentionDays })
+    .from(projects)
     .where(eq(projects.id, ctx.projectId));
+  if (!before) throw notFound("Project");
+  const set = (retentionDays: number) =>
+    ctx.directory.update(projects).set({ retentionDays }).where(eq(projects.id, ctx.projectId));
+  await set(days);
+  try {
+    await shardDb(ctx.env, ctx.shard)
+      .insert(projectSettings)
+      .values({ projectId: ctx.projectId, retentionDays: days })
+      .onConflictDoUpdate({ target: projectSettings.projectId, set: { retentionDays: days } });
+  } catch (error) {
+    await set(before.retentionDays);
+    throw error;
+  }
 }
 
 export function membersOf(db: Database, projectId: string) {

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { D1_MAX_BOUND_PARAMETERS, type Database } from "../db/client.ts";
 import { shardDb } from "../db/databases.ts";
 import { projectSettings } from "../db/project-settings.ts";
-import { sessions } from "../db/sessions.ts";
+import { type SessionRow, sessions } from "../db/sessions.ts";
 import {
   eventRows,
   eventRowsOfSessions,
@@ -14,7 +14,9 @@ import {
 import type { Env } from "../env.ts";
 import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
+import { CONNECTION_LIFETIME_MS } from "../protocol/messages.ts";
 import { DEFAULT_RETENTION_DAYS } from "../schemas/limits.ts";
+import { sessionObject } from "./session-address.ts";
 
 /**
  * How long a closed session is kept (SPEC §19): `retention_days` of its project, counted from
@@ -31,6 +33,8 @@ const DAY_SECONDS = 86_400;
  * step's window (its single use is remembered while it can be used).
  */
 export const RETIRE_AFTER_MS = 15 * 60_000;
+/** Graces past its retirement time a closed session's object may wait for an alarm already set. */
+export const RETIREMENT_MAY_WAIT = 3;
 
 /** The retirement grace: RETIRE_AFTER_MS, or RETIREMENT_GRACE_SECONDS in development. */
 export const retireAfterMs = (env: Pick<Env, "RETIREMENT_GRACE_SECONDS">) =>
@@ -64,18 +68,43 @@ export function erasureStatements(db: Database, sessionIds: string[]) {
  */
 const ERASED_PER_STATEMENT = Math.floor(D1_MAX_BOUND_PARAMETERS / 2) - 1;
 
-/** The project's retention, as its shard holds it (read from the primary: a change counts at once). */
-export async function projectRetentionDays(
+/** A project's row in its shard, or null before it had one. */
+export type ProjectSettingsRow = typeof projectSettings.$inferSelect;
+
+/**
+ * Whether a session is erased, and when it will be (SPEC §19): at once when its project was
+ * deleted, or its test data was deleted after it was made; else, once closed, when its project's
+ * retention has passed since its close (null while it is open).
+ */
+export function erasureOf(
+  env: Env,
+  session: Pick<SessionRow, "livemode" | "createdAt" | "completedAt">,
+  settings: ProjectSettingsRow | null,
+) {
+  const testDataDeleted = settings?.testDataDeletedAt ?? null;
+  const gone =
+    settings?.deletedAt != null ||
+    (!session.livemode && testDataDeleted !== null && session.createdAt <= testDataDeleted);
+  const at = gone
+    ? 0
+    : session.completedAt === null
+      ? null
+      : eraseAt(env, session.completedAt, settings?.retentionDays ?? DEFAULT_RETENTION_DAYS);
+  return { eraseAt: at, erased: (now: number) => at !== null && at <= now };
+}
+
+/** The project's row in its shard, read from the primary: a change counts at once. */
+export async function projectSettingsOf(
   env: Env,
   shard: string,
   projectId: string,
-): Promise<number> {
+): Promise<ProjectSettingsRow | null> {
   const [row] = await shardDb(env, shard)
-    .select({ days: projectSettings.retentionDays })
+    .select()
     .from(projectSettings)
     .where(eq(projectSettings.projectId, projectId))
     .limit(1);
-  return row?.days ?? DEFAULT_RETENTION_DAYS;
+  return row ?? null;
 }
 
 /**
@@ -108,10 +137,10 @@ export async function sessionsPastRetention(
     sql`, `,
   );
   // CROSS JOIN keeps SQLite's order: each project, then each kind, then a range of its sessions.
-  return db.all<{ id: string; projectId: string }>(sql`
-    SELECT s.id AS id, s.project_id AS projectId
+  return db.all<{ id: string; projectId: string; completedAt: string }>(sql`
+    SELECT s.id AS id, s.project_id AS projectId, s.completed_at AS completedAt
     FROM (SELECT project_id AS id, ${now.getTime()} - retention_days * ${dayMs} AS cutoff
-      FROM project_settings) AS p
+      FROM project_settings WHERE deleted_at IS NULL) AS p
     CROSS JOIN (SELECT 'collect' AS kind, 'cs_' AS prefix UNION ALL SELECT 'verify', 'vs_') AS k
     CROSS JOIN sessions AS s
       ON s.project_id = p.id AND s.livemode IN (0, 1) AND s.kind = k.kind
@@ -125,9 +154,12 @@ export async function sessionsPastRetention(
 /**
  * The cron's share for one shard (every minute): the closed sessions past their project's
  * retention are erased from the shard in batches, each one transaction, no object asked (SPEC
- * §15): an object still holding one (read back a moment ago) erases itself at its own alarm,
- * which works out the same time. Each project's stored idempotent answers that hold them are
- * forgotten, one call a project. Goes on while more are due, up to SWEEP_RUN_MS.
+ * §15), but for a session that closed so recently that its object may still hold it (a retention
+ * shortened since, or a development day of seconds): that one is erased through its object, so
+ * it answers 404 at once and never pushes it back. An object that read one back a moment ago
+ * knows its erasure time and erases itself at its own alarm. Each project's stored idempotent
+ * answers that hold them are forgotten, one call a project. Goes on while more are due, up to
+ * SWEEP_RUN_MS.
  */
 export async function sweepRetention(env: Env, shard: string, now = new Date()) {
   const db = shardDb(env, shard);
@@ -135,11 +167,24 @@ export async function sweepRetention(env: Env, shard: string, now = new Date()) 
   let erased = 0;
   for (;;) {
     const due = await sessionsPastRetention(env, db, now);
-    if (due.length > 0) await eraseSessions(env, db, due);
+    const heldSince = now.getTime() - mayBeHeldForMs(env);
+    const held = due.filter((session) => Date.parse(session.completedAt) > heldSince);
+    for (const { id, projectId } of held)
+      await sessionObject(env, { sessionId: id }).erase(projectId, id, shard);
+    const rest = due.filter((session) => !held.includes(session));
+    if (rest.length > 0) await eraseSessions(env, db, rest);
     erased += due.length;
     if (due.length < SWEEP_BATCH || Date.now() - started > SWEEP_RUN_MS) return erased;
   }
 }
+
+/**
+ * How long after its close a session's object may still hold it: its retirement's grace, the
+ * graces its retirement may wait for an alarm already set (session-ending.ts), and a connection's
+ * lifetime at the bridge. (One read back later is held a minute, knowing its erasure time.)
+ */
+export const mayBeHeldForMs = (env: Env) =>
+  retireAfterMs(env) * (1 + RETIREMENT_MAY_WAIT) + CONNECTION_LIFETIME_MS;
 
 /** Erases these sessions from `db` in one transaction, and forgets what their creates answered. */
 export async function eraseSessions(

@@ -40,8 +40,12 @@ export const objectNameOfSessionId = (sessionId: string) => sessionId.slice(-OBJ
  * What a call about a session names it by: its id with its project's shard (the API), or its
  * identifier (the bridge, the public pages), which names its shard. An id without a shard finds
  * the session only while its object holds it (a bridge from before identifiers rode its calls).
+ * The API also names the caller's project and mode: an object that retired reads its session
+ * back only for them (another project's key leaves it as it is).
  */
-export type SessionRef = { sessionId: string; shard?: string } | { identifier: string };
+export type SessionRef =
+  | { sessionId: string; shard?: string; projectId?: string; livemode?: boolean }
+  | { identifier: string };
 
 export const objectNameOf = (ref: { sessionId: string } | { identifier: string }) =>
   "identifier" in ref

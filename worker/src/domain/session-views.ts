@@ -253,7 +253,7 @@ export function sessionWebhookRows(ctx: ProjectContext, sessionId: string) {
 /** After a change to a session's webhooks in D1: its object's copy is D1's again. */
 export async function renewWebhookCopy(ctx: ProjectContext, sessionId: string) {
   const rows = await sessionWebhookRows(ctx, sessionId);
-  const ref = { sessionId, shard: ctx.shard };
+  const ref = { sessionId, shard: ctx.shard, projectId: ctx.projectId, livemode: ctx.livemode };
   await sessionObject(ctx.env, ref).rememberWebhooks(ref, rows, true);
 }
 
@@ -264,7 +264,12 @@ export async function renewWebhookCopy(ctx: ProjectContext, sessionId: string) {
 async function webhooksOf(ctx: ProjectContext, state: SessionState): Promise<WebhookRow[]> {
   if (state.webhooks) return [...state.webhooks].sort((a, b) => (a.id < b.id ? 1 : -1));
   const rows = await sessionWebhookRows(ctx, state.session.id);
-  const ref = { sessionId: state.session.id, shard: ctx.shard };
+  const ref = {
+    sessionId: state.session.id,
+    shard: ctx.shard,
+    projectId: ctx.projectId,
+    livemode: ctx.livemode,
+  };
   await sessionObject(ctx.env, ref).rememberWebhooks(ref, rows, false);
   return rows;
 }

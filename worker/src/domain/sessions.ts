@@ -341,7 +341,8 @@ function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): Ses
 /** The session's object, for a caller allowed to name it. */
 function objectFor(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
   const scope = scopeOf(ctx, kind, sessionId);
-  const ref = { sessionId, shard: ctx.shard };
+  // An object that retired reads its session back for the caller's project and mode only.
+  const ref = { sessionId, shard: ctx.shard, projectId: ctx.projectId, livemode: ctx.livemode };
   return { scope, ref, object: sessionObject(ctx.env, ref) };
 }
 
@@ -407,7 +408,7 @@ export async function runOnSession<T>(
   sessionId: string,
   call: (
     object: ReturnType<typeof sessionObject>,
-    ref: { sessionId: string; shard: string },
+    ref: { sessionId: string; shard: string; projectId: string; livemode: boolean },
     scope: SessionScope,
   ) => Promise<Outcome<Written<T>>>,
 ): Promise<Written<T>> {

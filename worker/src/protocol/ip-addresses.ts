@@ -59,6 +59,20 @@ export function addressBytes(address: string): Uint8Array | null {
   return v6;
 }
 
+/**
+ * Whose budget a client address counts against, in per-address limits (the bridge's connections,
+ * the Worker's proof pages and signatures): an IPv4 address its own; an IPv6 address its /64, the
+ * prefix one subscriber is given (RFC 6177), so one client cannot take 2^64 budgets.
+ */
+export function budgetOf(address: string): string {
+  const bytes = addressBytes(address);
+  if (!bytes || bytes.length === 4) return address;
+  const groups = [0, 2, 4, 6].map((at) =>
+    (((bytes[at] ?? 0) << 8) | (bytes[at + 1] ?? 0)).toString(16),
+  );
+  return `${groups.join(":")}::/64`;
+}
+
 /** Whether `text` is an IPv4 or IPv6 address. */
 export const isIpAddress = (text: string) => addressBytes(text) !== null;
 

@@ -111,6 +111,12 @@ export const finishConnectionRequest = z.strictObject({
  * whose bridge died frees the session within a minute, as the user is told.
  */
 export const CONNECTION_LEASE_MS = 45_000;
+/**
+ * The longest a connection lasts at the bridge, from its accept: authentication, the 120 s
+ * confirmation prompt and a margin (ssh-bridge/src/limits.ts). A closed session's object may
+ * hold it that long for a user still at the prompt.
+ */
+export const CONNECTION_LIFETIME_MS = 180_000;
 export const LEASE_RENEWAL_MS = 15_000;
 
 /** The connection lives (its lease renewed); with `confirming`, the user is asked to confirm. */

@@ -74,7 +74,7 @@ export class Arrivals {
       store.adoptVersion(Math.max(store.version(), ...versions));
       // The index has all of it already.
       feed.acknowledged(store.version());
-      ending.readBack();
+      ending.readBack(found.eraseAt);
       await this.#deps.scheduleAlarm();
     }
     return "here";

@@ -4,10 +4,11 @@ import { signEnding } from "../domain/attestations.ts";
 import { statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
 import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
-import type { SessionState, Written } from "../domain/session-commands.ts";
+import type { ScopedOutcome, SessionState } from "../domain/session-commands.ts";
 import { expiryStatus, isOpen } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
 import { meter } from "../lib/meter.ts";
+import { notFound } from "./api-changes.ts";
 import { Arrivals } from "./arrival.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
@@ -51,6 +52,7 @@ export class HeldSession {
         await this.ending.learnEraseAt();
         await this.scheduleAlarm();
       },
+      erased: () => this.ending.forgetErased(),
     });
     this.watchers = new ProofWatchers(ctx);
     this.ending = new SessionEnding(env, storage, this.store, this.feed, (reason) =>
@@ -122,10 +124,14 @@ export class HeldSession {
     return own;
   }
 
-  /** After a change the API waits on: pushed, so the caller's next list sees it. */
-  async written(session: SessionRow): Promise<{ ok: true; value: Written<SessionState> }> {
+  /**
+   * After a change the API waits on: pushed, so the caller's next list sees it. One D1 refused
+   * as erased there is not found: the object has let it go (index-feed.ts).
+   */
+  async written(session: SessionRow): Promise<ScopedOutcome<SessionState>> {
     this.announce();
     const bookmark = await this.feed.pushNow();
+    if (!this.store.session()) return notFound();
     return { ok: true, value: { value: this.state(session), bookmark } };
   }
 

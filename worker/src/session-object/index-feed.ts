@@ -21,6 +21,8 @@ const ASKS_NOTHING = "first-unconstrained";
 export interface FeedHooks {
   /** After each push, or a failed one: the object sets its alarm for what is left. */
   afterPush: () => Promise<void>;
+  /** D1 refused the push as erased there: the object forgets the session too (SPEC §19). */
+  erased: () => Promise<void>;
 }
 
 /**
@@ -68,10 +70,14 @@ export class IndexFeed {
     this.#store.acknowledge({ version, bookmark: this.#store.pushed().bookmark });
   }
 
-  /** Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed. */
+  /**
+   * Pushes now and answers D1's bookmark after it; null (and the alarm retries) if D1 failed.
+   * One refused as erased asks for nothing: the object holds nothing any more.
+   */
   async pushNow(): Promise<string | null> {
     try {
-      return (await this.push()).bookmark;
+      const result = await this.push();
+      return result.gone ? ASKS_NOTHING : result.bookmark;
     } catch (error) {
       // D1 away is expected now and then: one line, no stack; anything else is a bug to find.
       const away = isIndexUnavailable(error);
@@ -121,7 +127,10 @@ export class IndexFeed {
                 sessionId: session.id,
                 kind: session.kind,
                 livemode: session.livemode,
+                createdAt: session.createdAt,
+                completedAt: session.completedAt,
               },
+              indexed: pushed.version > 0,
               changes,
               newWebhooks: webhooks,
             })
@@ -133,6 +142,10 @@ export class IndexFeed {
       this.#refuse(session, changes.version, error);
       await this.#hooks.afterPush();
       return { ...pushed, bookmark: pushed.bookmark ?? ASKS_NOTHING };
+    }
+    if (result.gone) {
+      await this.#hooks.erased();
+      return result;
     }
     // Read again: an overlapping push may have landed meanwhile. Both only move forward.
     const now = store.pushed();

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { D1_MAX_BOUND_PARAMETERS, type Database, database, inChunks } from "../db/client.ts";
 import { shardBinding } from "../db/databases.ts";
+import { projectSettings } from "../db/project-settings.ts";
 import {
   connectionKeys,
   connections,
@@ -20,7 +21,7 @@ import {
   webhooks,
 } from "../db/webhooks.ts";
 import { redactionStatements } from "../domain/redaction.ts";
-import { erasureStatements } from "../domain/retention.ts";
+import { erasureOf, erasureStatements, type ProjectSettingsRow } from "../domain/retention.ts";
 import { storedPayload } from "../domain/stored-events.ts";
 import type { Env } from "../env.ts";
 import { log } from "../lib/log.ts";
@@ -87,35 +88,90 @@ function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInse
   return inChunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
 }
 
-/**
- * The webhooks that may hear the pushes' events, enabled: their projects' own (a seek of the
- * project index each) and their sessions' (of the session index), and the new sessions' own, which
- * the same batch writes.
- */
-async function listenersOf(db: Database, requests: PushRequest[]): Promise<WebhookRow[]> {
-  const found: WebhookRow[] = [];
-  const read = async (ids: string[], which: (ids: string[]) => SQL | undefined) => {
-    for (let start = 0; start < ids.length; start += IDS_A_READ)
-      found.push(
-        ...(await db
-          .select()
-          .from(webhooks)
-          .where(and(which(ids.slice(start, start + IDS_A_READ)), eq(webhooks.enabled, true)))),
-      );
-  };
-  const projectIds = [...new Set(requests.map(({ target }) => target.projectId))];
-  await read(projectIds, (ids) =>
-    and(inArray(webhooks.projectId, ids), isNull(webhooks.sessionId)),
-  );
-  await read(
-    requests.map(({ target }) => target.sessionId),
-    (ids) => inArray(webhooks.sessionId, ids),
-  );
-  return [...found, ...requests.flatMap((request) => request.newWebhooks)];
+/** Ids one read names at most, under D1's bound parameters with the read's own. */
+const IDS_A_READ = D1_MAX_BOUND_PARAMETERS - 10;
+
+/** `ids` in slices one read can name. */
+function slices(ids: string[]): string[][] {
+  const unique = [...new Set(ids)];
+  const all: string[][] = [];
+  for (let start = 0; start < unique.length; start += IDS_A_READ)
+    all.push(unique.slice(start, start + IDS_A_READ));
+  return all;
 }
 
-/** Ids one read of webhooks names, under D1's bound parameters with the read's own. */
-const IDS_A_READ = D1_MAX_BOUND_PARAMETERS - 10;
+/** What a group's writer reads before it writes, in one round trip (readBeforeWriting). */
+interface BeforeWriting {
+  /** Sessions whose push is refused: what it holds was erased (SPEC §19). */
+  gone: Set<string>;
+  /** The enabled webhooks that may hear the pushes' events. */
+  listeners: WebhookRow[];
+}
+
+/**
+ * One round trip before a group is written: its projects' rows here (a deleted project's row is
+ * its tombstone), which of the sessions the index had before are still there, and the enabled
+ * webhooks their events may reach — their projects' own (a seek of the project index each) and
+ * their sessions' (of the session index); the new sessions' own the same batch writes. Each read
+ * is a seek a project, session or webhook: none grows with history.
+ */
+async function readBeforeWriting(
+  env: Env,
+  db: Database,
+  requests: PushRequest[],
+): Promise<BeforeWriting> {
+  const indexedIds = requests.flatMap((request) =>
+    request.indexed && !request.changes.session?.deleted ? [request.target.sessionId] : [],
+  );
+  const withEvents = requests.filter(({ changes }) => changes.events.length > 0);
+  const projectReads = slices(requests.map(({ target }) => target.projectId)).map((ids) =>
+    db.select().from(projectSettings).where(inArray(projectSettings.projectId, ids)),
+  );
+  const sessionReads = slices(indexedIds).map((ids) =>
+    db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, ids)),
+  );
+  const enabled = eq(webhooks.enabled, true);
+  const webhookReads = [
+    ...slices(withEvents.map(({ target }) => target.projectId)).map((ids) =>
+      db
+        .select()
+        .from(webhooks)
+        .where(and(inArray(webhooks.projectId, ids), isNull(webhooks.sessionId), enabled)),
+    ),
+    ...slices(withEvents.map(({ target }) => target.sessionId)).map((ids) =>
+      db
+        .select()
+        .from(webhooks)
+        .where(and(inArray(webhooks.sessionId, ids), enabled)),
+    ),
+  ];
+  const reads = [...projectReads, ...sessionReads, ...webhookReads];
+  const results = (await db.batch(
+    reads as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
+  )) as unknown[][];
+  const projectRows = results.slice(0, projectReads.length).flat() as ProjectSettingsRow[];
+  const sessionRows = results
+    .slice(projectReads.length, projectReads.length + sessionReads.length)
+    .flat() as { id: string }[];
+  const webhookRows = results
+    .slice(projectReads.length + sessionReads.length)
+    .flat() as WebhookRow[];
+  const settings = new Map(projectRows.map((row) => [row.projectId, row]));
+  const present = new Set(sessionRows.map((row) => row.id));
+  const now = Date.now();
+  const gone = new Set<string>();
+  for (const { target, indexed, changes } of requests) {
+    const deleted = changes.session?.deleted === true;
+    const erased =
+      (!deleted && erasureOf(env, target, settings.get(target.projectId) ?? null).erased(now)) ||
+      (indexed && !deleted && !present.has(target.sessionId));
+    if (erased) gone.add(target.sessionId);
+  }
+  return {
+    gone,
+    listeners: [...webhookRows, ...requests.flatMap((request) => request.newWebhooks)],
+  };
+}
 
 /**
  * One invocation per (event, webhook listening to it): its project's and its session's own,
@@ -158,21 +214,45 @@ function invocationsOf(requests: PushRequest[], listeners: WebhookRow[], at: str
   return made;
 }
 
-/** What a push wrote: the version the index now has, and D1's bookmark after it. */
-export interface PushResult {
-  version: number;
-  bookmark: string | null;
+/**
+ * What a push wrote: the version the index now has, and D1's bookmark after it; or that it was
+ * refused because what it holds was erased in D1 (`gone`: its object forgets it too).
+ */
+export type PushResult = { version: number; bookmark: string | null; gone?: false } | PushGone;
+export interface PushGone {
+  gone: true;
 }
 
 /** One session's push, as its object sends it to its shard's writer (index-writer.ts). */
 export interface PushRequest {
   /** The shard its project is on: the writer's own. */
   shard: string;
-  target: { projectId: string; sessionId: string; kind: SessionKind; livemode: boolean };
+  target: {
+    projectId: string;
+    sessionId: string;
+    kind: SessionKind;
+    livemode: boolean;
+    createdAt: string;
+    completedAt: string | null;
+  };
+  /**
+   * D1 has had the session (its object was told so, or read it from there): it is never
+   * inserted again, so a push finding its row gone is refused (readBeforeWriting).
+   */
+  indexed: boolean;
   changes: PendingChanges;
   /** The session's own webhooks, on its first push: after the session, before its events. */
   newWebhooks: WebhookRow[];
 }
+
+/**
+ * What a deleted session's push carries: only its deletion. Its events never reach D1 nor a
+ * webhook (a DELETE that came before its proof's push leaves nothing, SPEC §19).
+ */
+const withoutDeleted = (request: PushRequest): PushRequest =>
+  request.changes.session?.deleted === true
+    ? { ...request, newWebhooks: [], changes: { ...request.changes, events: [] } }
+    : request;
 
 /**
  * Pushes as the statements of one D1 batch: each table's rows of every push together, in as few
@@ -256,21 +336,21 @@ function pushStatements(db: Database, requests: PushRequest[], invocations: Invo
 }
 
 /**
- * Writes pushes of one shard in one transaction and queues their deliveries; D1's bookmark after
- * it. Alone, one push is written this way too.
+ * Writes pushes of one shard in one transaction and queues their deliveries: D1's bookmark
+ * after it, and the sessions whose push was refused as erased (written nothing of). Alone, one
+ * push is written this way too.
  */
 export async function writePushes(
   env: Env,
   shard: string,
-  requests: PushRequest[],
-): Promise<string | null> {
+  sent: PushRequest[],
+): Promise<{ bookmark: string | null; gone: Set<string> }> {
   const d1 = shardBinding(env, shard).withSession("first-primary");
   const db = database(d1);
   const at = new Date().toISOString();
-  const pushesEvents = requests.some(({ changes }) => changes.events.length > 0);
-  const invocations = pushesEvents
-    ? invocationsOf(requests, await listenersOf(db, requests), at)
-    : [];
+  const { gone, listeners } = await readBeforeWriting(env, db, sent.map(withoutDeleted));
+  const requests = sent.filter(({ target }) => !gone.has(target.sessionId)).map(withoutDeleted);
+  const invocations = invocationsOf(requests, listeners, at);
   // Queued before the commit: a consumer that finds no invocation yet asks again (consumer.ts).
   // Refused, each first attempt is due in the sweep's index instead.
   try {
@@ -283,13 +363,13 @@ export async function writePushes(
     for (const invocation of invocations) invocation.nextAttemptAt = at;
   }
   const all = pushStatements(db, requests, invocations);
-  if (all.length === 0) return d1.getBookmark();
-  await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  return d1.getBookmark();
+  if (all.length > 0) await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return { bookmark: d1.getBookmark(), gone };
 }
 
 /** Writes one session's push alone, in its own transaction, and queues its deliveries. */
 export async function pushToIndex(env: Env, request: PushRequest): Promise<PushResult> {
-  const bookmark = await writePushes(env, request.shard, [request]);
+  const { bookmark, gone } = await writePushes(env, request.shard, [request]);
+  if (gone.has(request.target.sessionId)) return { gone: true };
   return { version: request.changes.version, bookmark };
 }

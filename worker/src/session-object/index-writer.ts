@@ -56,7 +56,8 @@ const failure = (error: unknown): PushOutcome => ({
 
 export class IndexWriter extends DurableObject<Env> {
   #waiting: Waiting[] = [];
-  #inFlight = 0;
+  /** Transactions under way. */
+  readonly #writing = new Set<Promise<void>>();
   /** Transactions written and pushes they carried, since this instance started (bench/tests). */
   #stats = { transactions: 0, pushes: 0 };
 
@@ -72,19 +73,28 @@ export class IndexWriter extends DurableObject<Env> {
     return written;
   }
 
+  /**
+   * Resolves once every transaction under way when it was called has ended. A project's erasure
+   * marks it erased first (its tombstone here), then waits for this: a group that read before the
+   * mark has landed when it resolves, and every later one reads the mark and refuses its pushes
+   * (domain/project-erasure.ts). Every push of the shard comes through this writer.
+   */
+  async fence(): Promise<void> {
+    await Promise.allSettled([...this.#writing]);
+  }
+
   stats() {
     return { ...this.#stats };
   }
 
   /** Starts a transaction for what waits, while fewer than MAX_IN_FLIGHT are under way. */
   #pump() {
-    while (this.#inFlight < MAX_IN_FLIGHT && this.#waiting.length > 0) {
-      const group = this.#takeGroup();
-      this.#inFlight += 1;
-      void this.#write(group).finally(() => {
-        this.#inFlight -= 1;
+    while (this.#writing.size < MAX_IN_FLIGHT && this.#waiting.length > 0) {
+      const writing = this.#write(this.#takeGroup()).finally(() => {
+        this.#writing.delete(writing);
         this.#pump();
       });
+      this.#writing.add(writing);
     }
   }
 
@@ -104,11 +114,13 @@ export class IndexWriter extends DurableObject<Env> {
 
   async #write(group: Waiting[]) {
     try {
-      const bookmark = await this.#writeTogether(group);
-      for (const waiting of group)
-        waiting.resolve({
+      const { bookmark, gone } = await this.#writeTogether(group);
+      for (const { request, resolve } of group)
+        resolve({
           ok: true,
-          result: { version: waiting.request.changes.version, bookmark },
+          result: gone.has(request.target.sessionId)
+            ? { gone: true }
+            : { version: request.changes.version, bookmark },
         });
     } catch (error) {
       if (group.length === 1 || isD1KnownAway(error)) {
@@ -125,12 +137,12 @@ export class IndexWriter extends DurableObject<Env> {
   }
 
   /** The group's pushes in one transaction, their deliveries queued; D1's bookmark after it. */
-  async #writeTogether(group: Waiting[]): Promise<string | null> {
+  async #writeTogether(group: Waiting[]) {
     const requests = group.map((waiting) => waiting.request);
-    const bookmark = await writePushes(this.env, requests[0]?.shard ?? "", requests);
+    const written = await writePushes(this.env, requests[0]?.shard ?? "", requests);
     this.#stats.transactions += 1;
     this.#stats.pushes += group.length;
-    return bookmark;
+    return written;
   }
 }
 

@@ -2,9 +2,10 @@ import { eq } from "drizzle-orm";
 import { shardDb } from "../db/databases.ts";
 import { type SessionRow, sessions } from "../db/sessions.ts";
 import {
-  eraseAt,
+  erasureOf,
   erasureStatements,
-  projectRetentionDays,
+  projectSettingsOf,
+  RETIREMENT_MAY_WAIT,
   retireAfterMs,
 } from "../domain/retention.ts";
 import { isOpen } from "../domain/session-rules.ts";
@@ -22,8 +23,6 @@ const ALARM_CLOCK_SLACK_MS = 1_000;
 
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
 const READ_BACK_HELD_MS = 60_000;
-/** Graces past its retirement time a closed session's object may wait for an alarm already set. */
-const RETIREMENT_MAY_WAIT = 3;
 
 /**
  * How a closed session's object ends (SPEC §15, §19): it retires 15 minutes after the session
@@ -60,9 +59,13 @@ export class SessionEnding {
     this.#closeWatchers = closeWatchers;
   }
 
-  /** The object holds its session again, read back from D1: it is kept a minute, then retires. */
-  readBack() {
+  /**
+   * The object holds its session again, read back from D1: it is kept a minute, then retires,
+   * unless its erasure comes first (`eraseAt`, worked out from the same read).
+   */
+  readBack(eraseAt: number | null) {
     this.#readBackAt = Date.now();
+    this.#eraseAt = eraseAt;
   }
 
   /**
@@ -92,21 +95,27 @@ export class SessionEnding {
   }
 
   /**
-   * Works out when the closed session is erased (its project's retention, a D1 read), after the
+   * Works out when the closed session is erased (its project's settings, a D1 read), after the
    * push that told D1 it closed: its alarm is then set once, for whichever comes first. Not known
    * (D1 away, an object restarted since), the retirement's alarm works it out.
    */
   async learnEraseAt(): Promise<void> {
     const session = this.#store.session();
-    const shard = this.#store.shard();
-    if (this.#eraseAt !== null || !session || isOpen(session) || !session.completedAt || !shard)
-      return;
+    if (this.#eraseAt !== null || !session || isOpen(session)) return;
     try {
-      const days = await projectRetentionDays(this.#env, shard, session.projectId);
-      this.#eraseAt = eraseAt(this.#env, session.completedAt, days);
+      await this.#erasure(session);
     } catch (error) {
       if (!isIndexUnavailable(error)) throw error;
     }
+  }
+
+  /** When the session is erased, from its project's settings in its shard (null: no shard). */
+  async #erasure(session: SessionRow): Promise<number | null> {
+    const shard = this.#store.shard();
+    if (!shard) return null;
+    const settings = await projectSettingsOf(this.#env, shard, session.projectId);
+    this.#eraseAt = erasureOf(this.#env, session, settings).eraseAt;
+    return this.#eraseAt;
   }
 
   /**
@@ -123,24 +132,34 @@ export class SessionEnding {
   }
 
   /**
-   * A closed session past its project's retention is erased. Its alarm (its retirement's, as a
-   * rule) reads the project's `retention_days` again first, so a retention changed since the
-   * session closed counts. True when it was erased.
+   * A closed session past its project's retention, or whose project (or test data) was deleted,
+   * is erased. Its alarm (its retirement's, as a rule) reads the project's settings again first, so
+   * a retention changed since the session closed counts. True when it was erased.
    */
   async eraseIfDue(now: number): Promise<boolean> {
     const session = this.#store.session();
-    const shard = this.#store.shard();
-    if (!session || isOpen(session) || !session.completedAt || !shard) return false;
+    // An open one is not erased by time: one whose project went is refused at its next push.
+    if (!session || isOpen(session) || !this.#store.shard()) return false;
     try {
-      const days = await projectRetentionDays(this.#env, shard, session.projectId);
-      this.#eraseAt = eraseAt(this.#env, session.completedAt, days);
-      if (this.#eraseAt > now) return false;
+      const at = await this.#erasure(session);
+      if (at === null || at > now) return false;
       await this.#erase(session);
       return true;
     } catch (error) {
       if (!isIndexUnavailable(error)) throw error;
       return false; // D1 is away: the alarm tries again
     }
+  }
+
+  /**
+   * D1 refused the session's push because what it holds was erased there (its project or test
+   * data deleted, or past its retention: index-push.ts): the object forgets it too, so it
+   * answers 404 from now on and never pushes it again (SPEC §19).
+   */
+  async forgetErased() {
+    if (!this.#store.session() && !this.#store.deleted()) return;
+    await this.#forget("The session no longer exists");
+    log(this.#env, "info", "session object erased: its session was erased from the index", {});
   }
 
   /**

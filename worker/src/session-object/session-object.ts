@@ -281,9 +281,10 @@ export class SessionObject extends DurableObject<Env> {
         held.announce();
       }
       held.expireIfDue(now);
+      // Erased first: a session past its retention is never pushed again (SPEC §19).
+      if (await held.ending.eraseIfDue(now.getTime())) return;
       await held.ending.confirmIndexed(now.getTime());
       await held.feed.push().catch(() => undefined);
-      if (await held.ending.eraseIfDue(now.getTime())) return;
       if (await held.ending.retireIfDone(now.getTime())) return;
       await held.scheduleAlarm();
     });

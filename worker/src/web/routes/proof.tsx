@@ -15,6 +15,7 @@ import { proofLinks, sshCommand } from "../../domain/session-views.ts";
 import type { Env } from "../../env.ts";
 import { clientAddress } from "../../lib/client-address.ts";
 import { isConnectionIdentifier } from "../../lib/ids.ts";
+import { budgetOf } from "../../protocol/ip-addresses.ts";
 import {
   WATCHER_ADDRESS_HEADER,
   WATCHER_IDENTIFIER_HEADER,
@@ -63,7 +64,7 @@ export function hostKeyFingerprints(setting: string | undefined): HostKeyFingerp
 
 /** Anyone can ask for any identifier: each client address gets a bounded number of requests. */
 const perAddress = createMiddleware<AppEnv>(async (c, next) => {
-  const address = clientAddress(c.req.raw.headers, c.env);
+  const address = budgetOf(clientAddress(c.req.raw.headers, c.env));
   const decision = await admit(c.env, `proof-pages:${address}`, PROOF_PAGE_REQUESTS_PER_ADDRESS);
   if (!decision.allowed)
     return c.text("Too many requests; try again in a minute.", 429, {

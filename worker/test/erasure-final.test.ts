@@ -1,0 +1,271 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { projects } from "../src/db/directory.ts";
+import { projectSettings } from "../src/db/project-settings.ts";
+import { sessions } from "../src/db/sessions.ts";
+import { setD1Outage } from "../src/db/simulated-primary.ts";
+import { eventRows, webhookInvocations } from "../src/db/webhooks.ts";
+import {
+  deleteProject,
+  deleteTestData,
+  sweepErasedProjects,
+} from "../src/domain/project-erasure.ts";
+import { eraseSessions, RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
+import { createSession as createInDomain } from "../src/domain/sessions.ts";
+import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
+import { closedSession, type Detail, expectErased } from "./erasure-checks.ts";
+import {
+  call,
+  callJson,
+  contextOf,
+  createSession,
+  directory,
+  expectProblem,
+  newProject,
+  type TestProject,
+} from "./helpers.ts";
+import { everythingInD1, NOTHING_STORED, objectOf, storageOf } from "./session-objects.ts";
+
+/** Issue 52, items 1–5 (SPEC §19): erasure is final in every order of events. */
+
+const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
+
+afterEach(() => setD1Outage(false));
+
+const openOver = (identifier: string) =>
+  internal<{ accepted: boolean; reason: string }>("/internal/v1/connections", {
+    connection_identifier: identifier,
+    ip_address: "198.51.100.9",
+    client_version: "SSH-2.0-OpenSSH_9.6",
+  });
+
+/** The project's deletion, as its owner makes it in the web app. */
+const deleted = (project: TestProject) =>
+  deleteProject(
+    {
+      env,
+      directory: directory(),
+      shard: project.shard,
+      projectId: project.projectId,
+      name: "Test project",
+    },
+    "Test project",
+  );
+
+/** A session created while its shard is away (201, its push pending), with a webhook to hear it. */
+async function createdWhileShardAway(project: TestProject, key: string) {
+  await callJson("/api/v1/webhooks/", 201, {
+    method: "POST",
+    key,
+    body: { url: `${env.RECEIVER_URL}/erased-pending` },
+  });
+  setD1Outage(true, [project.shard]);
+  const session = await createSession<Detail>(key, "collect", { external_id: "pending-push" });
+  setD1Outage(false, [project.shard]);
+  // D1 has none of it yet: the object's alarm is to push it.
+  const [row] = await project.db.select().from(sessions).where(eq(sessions.id, session.id));
+  expect(row).toBeUndefined();
+  expect((await storageOf(objectOf(session.id))).alarm).not.toBeNull();
+  return session;
+}
+
+/** The session is nowhere: its object holds nothing, D1 has no trace, ssh and its page know none. */
+async function expectGone(session: Detail) {
+  expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
+  expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);
+  expect((await openOver(session.connection_identifier)).json).toMatchObject({
+    accepted: false,
+    reason: "unknown",
+  });
+  const d1 = await everythingInD1();
+  for (const trace of [session.id, session.connection_identifier, "pending-push"])
+    expect(d1).not.toContain(trace);
+}
+
+describe("a push pending when its project's data is deleted (item 1)", () => {
+  it("is refused once the project is deleted, and its object erases itself", async () => {
+    const project = await newProject();
+    const session = await createdWhileShardAway(project, project.apiKey);
+    await deleted(project);
+    // The object's retry comes after the deletion: refused, the object lets the session go.
+    await runDurableObjectAlarm(objectOf(session.id));
+    await expectGone(session);
+    const [tombstone] = await project.db
+      .select()
+      .from(projectSettings)
+      .where(eq(projectSettings.projectId, project.projectId));
+    expect(tombstone?.deletedAt).not.toBeNull();
+    expect(
+      (await directory().select().from(projects).where(eq(projects.id, project.projectId))).length,
+    ).toBe(0);
+  });
+
+  it("refuses a create an isolate still allows with a key of the deleted project", async () => {
+    const project = await newProject();
+    await deleted(project);
+    // Another isolate knows the key for up to 10 s: the create reaches the object, not D1.
+    const made = await createInDomain(contextOf(project), "collect", {
+      external_id: "pending-push",
+    });
+    await expectGone({
+      id: made.session.id,
+      connection_identifier: made.session.connectionIdentifier,
+    } as Detail);
+  });
+
+  it("is refused once the test data is deleted, and live data stays", async () => {
+    const project = await newProject();
+    const live = await createSession<Detail>(project.apiKey, "collect");
+    const test = await createdWhileShardAway(project, project.testKey);
+    await deleteTestData({
+      env,
+      directory: directory(),
+      shard: project.shard,
+      projectId: project.projectId,
+    });
+    await runDurableObjectAlarm(objectOf(test.id));
+    await expectGone(test);
+    // A test session made after the deletion is kept, as is the live one.
+    const later = await createSession<Detail>(project.testKey, "collect");
+    for (const [key, session] of [
+      [project.apiKey, live],
+      [project.testKey, later],
+    ] as const)
+      expect(
+        await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key }),
+      ).toMatchObject({ id: session.id });
+  });
+
+  it("sweeps rows a deleted project still has in its shard", async () => {
+    const project = await newProject();
+    const session = await createSession<Detail>(project.apiKey, "collect", {
+      external_id: "pending-push",
+    });
+    await deleted(project);
+    // Put back as a race could have: the cron's sweep finds it by the project's tombstone.
+    await project.db.insert(eventRows).values({
+      id: `evt_${session.id.slice(3)}`,
+      projectId: project.projectId,
+      sessionId: null,
+      entity: "webhook",
+      events: [{ s: "0", t: "ping", p: { marker: "pending-push" }, at: new Date().toISOString() }],
+    });
+    expect(await everythingInD1()).toContain("pending-push");
+    await sweepErasedProjects(env, project.shard);
+    expect(await everythingInD1()).not.toContain("pending-push");
+  });
+});
+
+describe("retention that meets a live object (item 2)", () => {
+  it("erases a session its object still holds through the object: 404 everywhere at once", async () => {
+    const closed = await closedSession(5_000);
+    await callJson("/api/v1/project", 200, {
+      method: "PATCH",
+      key: closed.apiKey,
+      body: { retention_days: 1 },
+    });
+    // A development day of one second: the sweep finds it past its retention, its object holding it.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await sweepRetention({ ...env, RETENTION_DAY_SECONDS: "1" }, closed.shard);
+    await expectErased(closed, closed.session, closed.fingerprint);
+  });
+
+  it("never pushes back a session the sweep erased while its object held it", async () => {
+    const closed = await closedSession(60_000);
+    // The sweep erased it from D1 (a retention its object did not know yet): the object holds it.
+    await eraseSessions(env, closed.db, [{ id: closed.session.id, projectId: closed.projectId }]);
+    // A change it pushes finds the index erased it: refused, and the object lets it go.
+    const path = `/api/v1/ssh/collect/sessions/${closed.session.id}`;
+    await expectProblem(await call(`${path}/redact/`, { method: "POST", key: closed.apiKey }), 404);
+    await expectErased(closed, closed.session, closed.fingerprint);
+  });
+});
+
+describe("a retired session's object (item 3)", () => {
+  it("reads nothing back for another project's key, nor for the other mode's", async () => {
+    const closed = await closedSession(RETIRE_AFTER_MS + 60_000);
+    expect(await runDurableObjectAlarm(objectOf(closed.session.id))).toBe(true);
+    expect(await storageOf(objectOf(closed.session.id))).toEqual(NOTHING_STORED);
+    const other = await newProject({ shard: closed.shard });
+    const path = `/api/v1/ssh/collect/sessions/${closed.session.id}`;
+    for (const key of [other.apiKey, other.testKey]) {
+      await expectProblem(await call(path, { key }), 404);
+      expect(await storageOf(objectOf(closed.session.id))).toEqual(NOTHING_STORED);
+    }
+    // Its own project's key reads it back, as before.
+    expect(await callJson<Detail>(path, 200, { key: closed.apiKey })).toMatchObject({
+      id: closed.session.id,
+    });
+  });
+});
+
+describe("a DELETE that races its session's push (item 4)", () => {
+  it("leaves no event and no delivery of the session, with a webhook listening", async () => {
+    const { apiKey, projectId, db } = await newProject();
+    await callJson("/api/v1/webhooks/", 201, {
+      method: "POST",
+      key: apiKey,
+      body: { url: `${env.RECEIVER_URL}/raced-delete` },
+    });
+    const session = await createSession<Detail>(apiKey, "collect");
+    const { outcome } = await connectAndFinish(session.connection_identifier, {
+      keys: [blobOf(ed25519?.openssh ?? "")],
+    });
+    expect(outcome).toBe("collected");
+    // Inside the 300 ms the bridge's push waits: the proof's events are still only in the object.
+    const path = `/api/v1/ssh/collect/sessions/${session.id}`;
+    expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const log = await callJson<{ items: unknown[] }>(
+      `/api/v1/events/?session_id=${session.id}`,
+      200,
+      { key: apiKey },
+    );
+    expect(log.items).toEqual([]);
+    const rows = await db.select().from(eventRows).where(eq(eventRows.projectId, projectId));
+    expect(rows.filter((row) => row.sessionId === session.id)).toEqual([]);
+    const deliveries = await db
+      .select()
+      .from(webhookInvocations)
+      .where(eq(webhookInvocations.projectId, projectId));
+    expect(deliveries).toEqual([]);
+  });
+});
+
+describe("a retention change (item 5)", () => {
+  const retentionIn = async (project: TestProject) => {
+    const [row] = await project.db
+      .select()
+      .from(projectSettings)
+      .where(eq(projectSettings.projectId, project.projectId));
+    return row?.retentionDays;
+  };
+
+  it("that answers 503 changed nothing, whichever database was away", async () => {
+    const project = await newProject();
+    // The key is known to this isolate: the API answers while the directory is away.
+    await callJson("/api/v1/project", 200, { key: project.apiKey });
+    for (const away of ["DIRECTORY", project.shard]) {
+      setD1Outage(true, [away]);
+      const answer = await call("/api/v1/project", {
+        method: "PATCH",
+        key: project.apiKey,
+        body: { retention_days: 1 },
+      });
+      setD1Outage(false, [away]);
+      expect((await expectProblem(answer, 503)).detail).toContain("nothing was changed");
+      expect(await retentionIn(project)).toBe(30);
+      expect(await callJson("/api/v1/project", 200, { key: project.apiKey })).toMatchObject({
+        retention_days: 30,
+      });
+    }
+    await callJson("/api/v1/project", 200, {
+      method: "PATCH",
+      key: project.apiKey,
+      body: { retention_days: 2 },
+    });
+    expect(await retentionIn(project)).toBe(2);
+  });
+});
