@@ -170,8 +170,14 @@ export class BridgeConnection {
   readonly #keys = new Map<string, ParsedPublicKey>();
   /** Proven keys by their own fingerprint: a key and its certificate are one key. */
   readonly #proven = new Map<string, ProvenKey>();
-  /** Enough keys are proven, but one bare: its certificate may come next. */
-  #awaitingCertificate = false;
+  /**
+   * A proof was answered with partial success: the client walks its keys again, from the one
+   * after it (its certificate, if it has one) round to the first, and a proven key it offers
+   * again lets it in through publickey (#admit).
+   */
+  #walkRestarted = false;
+  /** Keys offered once enough was proven, not looked at: they count against the offers' cap. */
+  readonly #passedOver = new Set<string>();
   /** Why the bridge cut this client off, which its log line keeps whatever the Worker answers. */
   #cutOffAs: string | null = null;
   #authRequests = 0;
@@ -322,20 +328,26 @@ export class BridgeConnection {
   /** A publickey request: judge the key once, then answer the query or check the proof. */
   #offer(ctx: PublicKeyAuthContext, rules: KeyRules) {
     const blob = ctx.key.data;
-    // Enough is proven: only the certificate of a key proven bare is still worth a look.
-    if (this.#awaitingCertificate && !this.#bareProofCertifiedBy(blob))
-      return ctx.reject(["keyboard-interactive"]);
     const offerId = fingerprints(blob).publicKeySha256;
+    const seen = this.#offered.get(offerId);
+    // The client came round to a proven key again: it has offered all it holds.
+    if (this.#walkRestarted && seen?.fate === "proven")
+      return this.#admit(ctx, this.#keys.get(offerId));
+    // Past the cap, new keys are turned away; the signed request for an offered one still counts.
+    if (!seen && this.#offered.size + this.#passedOver.size >= this.#limits.maxKeyOffers)
+      return ctx.reject(["keyboard-interactive"]);
+    // Enough is proven: a key not seen yet is not needed; the walk goes on to a proven one.
+    if (this.#walkRestarted && !seen && !this.#bareProofCertifiedBy(blob) && this.#enough(rules)) {
+      this.#passedOver.add(offerId);
+      return ctx.reject(AUTH_METHODS);
+    }
     const algorithm = requestAlgorithmOf(ctx);
     const algorithmRefusal = requestAlgorithmRefusal(algorithm, blobType(blob));
-    let offered = this.#offered.get(offerId);
+    let offered = seen;
     // A key refused for the name its request gave may come again, rightly named.
     const renamed =
       offered?.fate === "refused" && ALGORITHM_REFUSALS.has(offered.refusal) && !algorithmRefusal;
     if (!offered || renamed) {
-      // Past the cap, new keys are turned away; the signed request for an offered one still counts.
-      if (!offered && this.#offered.size >= this.#limits.maxKeyOffers)
-        return ctx.reject(["keyboard-interactive"]);
       const parsed: Parsed = algorithmRefusal
         ? { refusal: algorithmRefusal, detail: escapeUntrustedText(algorithm.slice(0, 64)) }
         : parse(blob, this.#remoteAddress);
@@ -353,7 +365,8 @@ export class BridgeConnection {
       // Its key's possession is proven in this connection: the certificate needs no signature.
       this.#offered.set(offerId, { ...offered, fate: "proven" });
       this.#proven.set(key.publicKeySha256, { ...bare, blob, key });
-      return this.#provenSoFar(ctx, rules);
+      // Enough with it: its signed request lets the client in, as a proven key's does.
+      return this.#enough(rules) ? this.#admit(ctx, key) : ctx.reject(AUTH_METHODS);
     }
     const signed = ctx.signature !== undefined && ctx.blob !== undefined;
     const answer = answerKeyRequest(
@@ -377,22 +390,52 @@ export class BridgeConnection {
     this.#metrics?.keyProof(judged.fate === "proven" ? "proven" : "refused");
     if (judged.fate !== "proven") return ctx.reject(AUTH_METHODS);
     this.#proven.set(key.publicKeySha256, { blob, key, authenticator: proof.authenticator });
-    return this.#provenSoFar(ctx, rules);
+    return this.#provenSoFar(ctx, rules, key);
+  }
+
+  /** Whether the keys proven so far are all the session asks of this connection. */
+  #enough(rules: KeyRules): boolean {
+    return enoughKeysProven(
+      rules,
+      [...this.#proven.values()].map((entry) => entry.key),
+    );
   }
 
   /**
-   * After a proof: let the client in once enough keys are proven. ssh offers a key's certificate
-   * right after the key, so a key proven bare gets one more request to show it. A certificate
-   * arrives as an unsigned query, which cannot be answered with success: keyboard-interactive,
-   * offered alone, lets the client in next.
+   * After a proof. A certificate lets the client in at once when enough is proven (nothing of it
+   * comes after). Otherwise the first proof is answered with partial success: OpenSSH then offers
+   * its keys again, starting after this one — its certificate, the keys it has not offered yet —
+   * and round to the first, and a proven key offered again lets it in (#admit). So a client that
+   * cannot use keyboard-interactive (`ssh -o BatchMode=yes`) is let in too, and reads its result.
    */
-  #provenSoFar(ctx: PublicKeyAuthContext, rules: KeyRules) {
-    const proven = [...this.#proven.values()].map((entry) => entry.key);
-    if (!enoughKeysProven(rules, proven)) return ctx.reject(AUTH_METHODS);
-    if (ctx.signature === undefined) return ctx.reject(["keyboard-interactive"]);
-    if (proven.every((key) => key.certificate !== null)) return ctx.accept();
-    this.#awaitingCertificate = true;
+  #provenSoFar(ctx: PublicKeyAuthContext, rules: KeyRules, key: ParsedPublicKey) {
+    if (this.#enough(rules) && key.certificate !== null) return ctx.accept();
+    if (this.#walkRestarted) return ctx.reject(AUTH_METHODS);
+    this.#walkRestarted = true;
     return ctx.reject(AUTH_METHODS, true);
+  }
+
+  /**
+   * A proven key (or a proven key's certificate) offered again: its query gets "key OK", and its
+   * signed request, once the signature verifies, lets the client in. A security key is let in
+   * through keyboard-interactive instead, so its user touches it once, not twice.
+   */
+  #admit(ctx: PublicKeyAuthContext, key: ParsedPublicKey | undefined) {
+    if (key?.securityKey) return ctx.reject(["keyboard-interactive"]);
+    if (ctx.signature === undefined || ctx.blob === undefined) return ctx.accept();
+    if (this.#signaturesChecked >= this.#limits.maxSignatureChecks)
+      return this.#cutOff(ctx, "too_many_signatures");
+    this.#signaturesChecked++;
+    const blob = ctx.key.data;
+    const request = {
+      algorithm: requestAlgorithmOf(ctx),
+      key: blob,
+      signature: ctx.signature,
+      data: ctx.blob,
+    };
+    return verifySignedRequest(request, blobType(blob)).verified
+      ? ctx.accept()
+      : ctx.reject(AUTH_METHODS);
   }
 
   /** The proof of a key proven without a certificate, when `blob` is that key's certificate. */

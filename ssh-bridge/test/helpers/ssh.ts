@@ -110,8 +110,8 @@ export function sshArgs(options: Omit<SshOptions, "input" | "inputDelayMs" | "si
     `StrictHostKeyChecking=${options.knownHosts ? "yes" : "no"}`,
     "-o",
     `UserKnownHostsFile=${options.knownHosts ?? "/dev/null"}`,
-    // Default LogLevel: OpenSSH hides USERAUTH_BANNER below INFO. No BatchMode: it disables
-    // keyboard-interactive, which is how the bridge lets a client in.
+    // Default LogLevel: OpenSSH hides USERAUTH_BANNER below INFO. No BatchMode by default: users
+    // run ssh without it (batch-mode.test.ts runs it with).
     "-o",
     "ConnectTimeout=10",
     ...(options.agentSocket ? [] : ["-o", "IdentitiesOnly=yes", "-o", "IdentityAgent=none"]),
