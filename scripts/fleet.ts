@@ -76,13 +76,11 @@ export function haproxyConfig(options: {
   const inter = `${LOCAL_CHECK_INTERVAL_MS}ms`;
   return `# Written by npm start (scripts/fleet.ts) for BRIDGES=${options.bridges.length}; deploy/haproxy.cfg is the production one.
 global
-    log stdout format raw local0 notice
     stats socket ${options.statsSocket} mode 600 level user
     maxconn 4000
 
 defaults
     mode tcp
-    log global
     timeout connect 2s
     timeout client 200s
     timeout server 200s

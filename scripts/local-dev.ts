@@ -93,6 +93,64 @@ const busyError = () =>
     `a local D1 database stayed locked for ${BUSY_PATIENCE_MS / 1000} s: another process holds it (another npm start, or a wrangler dev on the same .wrangler/state). Stop it and start again.`,
   );
 
+/** Another `npm start` uses the same state directory, longer than BUSY_PATIENCE_MS. */
+export class StateDirTakenError extends Error {}
+
+/** Whether a process with this pid is alive on this machine. */
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Claims the state directory for this `npm start`: two on the same local databases and queues
+ * each serve what the other wrote, one session answering `pending` here and `completed` there.
+ * A claim is a file naming this process (`npm-start.pid`), made only if no live process holds it;
+ * one held by another is waited for up to BUSY_PATIENCE_MS (`onWait` says so once), then refused.
+ * Released when this process exits.
+ */
+export async function claimStateDir(
+  onWait: (holder: number) => void,
+  persistTo = WRANGLER_STATE,
+): Promise<void> {
+  mkdirSync(persistTo, { recursive: true });
+  const file = join(persistTo, "npm-start.pid");
+  const deadline = Date.now() + BUSY_PATIENCE_MS;
+  let told = false;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = Number(readFileSync(file, "utf8").trim());
+    if (!alive(holder)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline)
+      throw new StateDirTakenError(
+        `another npm start (pid ${holder}) uses ${persistTo}: stop it, or give this one a state directory of its own (STATE_DIR=...).`,
+      );
+    if (!told) onWait(holder);
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  process.on("exit", () => {
+    try {
+      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
+    } catch {
+      // already gone
+    }
+  });
+}
+
 /**
  * Runs `command` against a local D1 file, waiting while another writer holds its lock (a running
  * `wrangler dev`, a second `npm start`), as D1 itself would; past BUSY_PATIENCE_MS it says so.

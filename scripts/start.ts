@@ -26,6 +26,7 @@ import {
   BIN,
   BRIDGE_NODE_ENV,
   bridgeCommand,
+  claimStateDir,
   ensureDevVars,
   ensureLocalStateDir,
   freePort,
@@ -34,6 +35,7 @@ import {
   noteStateFromBefore,
   ROOT,
   runScheduledEvery,
+  StateDirTakenError,
   WRANGLER_STATE,
 } from "./local-dev.ts";
 
@@ -85,6 +87,10 @@ const WRANGLER_CHATTER = [
   /^env\.[A-Z0-9_]+ .*\s(local|remote)$/,
   /^⎔ /,
   /^\s*$/,
+  // workerd's own report of a fetch it could not make (a forge offline): the Worker says it in
+  // its own one line, the request's 503 (README: an error is one line).
+  /rust\/worker\/ffi\.rs:\d+: failed:/,
+  /^\s+stack: .*workerd@/,
 ];
 /** What wrangler puts around a Worker's error and warning lines: a coloured box. */
 const WRANGLER_BOX = /^(?:✘ \[ERROR\]|▲ \[WARNING\]) (.*)$/;
@@ -103,6 +109,16 @@ if (BRIDGES > 1 && !haproxy) {
   console.error(`keyproof cannot start: ${HAPROXY_MISSING(BRIDGES)}`);
   process.exit(1);
 }
+// One npm start a state directory: two would each serve what the other wrote.
+await claimStateDir((holder) =>
+  console.error(
+    `Another npm start (pid ${holder}) uses ${WRANGLER_STATE}; waiting up to 30 s for it to stop.`,
+  ),
+).catch((error: Error) => {
+  if (!(error instanceof StateDirTakenError)) throw error;
+  console.error(`keyproof cannot start: ${error.message}`);
+  process.exit(1);
+});
 const vars = ensureDevVars();
 const stateDir = ensureLocalStateDir();
 noteStateFromBefore();
@@ -126,11 +142,31 @@ const hostKeys = await loadOrCreateHostKeys(hostKeyDir).catch((error: Error) => 
 
 const children: ChildProcess[] = [];
 let stopping = false;
+/** Everything is up and was announced: from here a bridge that stops is started again. */
+let announced = false;
 
-/** A process that ends cleanly (a bridge drained by a signal) is started again after this. */
+/**
+ * A bridge that stops once everything is up, whatever its exit (a drain, a crash, `kill -9`), is
+ * started again after this, as systemd's `Restart=always` does in production (deploy/); the
+ * others keep serving meanwhile.
+ */
 const RESTART_AFTER_MS = 1_000;
-/** ... unless it had run less than this: then something is wrong, and everything stops. */
-const MIN_UPTIME_FOR_RESTART_MS = 10_000;
+/** ... unless it stopped this often within RESTART_WINDOW_MS: a crash loop stops everything. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
+/** When each restartable process stopped lately, by name. */
+const stops = new Map<string, number[]>();
+
+/** Once something stopped everything, nothing more is started or announced: the exit comes. */
+const stillStarting = () => (stopping ? new Promise<never>(() => {}) : Promise.resolve());
+
+/** Whether `name` has stopped MAX_RESTARTS times within RESTART_WINDOW_MS, counting this time. */
+function crashLooping(name: string): boolean {
+  const now = Date.now();
+  const recent = [...(stops.get(name) ?? []), now].filter((at) => at > now - RESTART_WINDOW_MS);
+  stops.set(name, recent);
+  return recent.length >= MAX_RESTARTS;
+}
 
 /** Processes being started again on purpose: their exit is not a failure. */
 const replacing = new Set<ChildProcess>();
@@ -143,7 +179,6 @@ function start(
   readable?: (line: string) => string | null,
   restartable = false,
 ) {
-  const startedAt = Date.now();
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -165,9 +200,17 @@ function start(
   child.on("exit", (code, signal) => {
     children.splice(children.indexOf(child), 1);
     if (stopping || replacing.delete(child)) return;
-    // The bridge drains and exits on SIGTERM (a deploy, `kill`): here it simply comes back.
-    if (restartable && code === 0 && Date.now() - startedAt >= MIN_UPTIME_FOR_RESTART_MS) {
-      console.error(`${name} stopped (exit 0); starting it again.`);
+    const how = signal ?? `exit ${code}`;
+    // Before everything is up, a process that stops is a failure to start: all of it stops.
+    if (restartable && announced) {
+      if (crashLooping(name)) {
+        console.error(
+          `${name} stopped (${how}), ${MAX_RESTARTS} times within ${RESTART_WINDOW_MS / 1000} s; stopping everything.`,
+        );
+        stop(code || 1);
+        return;
+      }
+      console.error(`${name} stopped (${how}); starting it again.`);
       setTimeout(() => {
         if (stopping) return;
         const again = start(name, command, args, env, readable, restartable);
@@ -175,8 +218,8 @@ function start(
       }, RESTART_AFTER_MS);
       return;
     }
-    console.error(`${name} stopped (${signal ?? `exit ${code}`}); stopping everything.`);
-    stop(code ?? 1);
+    console.error(`${name} stopped (${how}); stopping everything.`);
+    stop(code || 1);
   });
   children.push(child);
   return child;
@@ -249,6 +292,7 @@ let worker = startWorker();
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;
 await waitForWorker(workerUrl);
+await stillStarting();
 watchWorker(workerUrl);
 // wrangler.toml's cron trigger (every minute): sends webhook deliveries whose queue message was lost,
 // and erases the closed sessions past their project's retention.
@@ -257,6 +301,7 @@ runScheduledEvery(workerUrl, CRON_EVERY_MS);
 // The bridge runs as deployed: the one-file bundle, built now from the source. One bridge listens
 // on the SSH port itself; a fleet listens on ports of its own, behind HAProxy on the SSH port.
 await buildBridge();
+await stillStarting();
 const bridges = await fleetBridges();
 const SSH_LISTEN_HOST = process.env.SSH_LISTEN_HOST ?? "127.0.0.1";
 const bridgePids = new Map<string, number | undefined>();
@@ -292,10 +337,12 @@ for (const bridge of bridges) {
 }
 // Asked over HTTP: a probe of the SSH port would be a connection of its own, logged as one.
 for (const bridge of bridges) await waitForBridge(`http://${healthAddress(bridge)}/readyz`);
+await stillStarting();
 // Beside the local databases (STATE_DIR): each `npm start` of its own has a balancer of its own.
 const balancerDir = join(WRANGLER_STATE, "haproxy");
 const statsSocket = join(balancerDir, "haproxy.sock");
 if (haproxy) await startBalancer(haproxy);
+await stillStarting();
 
 const sshLine =
   bridges.length === 1
@@ -318,6 +365,7 @@ ${bridges
   API key          npm run seed   (in another terminal)
 Press Ctrl-C to stop.
 `);
+announced = true;
 
 /**
  * The bridges to run. One: on SSH_PORT, health at HTTP_ADDRESS. Several: each on a free port of
@@ -354,8 +402,9 @@ async function startBalancer(binary: string) {
     config,
     haproxyConfig({ listenHost: SSH_LISTEN_HOST, listenPort: SSH_PORT, bridges, statsSocket }),
   );
-  // -db: stay in the foreground; its notices (a bridge going down or up) are its only lines.
-  start("haproxy", binary, ["-db", "-f", config], {}, (line) => `haproxy ${line}`);
+  // -db: stay in the foreground; its notices (a bridge going down or up) are its only lines,
+  // each once, without its pid: `haproxy Server bridges/bridge-1 is DOWN, ...`.
+  start("haproxy", binary, ["-db", "-f", config], {}, (line) => `haproxy ${haproxyLine(line)}`);
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline && !stopping) {
     const servers = await haproxyServers(statsSocket).catch(() => new Map<string, string>());
@@ -366,6 +415,13 @@ async function startBalancer(binary: string) {
     console.error(`HAProxy did not count every bridge up within ${READY_TIMEOUT_MS / 1000} s.`);
     stop(1);
   }
+}
+
+/** HAProxy's notice as one line of ours: `[WARNING]  (123) : Server ...` is `Server ...`. */
+function haproxyLine(line: string): string {
+  const notice = /^\[(WARNING|NOTICE|ALERT)\]\s+\(\d+\) : (.*)$/.exec(line);
+  if (!notice) return line;
+  return notice[1] === "ALERT" ? `ERROR ${notice[2]}` : (notice[2] ?? "");
 }
 
 /**

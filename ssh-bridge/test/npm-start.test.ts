@@ -1,14 +1,18 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedProject } from "../../test-support/local-worker.ts";
+import { freePort, seedProject } from "../../test-support/local-worker.ts";
 import { type RunningStack, startStack } from "../../test-support/npm-start.ts";
 import { apiClient } from "./helpers/api.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
-/** Issue 44.21: `npm start` comes back from a crashed workerd, and waits out a busy D1 file. */
+/**
+ * Issue 44.21: `npm start` comes back from a crashed workerd, and waits out a busy D1 file; issue
+ * 52: one `npm start` a state directory, and nothing left behind when a part fails to start.
+ */
 
 const RUNNING = /keyproof is running\./;
 const stacks: RunningStack[] = [];
@@ -65,6 +69,56 @@ describe("npm start", () => {
     expect(proof.stdout).toContain(key.sha256);
     expect((await api.getSession("collect", session.id)).status).toBe("completed");
     expect(await stack.stop()).toBe(0);
+  }, 240_000);
+
+  it("waits for another npm start on the same STATE_DIR, and starts once it has stopped (issue 52, item 13)", async () => {
+    const first = await startStack();
+    stacks.push(first);
+    await first.printed(RUNNING);
+    const second = await startStack({ stateDir: first.stateDir });
+    stacks.push(second);
+    await second.printed(
+      new RegExp(`Another npm start \\(pid ${first.process.pid}\\) uses .*; waiting up to 30 s`),
+      30_000,
+    );
+    // Never two on one state: it does not start while the first runs.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(second.output()).not.toMatch(RUNNING);
+    expect(await first.stop()).toBe(0);
+    await second.printed(RUNNING);
+    expect(await second.stop()).toBe(0);
+  }, 240_000);
+
+  it("stops everything it started, and announces nothing, when a bridge fails to start (item 26)", async () => {
+    // Bridge 2's health port (HTTP_ADDRESS's port + 1) is taken.
+    const healthPort = await freePort();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(healthPort + 1, "127.0.0.1", resolve));
+    try {
+      const stack = await startStack({
+        env: { BRIDGES: "2", HTTP_ADDRESS: `127.0.0.1:${healthPort}` },
+      });
+      stacks.push(stack);
+      const code = await new Promise<number | null>((resolve) =>
+        stack.process.once("exit", resolve),
+      );
+      expect(code).toBe(1);
+      expect(stack.output()).toMatch(/bridge-2 stopped \(exit 1\); stopping everything\./);
+      expect(stack.output()).not.toMatch(RUNNING);
+      // No balancer left behind holding the SSH port.
+      const balancers = spawnSync("pgrep", ["-f", join(stack.stateDir, "haproxy")], {
+        encoding: "utf8",
+      });
+      expect(balancers.stdout.trim()).toBe("");
+      const free = createServer();
+      await new Promise<void>((resolve, reject) => {
+        free.once("error", reject);
+        free.listen(stack.sshPort, "127.0.0.1", resolve);
+      });
+      free.close();
+    } finally {
+      taken.close();
+    }
   }, 240_000);
 
   it("waits while another process holds the local D1 file, then starts", async () => {

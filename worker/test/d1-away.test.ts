@@ -1,7 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
-import { setD1Outage } from "../src/db/simulated-primary.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { setD1Outage, withD1 } from "../src/db/simulated-primary.ts";
+import { everyMinute } from "../src/domain/housekeeping.ts";
 import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { randomBase32 } from "../src/lib/ids.ts";
 import { CONNECTION_LEASE_MS } from "../src/protocol/messages.ts";
@@ -182,6 +183,29 @@ describe("while D1 is away", () => {
     }
     expect(listed.map((item) => item.id)).toEqual([session.id]);
   }, 40_000);
+});
+
+describe("the cron while one database is away (issue 52, item 27)", () => {
+  it("names the database that is away, and only it", async () => {
+    const warned: Record<string, unknown>[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => {
+      try {
+        warned.push(JSON.parse(String(line)) as Record<string, unknown>);
+      } catch {
+        // not one of ours
+      }
+    });
+    setD1Outage(true, ["DIRECTORY"]);
+    try {
+      await everyMinute(withD1(env), new Date("2026-11-27T12:30:00Z"));
+    } finally {
+      setD1Outage(false);
+      spy.mockRestore();
+    }
+    const away = warned.filter((line) => String(line.msg).startsWith("D1 away"));
+    expect(away.length).toBeGreaterThan(0);
+    expect(new Set(away.map((line) => line.database))).toEqual(new Set(["DIRECTORY"]));
+  });
 });
 
 describe("a connection whose bridge went quiet", () => {
