@@ -110,26 +110,28 @@ function alive(pid: number): boolean {
 /**
  * Claims the state directory for this `npm start`: two on the same local databases and queues
  * each serve what the other wrote, one session answering `pending` here and `completed` there.
- * A claim is a file naming this process (`npm-start.pid`), made only if no live process holds it;
+ * A claim is a file naming this process and its Worker (`npm-start.json`; `npm run seed` finds the
+ * Worker there), made only if no live process holds it;
  * one held by another is waited for up to BUSY_PATIENCE_MS (`onWait` says so once), then refused.
  * Released when this process exits.
  */
 export async function claimStateDir(
+  workerUrl: string,
   onWait: (holder: number) => void,
   persistTo = WRANGLER_STATE,
 ): Promise<void> {
   mkdirSync(persistTo, { recursive: true });
-  const file = join(persistTo, "npm-start.pid");
+  const file = claimFile(persistTo);
   const deadline = Date.now() + BUSY_PATIENCE_MS;
   let told = false;
   for (;;) {
     try {
-      writeFileSync(file, String(process.pid), { flag: "wx" });
+      writeFileSync(file, JSON.stringify({ pid: process.pid, url: workerUrl }), { flag: "wx" });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    const holder = Number(readFileSync(file, "utf8").trim());
+    const holder = readClaim(file)?.pid ?? 0;
     if (!alive(holder)) {
       rmSync(file, { force: true });
       continue;
@@ -143,12 +145,24 @@ export async function claimStateDir(
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   process.on("exit", () => {
-    try {
-      if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file);
-    } catch {
-      // already gone
-    }
+    if (readClaim(file)?.pid === process.pid) rmSync(file, { force: true });
   });
+}
+
+const claimFile = (persistTo: string) => join(persistTo, "npm-start.json");
+
+function readClaim(file: string): { pid: number; url: string } | null {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as { pid: number; url: string };
+  } catch {
+    return null;
+  }
+}
+
+/** The Worker of the `npm start` running on this state directory, if one is. */
+export function runningWorkerUrl(persistTo = WRANGLER_STATE): string | null {
+  const claim = readClaim(claimFile(persistTo));
+  return claim && alive(claim.pid) ? claim.url : null;
 }
 
 /**

@@ -110,7 +110,7 @@ if (BRIDGES > 1 && !haproxy) {
   process.exit(1);
 }
 // One npm start a state directory: two would each serve what the other wrote.
-await claimStateDir((holder) =>
+await claimStateDir(`http://localhost:${HTTP_PORT}`, (holder) =>
   console.error(
     `Another npm start (pid ${holder}) uses ${WRANGLER_STATE}; waiting up to 30 s for it to stop.`,
   ),

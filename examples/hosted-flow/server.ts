@@ -87,7 +87,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 function page(response: ServerResponse, status: number, title: string, body: string) {
   response.writeHead(status, { "content-type": "text/html; charset=utf-8" });
-  response.end(`<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+  response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${escapeHtml(title)}</title><style>body{font-family:system-ui;max-width:40rem;margin:2rem auto;padding:0 1rem}code{overflow-wrap:anywhere}</style>
 <h1>${escapeHtml(title)}</h1>${body}`);
 }

@@ -63,6 +63,8 @@ describe("the example integration (examples/hosted-flow)", () => {
     const key = makeKey("ed25519");
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(exampleUrl);
+    // Its language is named, for screen readers and translation (issue 52, item 22).
+    expect(await page.getAttribute("html", "lang")).toBe("en");
     await page.fill("textarea[name=public_key]", key.publicKey);
     await page.click("button");
     await page.waitForURL(/\/p\/[0-9a-z]{26}$/);

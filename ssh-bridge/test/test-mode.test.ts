@@ -133,43 +133,86 @@ describe("test mode, end to end", () => {
   });
 });
 
-describe("the CI-style test README prints (examples/hosted-flow/ci-test.ts)", () => {
-  /** README's command line, as a new user copies it, with this run's URL and key put in. */
-  const printed = readFileSync(join(ROOT, "README.md"), "utf8")
-    .split("\n")
-    .find((line) => line.startsWith("KEYPROOF_URL=") && line.includes("ci-test.ts"));
+describe("the CI-style test the READMEs print (examples/hosted-flow/ci-test.ts)", () => {
+  /** A README's command line, as a new user copies it, with this run's URL and key put in. */
+  const printedIn = (readme: string) =>
+    readFileSync(join(ROOT, readme), "utf8")
+      .split("\n")
+      .find((line) => line.startsWith("KEYPROOF_URL=") && line.includes("ci-test"));
 
-  it("runs as printed in a shell whose node is the system's, with the seeded test key, and refuses a live key", async () => {
-    expect(printed).toBeDefined();
-    const run = (key: string) =>
-      new Promise<{ code: number | null; output: string }>((resolve) => {
-        const command = (printed ?? "")
-          .replace(/KEYPROOF_URL=\S+/, `KEYPROOF_URL=${ctx.worker.url}`)
-          .replace(/KEYPROOF_TEST_API_KEY=\S+/, `KEYPROOF_TEST_API_KEY=${key}`);
-        // A new user's shell: the machine's own node first, not node_modules/.bin's (npm scripts').
-        const path = (process.env.PATH ?? "")
-          .split(":")
-          .filter((dir) => !dir.includes("node_modules"))
-          .join(":");
-        const child = spawn("sh", ["-c", command], {
-          cwd: ROOT,
-          env: { ...process.env, PATH: path },
-          stdio: ["ignore", "pipe", "pipe"],
+  it.each(["README.md", "examples/hosted-flow/README.md"])(
+    "runs as %s prints it, in a shell whose node is the system's, with the seeded test key, and refuses a live key",
+    async (readme) => {
+      const printed = printedIn(readme);
+      expect(printed).toBeDefined();
+      const run = (key: string) =>
+        new Promise<{ code: number | null; output: string }>((resolve) => {
+          const command = (printed ?? "")
+            .replace(/KEYPROOF_URL=\S+/, `KEYPROOF_URL=${ctx.worker.url}`)
+            .replace(/KEYPROOF_TEST_API_KEY=\S+/, `KEYPROOF_TEST_API_KEY=${key}`);
+          // A new user's shell: the machine's own node first, not node_modules/.bin's (npm scripts').
+          const path = (process.env.PATH ?? "")
+            .split(":")
+            .filter((dir) => !dir.includes("node_modules"))
+            .join(":");
+          const child = spawn("sh", ["-c", command], {
+            cwd: ROOT,
+            env: { ...process.env, PATH: path },
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          let output = "";
+          child.stdout?.on("data", (data: Buffer) => (output += data));
+          child.stderr?.on("data", (data: Buffer) => (output += data));
+          const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+          child.on("close", (code) => {
+            clearTimeout(timer);
+            resolve({ code, output });
+          });
         });
-        let output = "";
-        child.stdout?.on("data", (data: Buffer) => (output += data));
-        child.stderr?.on("data", (data: Buffer) => (output += data));
-        const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-        child.on("close", (code) => {
-          clearTimeout(timer);
-          resolve({ code, output });
-        });
-      });
-    const passed = await run(inject("testApiKey"));
-    expect(passed.output).toMatch(/^ok: vs_\w+ verified in test mode/m);
-    expect(passed.code).toBe(0);
-    const refused = await run(inject("apiKey"));
-    expect(refused.code).not.toBe(0);
-    expect(refused.output).toContain("KEYPROOF_TEST_API_KEY");
-  }, 90_000);
+      const passed = await run(inject("testApiKey"));
+      expect(passed.output).toMatch(/^ok: vs_\w+ verified in test mode/m);
+      expect(passed.code).toBe(0);
+      const refused = await run(inject("apiKey"));
+      expect(refused.code).not.toBe(0);
+      expect(refused.output).toContain("KEYPROOF_TEST_API_KEY");
+    },
+    90_000,
+  );
+});
+
+describe("README's test-helper recipe (issue 52, item 16)", () => {
+  /** The block of README that makes a test session and reads its id into ID. */
+  const recipe = readFileSync(join(ROOT, "README.md"), "utf8")
+    .split("```sh\n")
+    .find((block) => block.startsWith("TEST_KEY=") && block.includes("simulate/"));
+
+  const expected = makeKey("ed25519").publicKey;
+  it.each([
+    ["collect", "{}", '"key_type":"ssh-ed25519"'],
+    [
+      "verify",
+      JSON.stringify({ keys: [{ public_key: expected, name: "k" }] }),
+      `"public_key":"${expected}"`,
+    ],
+  ])("reads the %s session's own id, and the helper proves it", async (kind, body, proved) => {
+    expect(recipe).toBeDefined();
+    const script = (recipe ?? "")
+      .split("```")[0]
+      ?.replaceAll("localhost:8787", new URL(ctx.worker.url).host)
+      .replace(/^TEST_KEY=\S+/m, `TEST_KEY=${inject("testApiKey")}`)
+      .replaceAll("/ssh/collect/", `/ssh/${kind}/`)
+      .replace("-d '{}'", `-d '${body}'`)
+      .replace('"key_type":"ssh-ed25519"', proved)
+      .replace(/^curl -s -X POST (\S+simulate\/)/m, 'echo "ID=$ID"; curl -s -X POST $1');
+    const output = await new Promise<string>((resolve) => {
+      const child = spawn("sh", ["-c", script ?? ""], { stdio: ["ignore", "pipe", "pipe"] });
+      let text = "";
+      child.stdout?.on("data", (data: Buffer) => (text += data));
+      child.on("close", () => resolve(text));
+    });
+    const id = /^ID=(\S+)$/m.exec(output)?.[1] ?? "";
+    expect(id).toMatch(kind === "collect" ? /^cs_/ : /^vs_/);
+    expect(output).toContain(`"id":"${id}"`);
+    expect(output).toMatch(kind === "collect" ? /"status":"completed"/ : /"status":"verified"/);
+  });
 });

@@ -119,7 +119,6 @@ describe("what a session's object writes", () => {
         createdAt: new Date().toISOString(),
         completedAt: null,
       },
-      indexed: true,
       changes,
       newWebhooks: [],
     });
@@ -270,7 +269,6 @@ describe("a proof never waits on the D1 primary", () => {
         createdAt: new Date().toISOString(),
         completedAt: null,
       },
-      indexed: true,
       changes: {
         version: older.version,
         session: { ...older, deleted: false },

@@ -12,7 +12,7 @@ import {
   deleteTestData,
   sweepErasedProjects,
 } from "../src/domain/project-erasure.ts";
-import { eraseSessions, RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
+import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { createSession as createInDomain } from "../src/domain/sessions.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { closedSession, type Detail, expectErased } from "./erasure-checks.ts";
@@ -173,10 +173,16 @@ describe("retention that meets a live object (item 2)", () => {
   });
 
   it("never pushes back a session the sweep erased while its object held it", async () => {
-    const closed = await closedSession(60_000);
-    // The sweep erased it from D1 (a retention its object did not know yet): the object holds it.
-    await eraseSessions(env, closed.db, [{ id: closed.session.id, projectId: closed.projectId }]);
-    // A change it pushes finds the index erased it: refused, and the object lets it go.
+    const closed = await closedSession(2 * 86_400_000);
+    await callJson("/api/v1/project", 200, {
+      method: "PATCH",
+      key: closed.apiKey,
+      body: { retention_days: 1 },
+    });
+    // The sweep erases it from D1 alone: by the object's clock it closed long ago, so it is not
+    // one the object could still hold — but this one does.
+    await sweepRetention(env, closed.shard, new Date(Date.now() + 2 * 86_400_000));
+    // A change it pushes is past its retention: refused, and the object lets it go.
     const path = `/api/v1/ssh/collect/sessions/${closed.session.id}`;
     await expectProblem(await call(`${path}/redact/`, { method: "POST", key: closed.apiKey }), 404);
     await expectErased(closed, closed.session, closed.fingerprint);

@@ -1,6 +1,7 @@
-import { runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../src/index.ts";
 import { SIGNATURE_HEADERS, signRequest } from "../src/protocol/request-signing.ts";
 import { SeenNonces } from "../src/session-object/seen-nonces.ts";
 import { SESSION_ENTRY, type SessionEntry } from "../src/session-object/session-record.ts";
@@ -186,5 +187,46 @@ describe("internal endpoints", () => {
     const { body } = await signedOpen("0000000000000000000000000a");
     await expectProblem(await postRawJson(PATH, body, apiKey), 401);
     expect(SIGNATURE_HEADERS.signature).toBe("x-keyproof-signature");
+  });
+});
+
+describe("the development seed (issue 52, item 20)", () => {
+  const seed = async (secret: string, environment: string) => {
+    const body = JSON.stringify({
+      email: `seed-${crypto.randomUUID()}@example.com`,
+      password: "a development password",
+      resetPassword: false,
+      projectName: "Seeded",
+    });
+    const headers = await signRequest(secret, {
+      method: "POST",
+      path: "/internal/v1/dev/seed",
+      body,
+    });
+    return worker.fetch(
+      new Request("http://localhost/internal/v1/dev/seed", {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body,
+      }),
+      { ...env, ENVIRONMENT: environment },
+      createExecutionContext(),
+    );
+  };
+
+  it("makes a project with a live and a test key, signed, in development only", async () => {
+    const made = await seed(env.BRIDGE_SECRET ?? "", "development");
+    expect(made.status).toBe(201);
+    const seeded = (await made.json()) as {
+      project_id: string;
+      api_key: string;
+      test_api_key: string;
+    };
+    for (const key of [seeded.api_key, seeded.test_api_key])
+      expect(await callJson("/api/v1/auth/info/", 200, { key })).toMatchObject({
+        project_id: seeded.project_id,
+      });
+    expect((await seed(env.BRIDGE_SECRET ?? "", "production")).status).toBe(404);
+    expect((await seed("not the secret", "development")).status).toBe(401);
   });
 });

@@ -110,4 +110,41 @@ describe("fuzzing every operation from the OpenAPI document", () => {
     }
     expect(operations).toBeGreaterThanOrEqual(40);
   }, 120_000);
+
+  it("reads every bookmark of the documented form, not only one the Worker made (issue 52, item 23)", async () => {
+    const { document } = await contract();
+    const project = await newProject();
+    const concrete = await world(project);
+    const bookmark = (
+      await resolved<Parameter>({ $ref: "#/components/parameters/Bookmark" } as never)
+    ).schema;
+    // Of the form, and made by no response: any caller's, a copy damaged in transit.
+    const stranger = [
+      "0123abcd-00000001-00000002-0123456789abcdef0123456789abcdef",
+      "first-unconstrained cs_00000000000000000000000000",
+      "0123abcd-00000001-00000002-0123456789abcdef0123456789abcdef vs_0123456789abcdefghjkmnpqrs",
+    ].map((lead) => `${lead}.AAAAAAAAAAAAAAAAAAAAAA`);
+    for (const value of stranger) expect(value).toMatch(new RegExp(String(bookmark?.pattern)));
+    let operations = 0;
+    for (const [path, item] of Object.entries(document.paths))
+      for (const method of METHODS) {
+        const operation = item[method];
+        const declares = (operation?.parameters ?? []).some(
+          (entry) => (entry as { $ref?: string }).$ref === "#/components/parameters/Bookmark",
+        );
+        if (!operation || !declares || path.includes("test_helpers")) continue;
+        operations++;
+        for (const value of stranger) {
+          const response = await call(concrete(path), {
+            method: method.toUpperCase(),
+            key: project.apiKey,
+            headers: { "keyproof-bookmark": value },
+          });
+          const text = await response.text();
+          expect(text, `${method} ${path}`).not.toContain("header.keyproof-bookmark");
+          expect(response.status, `${method} ${path}`).toBeLessThan(500);
+        }
+      }
+    expect(operations).toBeGreaterThanOrEqual(30);
+  }, 120_000);
 });

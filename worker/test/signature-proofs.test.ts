@@ -63,7 +63,7 @@ describe("proof by ssh-keygen -Y sign", () => {
       `${env.PUBLIC_URL}/api/v1/signatures/${session.connection_identifier}/`,
     );
     expect(session.sign_command).toBe(
-      `printf '%s' '${session.signature_challenge}' | ssh-keygen -Y sign -n keyproof -f ~/.ssh/id_ed25519 | curl --data-binary @- ${session.signature_url}`,
+      `printf '%s' '${session.signature_challenge}' | ssh-keygen -Y sign -n keyproof -f ~/.ssh/id_ed25519 | curl -sS --data-binary @- ${session.signature_url}`,
     );
     expect(session.proof_url).toBe(`${env.PUBLIC_URL}/p/${session.connection_identifier}`);
   });

@@ -353,10 +353,19 @@ describe("webhooks in the browser", () => {
     );
     expect(edited.html).toContain("/ok/edited");
     expect(edited.html).toContain('value="put" selected');
-    // A webhook's page sits under Settings in the navigation.
+    // A webhook's page sits under Webhooks in the navigation (issue 52, item 19).
     expect(edited.html).toContain(
+      `<a href="/projects/${projectId}/settings#webhooks" aria-current="page">Webhooks</a>`,
+    );
+    const settings = await browser.get(`/projects/${projectId}/settings`);
+    for (const area of ["webhooks", "members"])
+      expect(settings.html).toContain(`<a href="/projects/${projectId}/settings#${area}">`);
+    expect(settings.html).toContain(
       `<a href="/projects/${projectId}/settings" aria-current="page">Settings</a>`,
     );
+    // Each id once on the page.
+    const ids = [...settings.html.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     const tested = await browser.follow(await browser.post(`${path}/test`));
     expect(tested.html).toContain("Test event sent.");
     expect(tested.html).toMatch(/ping <span class="muted mono delivery-id" title="whi_\w+">whi_/);

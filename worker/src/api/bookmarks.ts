@@ -16,8 +16,9 @@ import { IndexUnavailableError } from "../lib/unavailable.ts";
  * least that fresh. Without one, reads go to the nearest replica, which may lag the primary.
  *
  * A bookmark is D1's, sealed by the Worker for the caller's project (lib/sealed.ts): one a caller
- * made up or changed, or one another project's key was given, is refused, never passed to D1 or
- * answered back, and a response only ever carries what D1 said. It is read only once the API
+ * made up or changed, or one another project's key was given, is never passed to D1 or answered
+ * back — the request reads the primary instead, as fresh as any bookmark could ask — and a
+ * response only ever carries what D1 said. It is read only once the API
  * key is known and the request admitted by the rate limit: a caller with no key reaches nothing
  * a bookmark names.
  *
@@ -28,6 +29,8 @@ import { IndexUnavailableError } from "../lib/unavailable.ts";
 export const BOOKMARK_HEADER = "keyproof-bookmark";
 /** No bookmark yet: the value that, sent back, asks for nothing. */
 const UNCONSTRAINED = "first-unconstrained";
+/** D1's session that reads the primary first: at least as fresh as any bookmark. */
+const FRESHEST = "first-primary";
 /** What D1's bookmarks look like: fixed-width hex groups, so they order as strings. */
 const D1_BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 /** Sealed for one project: a bookmark is that project's, and no other's key may use it. */
@@ -40,10 +43,12 @@ const SESSION_ID = /^[cv]s_[0-9a-z]{26}$/;
 /**
  * The form of a bookmark as responses give it (the document declares it): the value that asks
  * for nothing, or D1's bookmark (or that value) with up to MAX_PENDING session ids, then a dot
- * and a 128-bit MAC in base64url (lib/sealed.ts). Only one the Worker made is accepted.
+ * and a 128-bit MAC in base64url (lib/sealed.ts). Another value is a 400; one of this form the
+ * Worker did not make for the caller's project is read as asking for the primary.
  */
 export const BOOKMARK_PATTERN = `^(${UNCONSTRAINED}|(${UNCONSTRAINED}|[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32})( [cv]s_[0-9a-z]{26}){0,${MAX_PENDING}}\\.[A-Za-z0-9_-]{22})$`;
 export const BOOKMARK_MAX_LENGTH = 512;
+const BOOKMARK_FORM = new RegExp(BOOKMARK_PATTERN);
 
 /** What a bookmark holds: D1's bookmark, and the sessions whose writes D1 has not taken yet. */
 interface Opened {
@@ -112,31 +117,37 @@ export function noteBookmark(c: Context<AppEnv>, bookmark: string | null, sessio
 export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
   const { projectId, shard } = c.var.project;
   const sent = c.req.header(BOOKMARK_HEADER)?.trim();
+  // Not even of the form responses give (the document's pattern): a mistake worth saying.
+  const malformed =
+    sent !== undefined && (sent.length > BOOKMARK_MAX_LENGTH || !BOOKMARK_FORM.test(sent));
   const opened =
     sent === undefined
       ? { d1: UNCONSTRAINED, pending: [] }
-      : await openBookmark(c.env, projectId, sent);
+      : malformed
+        ? null
+        : await openBookmark(c.env, projectId, sent);
   const caughtUp = opened && opened.pending.length > 0 ? await catchUp(c.env, opened) : opened?.d1;
+  // One the Worker did not make (or made for another project) is read as none but the freshest:
+  // the primary. What the document allows is never refused, and what it named is never used.
   const d1 =
     caughtUp === null
       ? unavailableSession()
-      : shardBinding(c.env, shard).withSession(caughtUp ?? UNCONSTRAINED);
+      : shardBinding(c.env, shard).withSession(caughtUp ?? FRESHEST);
   c.set("d1", d1);
   c.set("project", { ...c.var.project, db: database(d1) });
   c.set("bookmark", null);
   // Still not in D1: the answer's bookmark keeps naming them.
   c.set("pendingSessions", caughtUp === null && opened ? opened.pending : []);
   try {
-    if (opened === null) {
-      // Not repeated: a header that is not ours is not answered back, in part or whole.
+    if (malformed)
       throw badRequest(
         `header.${BOOKMARK_HEADER}`,
         `Send back the ${BOOKMARK_HEADER} header exactly as a response gave it`,
       );
-    }
     await next();
   } finally {
-    const newest = latest(c.var.bookmark, opened === null ? null : d1.getBookmark(), opened?.d1);
+    // A header that is not ours is not answered back, in part or whole: D1's own bookmark is.
+    const newest = latest(c.var.bookmark, caughtUp === null ? null : d1.getBookmark(), opened?.d1);
     const pending = [...new Set(c.var.pendingSessions)].slice(-MAX_PENDING);
     const value = pending.length > 0 ? [newest ?? UNCONSTRAINED, ...pending].join(" ") : newest;
     c.res.headers.set(

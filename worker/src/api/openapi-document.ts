@@ -103,7 +103,7 @@ function describeMiddleware(document: OpenApiDocument) {
       in: "header",
       required: false,
       description:
-        "The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise)",
+        "The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400",
       schema: { type: "string", maxLength: BOOKMARK_MAX_LENGTH, pattern: BOOKMARK_PATTERN },
     },
     IdempotencyKey: {

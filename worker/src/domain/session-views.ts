@@ -85,7 +85,7 @@ export function proofLinks(env: Pick<Env, "PUBLIC_URL">, session: SessionRow) {
     signature_challenge: session.signatureChallenge,
     signature_url: signatureUrl,
     // The challenge is `keyproof:` and base32, so single quotes hold it in any shell.
-    sign_command: `printf '%s' '${session.signatureChallenge}' | ssh-keygen -Y sign -n ${SIGNATURE_NAMESPACE} -f ~/.ssh/id_ed25519 | curl --data-binary @- ${signatureUrl}`,
+    sign_command: `printf '%s' '${session.signatureChallenge}' | ssh-keygen -Y sign -n ${SIGNATURE_NAMESPACE} -f ~/.ssh/id_ed25519 | curl -sS --data-binary @- ${signatureUrl}`,
   };
 }
 

@@ -1,6 +1,8 @@
 import { type Context, Hono } from "hono";
+import * as z from "zod/mini";
 import { validate } from "../api/router.ts";
 import type { AppEnv } from "../app-env.ts";
+import { directoryDb } from "../db/databases.ts";
 import {
   type BridgeContext,
   connectionProgress,
@@ -8,12 +10,20 @@ import {
   finishConnection,
   openConnection,
 } from "../domain/connections.ts";
+import { seedDevelopmentProject } from "../domain/development-seed.ts";
 import {
   connectionProgressRequest,
   finishConnectionRequest,
   openConnectionRequest,
 } from "../protocol/messages.ts";
 import { requireBridgeSignature } from "./require-signature.ts";
+
+const seedRequest = z.strictObject({
+  email: z.string().check(z.maxLength(254)),
+  password: z.string().check(z.minLength(8), z.maxLength(200)),
+  resetPassword: z.boolean(),
+  projectName: z.string().check(z.maxLength(100)),
+});
 
 const bridgeContext = (c: Context<AppEnv>): BridgeContext => ({
   env: c.env,
@@ -56,4 +66,13 @@ export const internalRoutes = new Hono<AppEnv>()
     ),
   )
   // The bridge's readiness probe: this Worker answers, and holds the bridge's secret.
-  .get("/health", (c) => c.json({ ok: true as const }));
+  .get("/health", (c) => c.json({ ok: true as const }))
+  // `npm run seed` while `npm start` runs (scripts/seed.ts): development only, signed like the
+  // bridge's calls with the local .dev.vars secret.
+  .post("/dev/seed", validate("json", seedRequest), async (c) => {
+    if (c.env.ENVIRONMENT !== "development") return c.notFound();
+    return c.json(
+      await seedDevelopmentProject(c.env, directoryDb(c.env), c.req.valid("json")),
+      201,
+    );
+  });

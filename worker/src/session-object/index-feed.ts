@@ -130,7 +130,6 @@ export class IndexFeed {
                 createdAt: session.createdAt,
                 completedAt: session.completedAt,
               },
-              indexed: pushed.version > 0,
               changes,
               newWebhooks: webhooks,
             })

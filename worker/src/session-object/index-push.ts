@@ -110,25 +110,20 @@ interface BeforeWriting {
 
 /**
  * One round trip before a group is written: its projects' rows here (a deleted project's row is
- * its tombstone), which of the sessions the index had before are still there, and the enabled
- * webhooks their events may reach — their projects' own (a seek of the project index each) and
- * their sessions' (of the session index); the new sessions' own the same batch writes. Each read
- * is a seek a project, session or webhook: none grows with history.
+ * its tombstone; each has the project's retention), and the enabled webhooks their events may
+ * reach — their projects' own (a seek of the project index each) and their sessions' (of the
+ * session index); the new sessions' own the same batch writes. A push for what was erased — a
+ * deleted project or test data, a closed session past its retention — is refused. Each read is a
+ * seek a project or session: none grows with history.
  */
 async function readBeforeWriting(
   env: Env,
   db: Database,
   requests: PushRequest[],
 ): Promise<BeforeWriting> {
-  const indexedIds = requests.flatMap((request) =>
-    request.indexed && !request.changes.session?.deleted ? [request.target.sessionId] : [],
-  );
   const withEvents = requests.filter(({ changes }) => changes.events.length > 0);
   const projectReads = slices(requests.map(({ target }) => target.projectId)).map((ids) =>
     db.select().from(projectSettings).where(inArray(projectSettings.projectId, ids)),
-  );
-  const sessionReads = slices(indexedIds).map((ids) =>
-    db.select({ id: sessions.id }).from(sessions).where(inArray(sessions.id, ids)),
   );
   const enabled = eq(webhooks.enabled, true);
   const webhookReads = [
@@ -145,28 +140,21 @@ async function readBeforeWriting(
         .where(and(inArray(webhooks.sessionId, ids), enabled)),
     ),
   ];
-  const reads = [...projectReads, ...sessionReads, ...webhookReads];
+  const reads = [...projectReads, ...webhookReads];
   const results = (await db.batch(
     reads as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
   )) as unknown[][];
   const projectRows = results.slice(0, projectReads.length).flat() as ProjectSettingsRow[];
-  const sessionRows = results
-    .slice(projectReads.length, projectReads.length + sessionReads.length)
-    .flat() as { id: string }[];
-  const webhookRows = results
-    .slice(projectReads.length + sessionReads.length)
-    .flat() as WebhookRow[];
+  const webhookRows = results.slice(projectReads.length).flat() as WebhookRow[];
   const settings = new Map(projectRows.map((row) => [row.projectId, row]));
-  const present = new Set(sessionRows.map((row) => row.id));
   const now = Date.now();
   const gone = new Set<string>();
-  for (const { target, indexed, changes } of requests) {
-    const deleted = changes.session?.deleted === true;
-    const erased =
-      (!deleted && erasureOf(env, target, settings.get(target.projectId) ?? null).erased(now)) ||
-      (indexed && !deleted && !present.has(target.sessionId));
-    if (erased) gone.add(target.sessionId);
-  }
+  for (const { target, changes } of requests)
+    if (
+      changes.session?.deleted !== true &&
+      erasureOf(env, target, settings.get(target.projectId) ?? null).erased(now)
+    )
+      gone.add(target.sessionId);
   return {
     gone,
     listeners: [...webhookRows, ...requests.flatMap((request) => request.newWebhooks)],
@@ -235,11 +223,6 @@ export interface PushRequest {
     createdAt: string;
     completedAt: string | null;
   };
-  /**
-   * D1 has had the session (its object was told so, or read it from there): it is never
-   * inserted again, so a push finding its row gone is refused (readBeforeWriting).
-   */
-  indexed: boolean;
   changes: PendingChanges;
   /** The session's own webhooks, on its first push: after the session, before its events. */
   newWebhooks: WebhookRow[];

@@ -95,14 +95,12 @@ export class SessionStore {
 
   /**
    * The session came from the index at `version`: the object's version continues from there, so
-   * the index takes its next change (a row only replaces an older version); and the index had it,
-   * which the entry keeps, so that no push ever puts it back once it is erased there.
+   * the index takes its next change (a row only replaces an older version).
    */
   adoptVersion(version: number) {
     this.#buffer.update<SessionEntry>(SESSION_ENTRY, (entry) => {
       entry.version = version;
       entry.session.version = version;
-      entry.pushed = { version, bookmark: null };
     });
   }
 

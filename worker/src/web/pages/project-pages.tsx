@@ -123,7 +123,6 @@ export function SettingsPage(props: SettingsProps) {
       )}
 
       <h2 id="api-keys">API keys</h2>
-      <h2 id="api-keys">API keys</h2>
       {props.newKey ? (
         <div class="secret">
           <p>

@@ -277,7 +277,9 @@ export function referencePage(document: OpenApiDocument, page?: PageContext) {
                 <td>
                   <code>/docs#problem-{slug}</code>
                 </td>
-                <td>{text}</td>
+                <td>
+                  <Prose text={text} />
+                </td>
               </tr>
             ))}
           </Table>
