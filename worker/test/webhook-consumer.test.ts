@@ -426,6 +426,40 @@ describe("webhook sweeper", () => {
   });
 });
 
+describe("a batch of messages for several webhooks (issue 52, item 28)", () => {
+  it("delivers each webhook's without waiting for a slow receiver's", async () => {
+    const slow = await invocationFor("/slow/900/batch-slow");
+    const fast = await invocationFor("/ok/batch-fast");
+    const batch = createMessageBatch<WebhookMessage>(
+      "keyproof-webhooks",
+      [slow, fast].map(({ invocationId }) => ({
+        id: `msg-${invocationId}`,
+        timestamp: new Date(),
+        attempts: 1,
+        body: { invocation_id: invocationId, shard: SHARD },
+      })),
+    );
+    const queue = captureQueueSends();
+    try {
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env);
+      const result = await getQueueResult(batch, ctx);
+      expect(result.explicitAcks.sort()).toEqual(batch.messages.map((m) => m.id).sort());
+    } finally {
+      queue.restore();
+    }
+    const received = (await (await fetch(`${env.RECEIVER_URL}/_requests`)).json()) as {
+      path: string;
+      at: number;
+      finishedAt: number | null;
+    }[];
+    const [slowOne] = received.filter((request) => request.path === "/slow/900/batch-slow");
+    const [fastOne] = received.filter((request) => request.path === "/ok/batch-fast");
+    // The fast receiver heard its event while the slow one was still answering.
+    expect(fastOne?.at).toBeLessThan(slowOne?.finishedAt ?? 0);
+  });
+});
+
 describe("webhook dead-letter queue", () => {
   async function deadLetter(invocationId: string) {
     const batch = createMessageBatch<WebhookMessage>(DEAD_LETTER_QUEUE, [

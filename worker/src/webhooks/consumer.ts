@@ -10,6 +10,7 @@ import {
   invocationKey,
   invocationKeys,
   webhookInvocations,
+  webhookOfInvocation,
   webhooks,
 } from "../db/webhooks.ts";
 import { renewWebhookCopy } from "../domain/session-views.ts";
@@ -67,32 +68,46 @@ const later = (delaySeconds: number): QueueDecision => ({
 
 /**
  * The queue consumer: one message is one attempt of one invocation, on the index shard the
- * message names; messages are handled in order.
+ * message names. Each webhook's messages are handled in order, and the webhooks side by side: a
+ * receiver that answers slowly (or not at all, up to the timeout) delays its own deliveries, never
+ * another's. (Order within a webhook is the claims' too: claims.ts.)
  */
 export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env) {
   const waitUntil = Date.now() + ORDER_POLL_BUDGET_MS;
+  const byWebhook = new Map<string, Message<WebhookMessage>[]>();
   for (const message of batch.messages) {
-    const { shard } = message.body;
-    const decision = await processInvocation(
-      env,
-      shard,
-      message.body,
-      new Date(),
-      message.attempts,
-      waitUntil,
-    );
-    if (decision.kind === "next") {
-      const next = { invocation_id: message.body.invocation_id, attempt: decision.attempt };
-      await enqueueQuietly(env, shard, [next], decision.delaySeconds);
-      message.ack();
-    } else if (decision.kind === "later" && message.attempts >= QUEUE_RETRY_BUDGET) {
-      await enqueue(env, shard, [message.body], decision.delaySeconds);
-      message.ack();
-    } else if (decision.kind === "later") {
-      message.retry({ delaySeconds: decision.delaySeconds });
-    } else {
-      message.ack();
-    }
+    const webhook = webhookOfInvocation(message.body.invocation_id);
+    byWebhook.set(webhook, [...(byWebhook.get(webhook) ?? []), message]);
+  }
+  await Promise.all(
+    [...byWebhook.values()].map(async (messages) => {
+      for (const message of messages) await handleMessage(env, message, waitUntil);
+    }),
+  );
+}
+
+/** One message: its attempt made (or not yet), and the message acknowledged, retried or replaced. */
+async function handleMessage(env: Env, message: Message<WebhookMessage>, waitUntil: number) {
+  const { shard } = message.body;
+  const decision = await processInvocation(
+    env,
+    shard,
+    message.body,
+    new Date(),
+    message.attempts,
+    waitUntil,
+  );
+  if (decision.kind === "next") {
+    const next = { invocation_id: message.body.invocation_id, attempt: decision.attempt };
+    await enqueueQuietly(env, shard, [next], decision.delaySeconds);
+    message.ack();
+  } else if (decision.kind === "later" && message.attempts >= QUEUE_RETRY_BUDGET) {
+    await enqueue(env, shard, [message.body], decision.delaySeconds);
+    message.ack();
+  } else if (decision.kind === "later") {
+    message.retry({ delaySeconds: decision.delaySeconds });
+  } else {
+    message.ack();
   }
 }
 
