@@ -2947,7 +2947,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+        /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
         Bookmark: string;
         /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
         IdempotencyKey: string;
@@ -2971,7 +2971,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -3051,7 +3051,7 @@ export interface operations {
                 type?: "new_connection" | "key_collected" | "verified" | "failed_attempt" | "status_changed" | "connection_interrupted" | "redacted" | "ping";
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -3133,7 +3133,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -3204,7 +3204,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -3431,7 +3431,7 @@ export interface operations {
                 status?: "pending" | "completed" | "expired";
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -3515,7 +3515,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -3646,7 +3646,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -3731,7 +3731,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -3814,7 +3814,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -3936,7 +3936,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4034,7 +4034,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4155,7 +4155,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4279,7 +4279,7 @@ export interface operations {
                 offset?: number;
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4377,7 +4377,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4522,7 +4522,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4609,7 +4609,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4722,7 +4722,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4807,7 +4807,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -4920,7 +4920,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5016,7 +5016,7 @@ export interface operations {
                 status?: "pending" | "verified" | "failed" | "expired";
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -5100,7 +5100,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -5231,7 +5231,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5316,7 +5316,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5399,7 +5399,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5521,7 +5521,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5619,7 +5619,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5740,7 +5740,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5864,7 +5864,7 @@ export interface operations {
                 offset?: number;
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -5962,7 +5962,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6107,7 +6107,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6194,7 +6194,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6307,7 +6307,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6392,7 +6392,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6505,7 +6505,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6594,7 +6594,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6741,7 +6741,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -6891,7 +6891,7 @@ export interface operations {
                 offset?: number;
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -6975,7 +6975,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path?: never;
@@ -7106,7 +7106,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -7191,7 +7191,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -7274,7 +7274,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -7392,7 +7392,7 @@ export interface operations {
                 status?: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
             };
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -7490,7 +7490,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -7611,7 +7611,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {
@@ -7698,7 +7698,7 @@ export interface operations {
             header?: {
                 /** @description Any 1 to 255 visible ASCII characters, unique per request you mean: a retry with the same key and body answers as the first did (`Idempotent-Replayed: true`) for 24 hours, per project */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). Only a value a response gave for this project is accepted (400 otherwise) */
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
                 "keyproof-bookmark"?: components["parameters"]["Bookmark"];
             };
             path: {

@@ -41,6 +41,8 @@ describe("the index writer", () => {
     const { apiKey, shard } = await newProject();
     const before = await writer(shard).stats();
     const created = await burst(apiKey, 30);
+    // Each answered at its object (issue 54): their pushes follow, together.
+    await Promise.all(created.map((c) => indexed(c.id)));
     const after = await writer(shard).stats();
     const pushes = after.pushes - before.pushes;
     const transactions = after.transactions - before.transactions;
@@ -74,6 +76,7 @@ describe("the index writer", () => {
       ),
     );
     const theirs = await createSession(doomed.apiKey, "collect", { multi_connection: true });
+    await Promise.all([...mine, theirs].map((session) => indexed(session.id)));
     // The shard holds another session under the doomed one's identifier, and not it: its next
     // push (an insert) breaks the identifier's uniqueness, as no other push does.
     const [row] = await kept.db.select().from(sessions).where(eq(sessions.id, theirs.id));
@@ -91,6 +94,7 @@ describe("the index writer", () => {
       ...mine.map((session) => patch(session.id, kept.apiKey)),
       patch(theirs.id, doomed.apiKey),
     ]);
+    await Promise.all([...mine, theirs].map((session) => indexed(session.id)));
     // Whether the doomed push shared a group or not (timing decides), every other change lands.
     const rows = await kept.db
       .select()
@@ -145,6 +149,7 @@ describe("the index writer", () => {
         ),
       ),
     );
+    await Promise.all(Object.values(made).flatMap((ids) => ids.map((id) => indexed(id))));
     const after = await writer("INDEX_1").stats();
     // The completions shared transactions, so their fan-outs shared statements.
     expect(after.transactions - before.transactions).toBeLessThan(after.pushes - before.pushes);

@@ -11,7 +11,7 @@ import {
   SignJWT,
 } from "jose";
 import { describe, expect, it } from "vitest";
-import { setPrimaryGate } from "../src/db/simulated-primary.ts";
+import { fakeForgeClient } from "../../test-support/fake-forge.ts";
 import { attestationKeysProblem, signAttestation } from "../src/domain/attestations.ts";
 import { ABANDONED_AFTER_MS } from "../src/idempotency/idempotency-object.ts";
 import { returnUrlProblem } from "../src/schemas/return-url.ts";
@@ -272,21 +272,24 @@ describe("Idempotency-Key", () => {
 
   it("answers 409 to a repeat while the first is still running", async () => {
     const { apiKey } = await newProject();
-    const state = { held: true };
-    setPrimaryGate(async () => {
-      while (state.held) await new Promise((resolve) => setTimeout(resolve, 5));
+    // A verification session whose keys come from a slow forge: the first is still fetching
+    // them (a create answers once its object holds it, never waiting for D1: issue 54).
+    const account = `slow-${Date.now().toString(36)}`;
+    await fakeForgeClient(env.FORGE_URL).setAccounts({
+      [account]: { keys: [ed25519?.openssh ?? ""], delayMs: 1_000 },
     });
-    try {
-      const first = post(apiKey, "slow", {});
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      await expectProblem(await post(apiKey, "slow", {}), 409);
-      state.held = false;
-      expect((await first).status).toBe(201);
-    } finally {
-      state.held = false;
-      setPrimaryGate(null);
-    }
-    expect((await post(apiKey, "slow", {})).headers.get("idempotent-replayed")).toBe("true");
+    const slow = (key: string) =>
+      call("/api/v1/ssh/verify/sessions/", {
+        method: "POST",
+        key: apiKey,
+        body: { keys_from: [`fake:${account}`] },
+        headers: { "idempotency-key": key },
+      });
+    const first = slow("slow");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expectProblem(await slow("slow"), 409);
+    expect((await first).status).toBe(201);
+    expect((await slow("slow")).headers.get("idempotent-replayed")).toBe("true");
   });
 
   it("finds the first run's session when a create died after its object held it (issue 35.6)", async () => {

@@ -262,11 +262,8 @@ describe("bookmarks", () => {
       body: {},
     });
     const real = created.headers.get("keyproof-bookmark") ?? "";
-    for (const madeUp of [
-      "ffffffff-ffffffff-ffffffff-ffffffffffffffffffffffffffffffff",
-      "0-0",
-      `${real.split(".")[0]?.replace(/^0/, "f")}.${real.split(".")[1]}`,
-    ]) {
+    // Not of the documented form: a 400, answered with a bookmark that asks for nothing.
+    for (const madeUp of ["ffffffff-ffffffff-ffffffff-ffffffffffffffffffffffffffffffff", "0-0"]) {
       const response = await call("/api/v1/ssh/collect/sessions/", {
         key: apiKey,
         headers: { "keyproof-bookmark": madeUp },
@@ -274,6 +271,15 @@ describe("bookmarks", () => {
       await expectProblem(response, 400);
       expect(response.headers.get("keyproof-bookmark")).toBe("first-unconstrained");
     }
+    // Of the form but not made by the Worker (issue 52, item 23): the primary is read, and the
+    // answer's bookmark is D1's own, nothing of the one sent.
+    const forged = `ffffffff-ffffffff-ffffffff-ffffffffffffffffffffffffffffffff.${"A".repeat(22)}`;
+    const read = await call("/api/v1/ssh/collect/sessions/", {
+      key: apiKey,
+      headers: { "keyproof-bookmark": forged },
+    });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("keyproof-bookmark")).not.toContain("ffffffff-ffffffff");
     const list = await call("/api/v1/ssh/collect/sessions/", {
       key: apiKey,
       headers: { "keyproof-bookmark": real },

@@ -353,16 +353,19 @@ describe("webhooks in the browser", () => {
     );
     expect(edited.html).toContain("/ok/edited");
     expect(edited.html).toContain('value="put" selected');
-    // A webhook's page sits under Webhooks in the navigation (issue 52, item 19).
+    // A webhook's page sits under Settings in the navigation.
     expect(edited.html).toContain(
-      `<a href="/projects/${projectId}/settings#webhooks" aria-current="page">Webhooks</a>`,
-    );
-    const settings = await browser.get(`/projects/${projectId}/settings`);
-    for (const area of ["webhooks", "members"])
-      expect(settings.html).toContain(`<a href="/projects/${projectId}/settings#${area}">`);
-    expect(settings.html).toContain(
       `<a href="/projects/${projectId}/settings" aria-current="page">Settings</a>`,
     );
+    // Settings names each of its areas, webhooks and members among them (issue 52, item 19).
+    const settings = await browser.get(`/projects/${projectId}/settings`);
+    const areas = /<nav class="section-nav" aria-label="Settings">(.*?)<\/nav>/s.exec(
+      settings.html,
+    )?.[1];
+    for (const area of ["api-keys", "webhooks", "members"]) {
+      expect(areas).toContain(`href="#${area}"`);
+      expect(settings.html).toContain(`id="${area}"`);
+    }
     // Each id once on the page.
     const ids = [...settings.html.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);

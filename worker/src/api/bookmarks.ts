@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { database } from "../db/client.ts";
 import { shardBinding } from "../db/databases.ts";
+import { deferredSession } from "../db/deferred-session.ts";
 import { sessionObject } from "../domain/session-address.ts";
 import type { Env } from "../env.ts";
 import { badRequest } from "../lib/errors.ts";
@@ -80,15 +81,9 @@ async function catchUp(env: Env, opened: Opened): Promise<string | null> {
     ),
   );
   if (bookmarks.some((bookmark) => bookmark === null)) return null;
+  // An object that knows D1 has its writes but not D1's bookmark after them: the primary.
+  if (bookmarks.includes(FRESHEST)) return FRESHEST;
   return latest(opened.d1, ...bookmarks) ?? UNCONSTRAINED;
-}
-
-/** A D1 session every use of which fails as D1 being away: what a request reads must wait. */
-function unavailableSession(): D1DatabaseSession {
-  const away = () => {
-    throw new IndexUnavailableError("the caller's earlier write is not in D1 yet");
-  };
-  return { prepare: away, batch: away, getBookmark: () => null } as unknown as D1DatabaseSession;
 }
 
 /** The newest of the bookmarks D1 gave: a later point in D1's history sorts after an earlier one. */
@@ -111,8 +106,13 @@ export function noteBookmark(c: Context<AppEnv>, bookmark: string | null, sessio
 }
 
 /**
- * Opens the request's D1 session at the caller's bookmark, for everything the request reads of
- * its project, and answers with the newest one. After `requireApiKey` and `rateLimit` (app.ts).
+ * The request's D1 session, at the caller's bookmark, for everything the request reads of its
+ * project; the answer carries the newest bookmark. The session is opened when the request first
+ * reads D1 (db/deferred-session.ts): only then does it wait for the pushes of the caller's writes
+ * the bookmark names — a write answered at the edge (a create, a PATCH, a DELETE) reads nothing
+ * and waits for nothing, and its answer's bookmark names them still, with its own. While one of
+ * them cannot push (D1 away), what the request reads is a 503, never a list without it. After
+ * `requireApiKey` and `rateLimit` (app.ts).
  */
 export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
   const { projectId, shard } = c.var.project;
@@ -126,18 +126,30 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
       : malformed
         ? null
         : await openBookmark(c.env, projectId, sent);
-  const caughtUp = opened && opened.pending.length > 0 ? await catchUp(c.env, opened) : opened?.d1;
-  // One the Worker did not make (or made for another project) is read as none but the freshest:
-  // the primary. What the document allows is never refused, and what it named is never used.
-  const d1 =
-    caughtUp === null
-      ? unavailableSession()
-      : shardBinding(c.env, shard).withSession(caughtUp ?? FRESHEST);
+  // Not known to be in D1: the answer's bookmark names them until a read has waited for them.
+  c.set("pendingSessions", opened?.pending ?? []);
+  let session: D1DatabaseSession | null = null;
+  const d1 = deferredSession(async () => {
+    // One the Worker did not make (or made for another project) is read as none but the
+    // freshest: the primary. What the document allows is never refused, what it named never used.
+    let at = opened?.d1 ?? FRESHEST;
+    if (opened && opened.pending.length > 0) {
+      const caughtUp = await catchUp(c.env, opened);
+      if (caughtUp === null)
+        throw new IndexUnavailableError("the caller's earlier write is not in D1 yet");
+      const waited = new Set(opened.pending);
+      c.set(
+        "pendingSessions",
+        c.var.pendingSessions.filter((id) => !waited.has(id)),
+      );
+      at = caughtUp;
+    }
+    session = shardBinding(c.env, shard).withSession(at);
+    return session;
+  });
   c.set("d1", d1);
   c.set("project", { ...c.var.project, db: database(d1) });
   c.set("bookmark", null);
-  // Still not in D1: the answer's bookmark keeps naming them.
-  c.set("pendingSessions", caughtUp === null && opened ? opened.pending : []);
   try {
     if (malformed)
       throw badRequest(
@@ -147,7 +159,8 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
     await next();
   } finally {
     // A header that is not ours is not answered back, in part or whole: D1's own bookmark is.
-    const newest = latest(c.var.bookmark, caughtUp === null ? null : d1.getBookmark(), opened?.d1);
+    const read = (session as D1DatabaseSession | null)?.getBookmark() ?? null;
+    const newest = latest(c.var.bookmark, read, opened?.d1);
     const pending = [...new Set(c.var.pendingSessions)].slice(-MAX_PENDING);
     const value = pending.length > 0 ? [newest ?? UNCONSTRAINED, ...pending].join(" ") : newest;
     c.res.headers.set(

@@ -1,4 +1,4 @@
-import { count, desc, type SQL } from "drizzle-orm";
+import { count, desc, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable, SQLiteView } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client.ts";
@@ -14,6 +14,25 @@ interface DynamicSelect<Row> {
 export interface Page {
   offset: number;
   limit: number;
+}
+
+/**
+ * How far past a page's end a list counts its `total`: a count walks what it counts, and a
+ * project's whole history would be a walk without end (issue 53). A list with more than this
+ * beyond its page says `offset + limit + 10,000`; `has_more` is exact either way.
+ */
+export const TOTAL_COUNTED_PAST_PAGE = 10_000;
+
+/** The rows of `table` `where` matches, counted up to what `page` needs (TOTAL_COUNTED_PAST_PAGE). */
+export function countForPage(
+  db: Database,
+  table: SQLiteTable | SQLiteView,
+  where: SQL | undefined,
+  page: Page,
+) {
+  const upTo = page.offset + page.limit + TOTAL_COUNTED_PAST_PAGE;
+  const matching = db.select({ one: sql`1` }).from(table).where(where).limit(upTo).as("matching");
+  return db.select({ total: count() }).from(matching);
 }
 
 /** The list envelope every list endpoint answers with (docs/decisions.md), newest first. */
@@ -49,7 +68,7 @@ export async function paginate<Row>(
       .orderBy(...order)
       .limit(page.limit)
       .offset(page.offset),
-    db.select({ total: count() }).from(counted.table).where(counted.where),
+    countForPage(db, counted.table, counted.where, page),
   ]);
   return listEnvelope(rows as Row[], totals, page);
 }

@@ -1,4 +1,4 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * What an index shard must know of a project it holds, copied from the directory when it changes:
@@ -17,3 +17,32 @@ export const projectSettings = sqliteTable("project_settings", {
   /** When its test data was last deleted: a push of a test session made before is refused. */
   testDataDeletedAt: text("test_data_deleted_at"),
 });
+
+/** What a project's home shows of one day (domain/project-overview.ts). */
+export interface DayFigures {
+  /** Connections that proved a key that counted, by the day they closed. */
+  proofs: Record<string, number>;
+  counted: number;
+  finished: number;
+  collect: number;
+  verify: number;
+  /** Proven keys by algorithm. */
+  keyTypes: Record<string, number>;
+}
+
+/**
+ * A project's home page figures for a day gone by, of the sessions made that day, in one mode:
+ * worked out once, from that day's range of the sessions index, and kept, so the page reads
+ * the days it already knows rather than walking 30 days of a busy project's sessions at each
+ * view (issue 53). Counts only: nothing personal. Erased with the project (or its test data).
+ */
+export const projectDays = sqliteTable(
+  "project_days",
+  {
+    projectId: text("project_id").notNull(),
+    livemode: integer({ mode: "boolean" }).notNull(),
+    day: text().notNull(),
+    figures: text({ mode: "json" }).$type<DayFigures>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.livemode, t.day] })],
+);

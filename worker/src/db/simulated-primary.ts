@@ -16,6 +16,20 @@ export type PrimaryGate = (sql: string) => Promise<void>;
 
 /** Every call that reached the primary while the simulation is on, for tests to count. */
 export const primaryCalls: string[] = [];
+/**
+ * Every distinct statement prepared while recording is on, with the database it was prepared on:
+ * the query-plan test reads them (worker/test/query-plans.test.ts).
+ */
+export const statementsPrepared = new Map<string, string>();
+let recordingStatements = false;
+/** Distinct statements kept at most: a bound, should something make statements without end. */
+const STATEMENTS_KEPT = 5000;
+
+/** Tests start (and clear) or stop the recording of statements. */
+export function recordStatements(on: boolean) {
+  recordingStatements = on;
+  if (on) statementsPrepared.clear();
+}
 /** What each Sessions API session was opened with (a constraint or a bookmark), for tests. */
 export const sessionsOpened: string[] = [];
 /** The logs keep their newest entries only: a long local run must not grow without end. */
@@ -87,6 +101,8 @@ function gatedStatement(
   reachesPrimary: (sql: string) => boolean,
   gate: PrimaryGate,
 ): Statement {
+  if (recordingStatements && statementsPrepared.size < STATEMENTS_KEPT)
+    statementsPrepared.set(sql, binding);
   const wait = () => (reachesPrimary(sql) ? gate(sql) : Promise.resolve());
   const write = isWrite(sql);
   const gated = {

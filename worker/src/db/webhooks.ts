@@ -296,18 +296,21 @@ export const invocationKeys = (invocationIds: string[]) =>
   );
 
 /**
- * The keys (webhook, id) of the invocations of the events `where` selects: for each event, those
- * of the webhooks that could have heard it — the project's own and its session's, each a seek —
- * the key made from the event's and the webhook's ids as the invocation's was. A few seeks an
- * event, however many deliveries the database holds.
+ * The keys (webhook, id) of the invocations of the events `where` selects, for the webhooks of
+ * one kind that could have heard them — the project's own (`project`) or the session's — each a
+ * seek, the key made from the event's and the webhook's ids as the invocation's was. A few seeks
+ * an event, however many deliveries the database holds.
  */
-export function deliveriesOfEvents(where: SQL | undefined) {
+function deliveriesOfEvents(where: SQL | undefined, of: "project" | "session") {
   const key = sql`${webhooks.id} AS webhook_id, ${invocationIdSql(events.id, webhooks.id)} AS id`;
-  return sql`SELECT ${key} FROM ${events} JOIN ${webhooks}
+  // CROSS JOIN keeps the events first: what `where` selects, then their webhooks, never the
+  // project's events for each of its webhooks.
+  return of === "project"
+    ? sql`SELECT ${key} FROM ${events} CROSS JOIN ${webhooks}
       ON ${webhooks.projectId} = ${events.projectId} AND ${webhooks.sessionId} IS NULL
-      WHERE ${where}
-    UNION ALL
-    SELECT ${key} FROM ${events} JOIN ${webhooks} ON ${webhooks.sessionId} = ${events.sessionId}
+      WHERE ${where}`
+    : sql`SELECT ${key} FROM ${events} CROSS JOIN ${webhooks}
+      ON ${webhooks.sessionId} = ${events.sessionId}
       WHERE ${where}`;
 }
 
@@ -333,9 +336,15 @@ export const eventsOfSessions = (which: SQL | undefined) =>
 export const eventRowsOfSessions = (which: SQL | undefined) =>
   sql`(${eventRows.projectId}, ${eventRows.id}) IN (${rowsOfSessions(which)})`;
 
-/** The invocation is one of those of the events `where` selects (deliveriesOfEvents). */
-export const isDeliveryOf = (where: SQL | undefined) =>
-  sql`(${webhookInvocations.webhookId}, ${webhookInvocations.id}) IN (${deliveriesOfEvents(where)})`;
+/**
+ * The invocation is one of those of the events `where` selects (deliveriesOfEvents). Two row-value
+ * INs joined by OR, not one over a UNION: SQLite seeks each (a multi-index OR), where a compound
+ * subquery made it scan every invocation (worker/test/query-plans.test.ts).
+ */
+export const isDeliveryOf = (where: SQL | undefined) => {
+  const key = sql`(${webhookInvocations.webhookId}, ${webhookInvocations.id})`;
+  return sql`(${key} IN (${deliveriesOfEvents(where, "project")}) OR ${key} IN (${deliveriesOfEvents(where, "session")}))`;
+};
 
 /** Joins an invocation to its event, by the event's key. */
 export const eventOf = (invocation: typeof webhookInvocations) =>

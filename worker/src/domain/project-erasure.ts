@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { shardDb } from "../db/databases.ts";
 import { apiKeys, projects } from "../db/directory.ts";
-import { projectSettings } from "../db/project-settings.ts";
+import { projectDays, projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
 import { eventRows, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
@@ -55,7 +55,7 @@ async function markErased(project: PlacedProject, erased: Erased, now: Date) {
     .insert(projectSettings)
     .values({ projectId: project.projectId, retentionDays: DEFAULT_RETENTION_DAYS, ...set })
     .onConflictDoUpdate({ target: projectSettings.projectId, set });
-  await objectStub(project.env, project.env.INDEX_WRITER, project.shard).fence();
+  await objectStub(project.env, project.env.INDEX_WRITER, project.shard).fence(project.projectId);
 }
 
 /**
@@ -104,8 +104,11 @@ async function eraseHeldSessions(project: PlacedProject, erased: Erased, now: Da
 
 /** Erases the next step of the project's rows (or its test data's), in order: false once none is left. */
 async function eraseStep(db: Database, projectId: string, erased: Erased): Promise<boolean> {
-  const testOnly = <T extends typeof webhooks.livemode | typeof sessions.livemode>(livemode: T) =>
-    erased.all ? undefined : eq(livemode, false);
+  const testOnly = <
+    T extends typeof webhooks.livemode | typeof sessions.livemode | typeof projectDays.livemode,
+  >(
+    livemode: T,
+  ) => (erased.all ? undefined : eq(livemode, false));
   // A webhook's deliveries first, a step at a time: its own would go with it, all in one statement.
   const [hook] = await db
     .select({ id: webhooks.id })
@@ -144,6 +147,12 @@ async function eraseStep(db: Database, projectId: string, erased: Erased): Promi
     );
     return true;
   }
+  // The home page's figures of days gone by (counts only), with the project or its test data.
+  const figures = await db
+    .delete(projectDays)
+    .where(and(eq(projectDays.projectId, projectId), testOnly(projectDays.livemode)))
+    .returning({ day: projectDays.day });
+  if (figures.length > 0) return true;
   // Last, events no session lists any more (a webhook's pings, the test data's own).
   const left = await db
     .delete(eventRows)

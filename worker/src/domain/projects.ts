@@ -6,6 +6,7 @@ import { projectSettings } from "../db/project-settings.ts";
 import type { Env } from "../env.ts";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
+import { objectStub } from "../lib/meter.ts";
 import { DEFAULT_RETENTION_DAYS, MAX_RETENTION_DAYS } from "../schemas/limits.ts";
 import { freeTextProblem } from "../schemas/text.ts";
 
@@ -164,6 +165,10 @@ export async function setRetentionDays(
     await set(before.retentionDays);
     throw error;
   }
+  // The shard's writer reads it again before the project's next push (index-push.ts).
+  await objectStub(ctx.env, ctx.env.INDEX_WRITER, ctx.shard)
+    .projectChanged(ctx.projectId)
+    .catch(() => undefined);
 }
 
 export function membersOf(db: Database, projectId: string) {

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client.ts";
-import { listEnvelope } from "../db/paginate.ts";
+import { countForPage, listEnvelope } from "../db/paginate.ts";
 import {
   type ConnectionKeyRow,
   type ConnectionRow,
@@ -179,7 +179,7 @@ export async function listSessionRows(
       .from(sessions)
       .where(inArray(sessions.id, pageIds(ctx, where, kinds, filter)))
       .orderBy(newestFirst),
-    ctx.db.select({ total: count() }).from(sessions).where(where),
+    countForPage(ctx.db, sessions, where, filter),
   ]);
   const { items: rows, ...page } = listEnvelope(items, totals, filter);
   return { rows, page };

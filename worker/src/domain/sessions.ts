@@ -3,6 +3,7 @@ import type { WebhookRow } from "../db/webhooks.ts";
 import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { ApiError, badRequest, notFound } from "../lib/errors.ts";
 import { newId, newSignatureChallenge } from "../lib/ids.ts";
+import { IndexUnavailableError } from "../lib/unavailable.ts";
 import { allowsPrivateNetworks } from "../lib/url-safety.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import type { SessionKind } from "../protocol/messages.ts";
@@ -356,6 +357,13 @@ export async function sessionState(
   const state = await object.detail(ref, scope);
   if (!state) throw notFound("Session", "path.session_id", sessionId);
   return state;
+}
+
+/** Waits until D1 has every change of the caller's session so far; a 503 while it cannot. */
+export async function sessionIndexed(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
+  const { object } = objectFor(ctx, kind, sessionId);
+  if ((await object.indexed()) === null)
+    throw new IndexUnavailableError("the session's changes could not reach D1 yet");
 }
 
 export async function updateSession(

@@ -49,7 +49,11 @@ export const listQuery = z.object({
 export function listEnvelope<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item).describe("This page, newest first"),
-    total: z.int().describe("Items matching the filters"),
+    total: z
+      .int()
+      .describe(
+        "Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`)",
+      ),
     offset: z.int().describe("Items skipped"),
     limit: z.int().describe("The page size used (requests above 100 are capped)"),
     has_more: z.boolean().describe("Whether another page follows"),

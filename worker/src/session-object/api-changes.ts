@@ -16,7 +16,6 @@ import {
   patchRefusal,
   refused,
 } from "../domain/session-rules.ts";
-import { IndexUnavailableError } from "../lib/unavailable.ts";
 import type { HeldSession } from "./held-session.ts";
 import type { SessionWriter } from "./session-writer.ts";
 
@@ -36,17 +35,23 @@ export async function createSession(
   held: HeldSession,
   created: NewSession,
 ): Promise<Written<SessionState | null> | "taken"> {
-  const { store, feed } = held;
+  const { store } = held;
   const current = store.session();
-  if (current?.id === created.session.id)
-    return { value: held.state(current), bookmark: await feed.pushNow() };
+  if (current?.id === created.session.id) {
+    held.pushSoon();
+    return { value: held.state(current), bookmark: null };
+  }
   if (current || store.deleted()) return "taken";
   store.transition((write) => {
     write.create(created.session, created.shard, created.keys, created.authorities);
     write.keepWebhooks(created.webhooks, created.webhooks.length > 0);
   });
-  // The push's end sets the alarm (the session's expiry; a retry if it failed): one alarm written.
-  return { value: null, bookmark: await feed.pushNow() };
+  // Answered now, pushed meanwhile. Its expiry's alarm is set before the answer, so a push lost
+  // with the object (a reset mid-push) is made by then at the latest (and at its next call);
+  // the push's end finds it set: one alarm written.
+  held.pushSoon();
+  await held.scheduleAlarm();
+  return { value: null, bookmark: null };
 }
 
 export function sessionDetail(held: HeldSession, scope: SessionScope): SessionState | null {
@@ -100,21 +105,20 @@ export async function completeSession(
 
 /**
  * Erases a closed session's personal data here and, with the push, in D1 (SPEC §19); a second
- * call answers the same. Every event must be in D1 first, where they are rewritten.
+ * call answers the same. Events D1 does not have yet go in the same push, before the statements
+ * that rewrite the session's events there (index-push.ts), so they are redacted with the rest.
  */
 export async function redactSession(
   held: HeldSession,
   scope: SessionScope,
   now: string,
 ): Promise<ScopedOutcome<SessionState>> {
-  const { store, feed } = held;
+  const { store } = held;
   const session = store.session();
   if (!inScope(session, scope)) return notFound();
   if (session.redactedAt !== null) return held.written(session);
   const refusal = redactionRefusal(session);
   if (refusal) return refusal;
-  if (feed.behind() && (await feed.pushNow()) === null)
-    throw new IndexUnavailableError("the session's events could not reach D1 first");
   const redacted = store.transition((write) => {
     write.events([sessionRedacted(session, now)], new Date(now));
     return write.redact(now);
@@ -122,18 +126,19 @@ export async function redactSession(
   return held.written(redacted);
 }
 
-/** Deletes the session: its rows here at once, D1's (its events too) with the push. */
+/**
+ * Deletes the session: its rows here at once (a tombstone, which answers 404), D1's (its events
+ * too) with the push, after which the object keeps nothing of it (else its alarm retries both).
+ */
 export async function removeSession(
   held: HeldSession,
   scope: SessionScope,
 ): Promise<ScopedOutcome<null>> {
-  const { store, feed } = held;
+  const { store } = held;
   const session = store.session();
   if (!inScope(session, scope)) return notFound();
   store.transition((write) => write.delete());
   held.watchers.closeAll("The session was deleted");
-  const bookmark = await feed.pushNow();
-  // D1 has the deletion: the object keeps nothing of it (else its alarm retries both).
-  if (bookmark !== null) await held.ending.retireIfDone(Date.now());
-  return { ok: true as const, value: { value: null, bookmark } };
+  held.pushSoon(() => held.ending.retireIfDone(Date.now()));
+  return { ok: true as const, value: { value: null, bookmark: null } };
 }

@@ -28,14 +28,22 @@ interface ArrivalDeps {
 export class Arrivals {
   readonly #deps: ArrivalDeps;
   #arriving: Promise<Arrival> | null = null;
+  /** No call has arrived at this instance yet. */
+  #first = true;
 
   constructor(deps: ArrivalDeps) {
     this.#deps = deps;
   }
 
   arrive(ref: SessionRef): Promise<Arrival> {
-    const { store } = this.#deps;
-    if (store.session()) return Promise.resolve("here");
+    const { store, feed } = this.#deps;
+    const session = store.session();
+    // This instance's first call: an open session's object that was reset between answering a
+    // write and pushing it (writes are answered at the edge) pushes what D1 lacks now.
+    if (this.#first && session?.completedAt === null && feed.behind() && !feed.pushing())
+      void feed.pushNow();
+    this.#first = false;
+    if (session) return Promise.resolve("here");
     if (store.deleted()) return Promise.resolve("absent");
     this.#arriving ??= this.#readBack(ref).finally(() => {
       this.#arriving = null;

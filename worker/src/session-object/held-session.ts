@@ -8,7 +8,6 @@ import type { ScopedOutcome, SessionState } from "../domain/session-commands.ts"
 import { expiryStatus, isOpen } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
 import { meter } from "../lib/meter.ts";
-import { notFound } from "./api-changes.ts";
 import { Arrivals } from "./arrival.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
@@ -125,14 +124,22 @@ export class HeldSession {
   }
 
   /**
-   * After a change the API waits on: pushed, so the caller's next list sees it. One D1 refused
-   * as erased there is not found: the object has let it go (index-feed.ts).
+   * After a change the API made: answered once this object has committed it (SPEC §15, writes at
+   * the edge), and pushed to D1 now without waiting. The answer's bookmark names the session
+   * (null here), so a read sent it waits for the push (api/bookmarks.ts, `indexed`).
    */
-  async written(session: SessionRow): Promise<ScopedOutcome<SessionState>> {
+  written(session: SessionRow): ScopedOutcome<SessionState> {
     this.announce();
-    const bookmark = await this.feed.pushNow();
-    if (!this.store.session()) return notFound();
-    return { ok: true, value: { value: this.state(session), bookmark } };
+    this.pushSoon();
+    return { ok: true, value: { value: this.state(session), bookmark: null } };
+  }
+
+  /**
+   * Pushes to D1 now, not waited for: its end sets the alarm (the session's next duty, or a
+   * retry if it failed). An object restarted before it pushed does so at its next call or alarm.
+   */
+  pushSoon(then?: () => Promise<unknown>) {
+    void this.feed.pushNow().then((bookmark) => (bookmark !== null ? then?.() : undefined));
   }
 
   /** After a change the bridge or a signer made: tell the pages, push without waiting. */

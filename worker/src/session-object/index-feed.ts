@@ -16,6 +16,8 @@ export const PUSH_DELAY_MS = 300;
 
 /** A bookmark that, sent back, asks for nothing (api/bookmarks.ts). */
 const ASKS_NOTHING = "first-unconstrained";
+/** What a read at least as fresh as D1's primary opens its session with. */
+const READ_THE_PRIMARY = "first-primary";
 
 /** What the object does around each push. */
 export interface FeedHooks {
@@ -88,6 +90,17 @@ export class IndexFeed {
       await this.#hooks.afterPush();
       return null;
     }
+  }
+
+  /**
+   * D1's bookmark once it has every change so far: after the pushes under way (an edge write's),
+   * without a push of its own when they brought it; null (and the alarm retries) if D1 failed.
+   */
+  async caughtUp(): Promise<string | null> {
+    await this.settled();
+    if (this.behind()) return this.pushNow();
+    // D1 has it all, but this instance never heard its bookmark: the primary is that fresh.
+    return this.#store.pushed().bookmark ?? READ_THE_PRIMARY;
   }
 
   /**

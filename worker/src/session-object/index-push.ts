@@ -100,6 +100,14 @@ function slices(ids: string[]): string[][] {
   return all;
 }
 
+/**
+ * The projects' rows here as a shard's writer last read them, null for none (index-writer.ts):
+ * read once, then forgotten whenever one changes (a deletion, a retention), so a push for a known
+ * project needs no read. A push without events for known projects then costs no round trip before
+ * its write.
+ */
+export type ProjectsKnown = Map<string, ProjectSettingsRow | null>;
+
 /** What a group's writer reads before it writes, in one round trip (readBeforeWriting). */
 interface BeforeWriting {
   /** Sessions whose push is refused: what it holds was erased (SPEC §19). */
@@ -109,8 +117,9 @@ interface BeforeWriting {
 }
 
 /**
- * One round trip before a group is written: its projects' rows here (a deleted project's row is
- * its tombstone; each has the project's retention), and the enabled webhooks their events may
+ * One round trip before a group is written, if it needs one: the rows here of its projects the
+ * writer does not know yet (a deleted project's row is its tombstone; each has the project's
+ * retention), and the enabled webhooks their events may
  * reach — their projects' own (a seek of the project index each) and their sessions' (of the
  * session index); the new sessions' own the same batch writes. A push for what was erased — a
  * deleted project or test data, a closed session past its retention — is refused. Each read is a
@@ -120,9 +129,13 @@ async function readBeforeWriting(
   env: Env,
   db: Database,
   requests: PushRequest[],
+  known: ProjectsKnown,
 ): Promise<BeforeWriting> {
   const withEvents = requests.filter(({ changes }) => changes.events.length > 0);
-  const projectReads = slices(requests.map(({ target }) => target.projectId)).map((ids) =>
+  const unknown = requests
+    .map(({ target }) => target.projectId)
+    .filter((projectId) => !known.has(projectId));
+  const projectReads = slices(unknown).map((ids) =>
     db.select().from(projectSettings).where(inArray(projectSettings.projectId, ids)),
   );
   const enabled = eq(webhooks.enabled, true);
@@ -141,18 +154,22 @@ async function readBeforeWriting(
     ),
   ];
   const reads = [...projectReads, ...webhookReads];
-  const results = (await db.batch(
-    reads as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
-  )) as unknown[][];
+  // Nothing to read (the writer knows the projects, no events): no round trip before writing.
+  const results = (
+    reads.length === 0
+      ? []
+      : await db.batch(reads as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])
+  ) as unknown[][];
   const projectRows = results.slice(0, projectReads.length).flat() as ProjectSettingsRow[];
   const webhookRows = results.slice(projectReads.length).flat() as WebhookRow[];
-  const settings = new Map(projectRows.map((row) => [row.projectId, row]));
+  for (const projectId of unknown) known.set(projectId, null);
+  for (const row of projectRows) known.set(row.projectId, row);
   const now = Date.now();
   const gone = new Set<string>();
   for (const { target, changes } of requests)
     if (
       changes.session?.deleted !== true &&
-      erasureOf(env, target, settings.get(target.projectId) ?? null).erased(now)
+      erasureOf(env, target, known.get(target.projectId) ?? null).erased(now)
     )
       gone.add(target.sessionId);
   return {
@@ -327,11 +344,12 @@ export async function writePushes(
   env: Env,
   shard: string,
   sent: PushRequest[],
+  known: ProjectsKnown = new Map(),
 ): Promise<{ bookmark: string | null; gone: Set<string> }> {
   const d1 = shardBinding(env, shard).withSession("first-primary");
   const db = database(d1);
   const at = new Date().toISOString();
-  const { gone, listeners } = await readBeforeWriting(env, db, sent.map(withoutDeleted));
+  const { gone, listeners } = await readBeforeWriting(env, db, sent.map(withoutDeleted), known);
   const requests = sent.filter(({ target }) => !gone.has(target.sessionId)).map(withoutDeleted);
   const invocations = invocationsOf(requests, listeners, at);
   // Queued before the commit: a consumer that finds no invocation yet asks again (consumer.ts).
@@ -351,8 +369,12 @@ export async function writePushes(
 }
 
 /** Writes one session's push alone, in its own transaction, and queues its deliveries. */
-export async function pushToIndex(env: Env, request: PushRequest): Promise<PushResult> {
-  const { bookmark, gone } = await writePushes(env, request.shard, [request]);
+export async function pushToIndex(
+  env: Env,
+  request: PushRequest,
+  known?: ProjectsKnown,
+): Promise<PushResult> {
+  const { bookmark, gone } = await writePushes(env, request.shard, [request], known);
   if (gone.has(request.target.sessionId)) return { gone: true };
   return { version: request.changes.version, bookmark };
 }

@@ -6,7 +6,13 @@ import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
 import { meterWriterRequest } from "../lib/meter.ts";
 import { isD1KnownAway, isRefusedOnItsMerits } from "../lib/unavailable.ts";
-import { type PushRequest, type PushResult, pushToIndex, writePushes } from "./index-push.ts";
+import {
+  type ProjectsKnown,
+  type PushRequest,
+  type PushResult,
+  pushToIndex,
+  writePushes,
+} from "./index-push.ts";
 
 /**
  * The writer of one index shard (SPEC §15): every push of the shard's sessions comes here, one
@@ -58,6 +64,8 @@ export class IndexWriter extends DurableObject<Env> {
   #waiting: Waiting[] = [];
   /** Transactions under way. */
   readonly #writing = new Set<Promise<void>>();
+  /** The shard's projects' rows, as read (index-push.ts `ProjectsKnown`). */
+  readonly #projects: ProjectsKnown = new Map();
   /** Transactions written and pushes they carried, since this instance started (bench/tests). */
   #stats = { transactions: 0, pushes: 0 };
 
@@ -74,12 +82,20 @@ export class IndexWriter extends DurableObject<Env> {
   }
 
   /**
-   * Resolves once every transaction under way when it was called has ended. A project's erasure
-   * marks it erased first (its tombstone here), then waits for this: a group that read before the
-   * mark has landed when it resolves, and every later one reads the mark and refuses its pushes
-   * (domain/project-erasure.ts). Every push of the shard comes through this writer.
+   * The project's row here changed (its retention): read it again before its next push.
    */
-  async fence(): Promise<void> {
+  projectChanged(projectId: string) {
+    this.#projects.delete(projectId);
+  }
+
+  /**
+   * Resolves once every transaction under way when it was called has ended. A project's erasure
+   * marks it erased first (its tombstone here), then calls this: a group that read the project
+   * before the mark has landed when it resolves, and every later one reads the mark and refuses
+   * its pushes (domain/project-erasure.ts). Every push of the shard comes through this writer.
+   */
+  async fence(projectId: string): Promise<void> {
+    this.#projects.delete(projectId);
     await Promise.allSettled([...this.#writing]);
   }
 
@@ -129,7 +145,7 @@ export class IndexWriter extends DurableObject<Env> {
       }
       // Not D1 away: each goes alone, so one push's fault does not fail the rest.
       for (const waiting of group)
-        await pushToIndex(this.env, waiting.request).then(
+        await pushToIndex(this.env, waiting.request, this.#projects).then(
           (result) => waiting.resolve({ ok: true, result }),
           (alone) => waiting.resolve(failure(alone)),
         );
@@ -139,7 +155,7 @@ export class IndexWriter extends DurableObject<Env> {
   /** The group's pushes in one transaction, their deliveries queued; D1's bookmark after it. */
   async #writeTogether(group: Waiting[]) {
     const requests = group.map((waiting) => waiting.request);
-    const written = await writePushes(this.env, requests[0]?.shard ?? "", requests);
+    const written = await writePushes(this.env, requests[0]?.shard ?? "", requests, this.#projects);
     this.#stats.transactions += 1;
     this.#stats.pushes += group.length;
     return written;

@@ -137,7 +137,7 @@ export class SessionObject extends DurableObject<Env> {
   async indexed(): Promise<string | null> {
     const { store, feed } = this.#held;
     if (!store.session() && !store.deleted()) return NOTHING_PENDING;
-    return feed.pushNow();
+    return feed.caughtUp();
   }
 
   /**

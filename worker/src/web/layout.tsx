@@ -68,13 +68,10 @@ function navLinks(page: PageContext | undefined): NavLink[] {
   if (page?.account) links.push({ href: "/projects", label: "Projects" });
   if (page?.project) {
     const base = `/projects/${page.project.id}`;
-    // Webhooks and members are sections of the settings page, each an area of its own here.
     links.push(
       { href: base, label: "Overview" },
       { href: `${base}/sessions`, label: "Sessions" },
-      { href: `${base}/settings#webhooks`, label: "Webhooks", holds: [`${base}/webhooks`] },
-      { href: `${base}/settings#members`, label: "Members" },
-      { href: `${base}/settings`, label: "Settings" },
+      { href: `${base}/settings`, label: "Settings", holds: [`${base}/webhooks`] },
     );
   }
   links.push({ href: "/docs", label: "API reference" });

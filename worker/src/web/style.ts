@@ -15,6 +15,7 @@ header.site { display: flex; align-items: baseline; gap: .25rem 1.25rem; padding
 header .brand { font-weight: 700; text-decoration: none; color: inherit; }
 header .header-project { color: var(--muted); max-width: 14rem; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 header nav.links { display: flex; gap: 1rem; flex: 1; white-space: nowrap; }
+nav.section-nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 1.5rem; }
 header nav a[aria-current=page] { font-weight: 600; color: inherit; text-decoration: none; }
 header .account { display: flex; gap: .75rem; align-items: baseline; min-width: 0; }
 header.site > .account span { max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

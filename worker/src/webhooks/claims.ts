@@ -9,6 +9,7 @@ import {
   webhookInvocations,
   webhooks,
 } from "../db/webhooks.ts";
+import { encodeTime } from "../lib/ids.ts";
 import { leaseSeconds } from "./schedule.ts";
 
 /**
@@ -56,14 +57,23 @@ export async function claimAttempt(
 const free = (now: Date) =>
   or(isNull(webhookInvocations.leaseUntil), lte(webhookInvocations.leaseUntil, now.toISOString()));
 
-/** A first attempt not made yet, recent enough to keep later events of its webhook waiting. */
-const firstAttemptDue = (webhookId: string, now: Date) =>
-  and(
+/**
+ * A first attempt not made yet, recent enough to keep later events of its webhook waiting. Its
+ * id begins with its event's, which begins with the event's time (`invocationIdOf`): so "recent"
+ * is a range of the webhook's key, not a walk over every delivery it ever had (issue 53: 2,000
+ * retained deliveries were 2,000 rows read a claim). An event older than the window (one that
+ * waited out a D1 outage in its object) no longer holds later ones back, as a stuck one does not.
+ */
+const firstAttemptDue = (webhookId: string, now: Date) => {
+  const since = now.getTime() - ORDER_WAIT_WINDOW_MS;
+  return and(
     eq(webhookInvocations.webhookId, webhookId),
+    gt(webhookInvocations.id, `whi_${encodeTime(since)}`),
     eq(webhookInvocations.attempts, 0),
     eq(webhookInvocations.status, "pending"),
-    gt(webhookInvocations.createdAt, new Date(now.getTime() - ORDER_WAIT_WINDOW_MS).toISOString()),
+    gt(webhookInvocations.createdAt, new Date(since).toISOString()),
   );
+};
 
 /**
  * Claims the first attempts of a webhook's events still waiting, oldest first, up to the

@@ -3,7 +3,7 @@ import { paginate } from "../db/paginate.ts";
 import { type WebhookRow, webhooks } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
 import { renewWebhookCopy } from "../domain/session-views.ts";
-import { sessionState } from "../domain/sessions.ts";
+import { sessionIndexed, sessionState } from "../domain/sessions.ts";
 import { webhookView } from "../domain/webhook-view.ts";
 import { badRequest, notFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -62,12 +62,17 @@ function scopeCondition(ctx: ProjectContext, scope: WebhookScope): SQL | undefin
  * The session a session-scoped route names must be the caller's and of the route's kind: its
  * object says so, current even where D1's replica near the caller has not seen it yet.
  */
+/**
+ * The caller's session exists, and D1 has it: its webhooks are D1's rows, which name it. A session
+ * created a moment ago is answered at its object (issue 54), so its push may still be on its way.
+ */
 export async function assertSessionInProject(
   ctx: ProjectContext,
   kind: SessionKind,
   sessionId: string,
 ) {
   await sessionState(ctx, kind, sessionId);
+  await sessionIndexed(ctx, kind, sessionId);
 }
 
 export async function createWebhook(

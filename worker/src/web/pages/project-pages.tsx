@@ -97,6 +97,15 @@ export function SettingsPage(props: SettingsProps) {
   return (
     <Layout title={`${project.name} settings`} page={page}>
       <h1>Settings</h1>
+      {/* Each part of the project's settings is an area of its own: reached from here. */}
+      <nav class="section-nav" aria-label="Settings">
+        <a href="#retention">Retention</a>
+        <a href="#api-keys">API keys</a>
+        <a href="#webhooks">Webhooks</a>
+        <a href="#members">Members</a>
+        <a href="#test-data">Test data</a>
+        <a href="#delete">Delete</a>
+      </nav>
       <FormProblems form={props.renameForm} />
       <form class="stack" method="post" action={`${base}/rename`}>
         <Csrf token={page.csrf} />
