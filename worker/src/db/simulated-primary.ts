@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { meterD1 } from "../lib/meter.ts";
+import { meterD1, meterQueries } from "../lib/meter.ts";
 import { asIndexError, IndexUnavailableError } from "../lib/unavailable.ts";
 
 /**
@@ -103,7 +103,11 @@ function gatedStatement(
 ): Statement {
   if (recordingStatements && statementsPrepared.size < STATEMENTS_KEPT)
     statementsPrepared.set(sql, binding);
-  const wait = () => (reachesPrimary(sql) ? gate(sql) : Promise.resolve());
+  const wait = () => {
+    const primary = reachesPrimary(sql);
+    meterQueries(binding, 1, primary);
+    return primary ? gate(sql) : Promise.resolve();
+  };
   const write = isWrite(sql);
   const gated = {
     sql,
@@ -185,7 +189,9 @@ function gatedSession(
     batch: (statements: D1PreparedStatement[]) =>
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
-        if (sqls.some(reachesPrimary)) await gate(sqls.join(";\n"));
+        const primary = sqls.some(reachesPrimary);
+        meterQueries(binding, sqls.length, primary);
+        if (primary) await gate(sqls.join(";\n"));
         const started = performance.now();
         const results = await session.batch(unwrap(statements));
         meterD1(binding, results, sqls, sqls.some(isWrite), performance.now() - started);
@@ -202,6 +208,7 @@ export function gatedDatabase(binding: string, d1: D1Database, gate: PrimaryGate
     batch: (statements: D1PreparedStatement[]) =>
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
+        meterQueries(binding, sqls.length, true);
         await gate(sqls.join(";\n"));
         const started = performance.now();
         const results = await d1.batch(unwrap(statements));

@@ -33,6 +33,10 @@ export interface Meters {
   d1WriteMsBy: Record<string, number>;
   /** Requests each shard's index writer received (pushes): its share of an object's ~1,000/s. */
   writerRequestsBy: Record<string, number>;
+  /** Every statement each database ran, reads included, on its primary: D1's ~1,000 a second. */
+  d1PrimaryQueriesBy: Record<string, number>;
+  /** Statements read from a replica (the Sessions API), by database: off the primary. */
+  d1ReplicaQueriesBy: Record<string, number>;
   /** Rows written per statement (its first words), D1's and the objects' apart: where they go. */
   writtenBy: Record<string, number>;
 }
@@ -54,6 +58,8 @@ const zero = (): Meters => ({
   d1WriteStatementsBy: {},
   d1WriteMsBy: {},
   writerRequestsBy: {},
+  d1PrimaryQueriesBy: {},
+  d1ReplicaQueriesBy: {},
   writtenBy: {},
 });
 
@@ -77,6 +83,8 @@ export function readMeters(): Meters {
     d1WriteStatementsBy: { ...meters.d1WriteStatementsBy },
     d1WriteMsBy: { ...meters.d1WriteMsBy },
     writerRequestsBy: { ...meters.writerRequestsBy },
+    d1PrimaryQueriesBy: { ...meters.d1PrimaryQueriesBy },
+    d1ReplicaQueriesBy: { ...meters.d1ReplicaQueriesBy },
     writtenBy: { ...meters.writtenBy },
   };
 }
@@ -103,6 +111,12 @@ export async function meteredAlarm(run: () => Promise<void>): Promise<void> {
   } finally {
     meter("durableObjectActiveMs", performance.now() - started);
   }
+}
+
+/** `count` statements `database` ran, on its primary or a replica. */
+export function meterQueries(database: string, count: number, primary: boolean) {
+  const by = primary ? meters.d1PrimaryQueriesBy : meters.d1ReplicaQueriesBy;
+  by[database] = (by[database] ?? 0) + count;
 }
 
 /** A request to `shard`'s index writer. */
