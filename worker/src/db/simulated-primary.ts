@@ -105,7 +105,7 @@ function gatedStatement(
     statementsPrepared.set(sql, binding);
   const wait = () => {
     const primary = reachesPrimary(sql);
-    meterQueries(binding, 1, primary);
+    meterQueries(binding, [sql], primary);
     return primary ? gate(sql) : Promise.resolve();
   };
   const write = isWrite(sql);
@@ -190,7 +190,7 @@ function gatedSession(
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         const primary = sqls.some(reachesPrimary);
-        meterQueries(binding, sqls.length, primary);
+        meterQueries(binding, sqls, primary);
         if (primary) await gate(sqls.join(";\n"));
         const started = performance.now();
         const results = await session.batch(unwrap(statements));
@@ -208,7 +208,7 @@ export function gatedDatabase(binding: string, d1: D1Database, gate: PrimaryGate
     batch: (statements: D1PreparedStatement[]) =>
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
-        meterQueries(binding, sqls.length, true);
+        meterQueries(binding, sqls, true);
         await gate(sqls.join(";\n"));
         const started = performance.now();
         const results = await d1.batch(unwrap(statements));

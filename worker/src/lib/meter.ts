@@ -37,6 +37,8 @@ export interface Meters {
   d1PrimaryQueriesBy: Record<string, number>;
   /** Statements read from a replica (the Sessions API), by database: off the primary. */
   d1ReplicaQueriesBy: Record<string, number>;
+  /** Statements run on a primary, by their first words: what a shard's primary spends on. */
+  primaryQueriesBy: Record<string, number>;
   /** Rows written per statement (its first words), D1's and the objects' apart: where they go. */
   writtenBy: Record<string, number>;
 }
@@ -60,6 +62,7 @@ const zero = (): Meters => ({
   writerRequestsBy: {},
   d1PrimaryQueriesBy: {},
   d1ReplicaQueriesBy: {},
+  primaryQueriesBy: {},
   writtenBy: {},
 });
 
@@ -85,6 +88,7 @@ export function readMeters(): Meters {
     writerRequestsBy: { ...meters.writerRequestsBy },
     d1PrimaryQueriesBy: { ...meters.d1PrimaryQueriesBy },
     d1ReplicaQueriesBy: { ...meters.d1ReplicaQueriesBy },
+    primaryQueriesBy: { ...meters.primaryQueriesBy },
     writtenBy: { ...meters.writtenBy },
   };
 }
@@ -96,9 +100,11 @@ export function resetMeters() {
 }
 
 /** `rows` written by `sql`, under the statement's first words (bindings are not part of it). */
+const firstWords = (sql: string) => sql.replace(/\s+/g, " ").trim().slice(0, 60);
+
 function writtenBy(store: "d1" | "do" | "alarm", sql: string, rows: number) {
   if (rows === 0) return;
-  const statement = `${store}: ${sql.replace(/\s+/g, " ").trim().slice(0, 60)}`;
+  const statement = `${store}: ${firstWords(sql)}`;
   meters.writtenBy[statement] = (meters.writtenBy[statement] ?? 0) + rows;
 }
 
@@ -113,10 +119,15 @@ export async function meteredAlarm(run: () => Promise<void>): Promise<void> {
   }
 }
 
-/** `count` statements `database` ran, on its primary or a replica. */
-export function meterQueries(database: string, count: number, primary: boolean) {
+/** The statements `sqls` that `database` ran, on its primary or a replica. */
+export function meterQueries(database: string, sqls: string[], primary: boolean) {
   const by = primary ? meters.d1PrimaryQueriesBy : meters.d1ReplicaQueriesBy;
-  by[database] = (by[database] ?? 0) + count;
+  by[database] = (by[database] ?? 0) + sqls.length;
+  if (!primary) return;
+  for (const sql of sqls) {
+    const statement = `${database}: ${firstWords(sql)}`;
+    meters.primaryQueriesBy[statement] = (meters.primaryQueriesBy[statement] ?? 0) + 1;
+  }
 }
 
 /** A request to `shard`'s index writer. */
