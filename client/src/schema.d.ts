@@ -3076,7 +3076,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
@@ -3456,7 +3456,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
@@ -4307,7 +4307,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
@@ -5041,7 +5041,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
@@ -5892,7 +5892,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
@@ -6916,7 +6916,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
@@ -7420,7 +7420,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters */
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
                         total: number;
                     };
                 };
