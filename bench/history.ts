@@ -27,6 +27,17 @@ const DAY_MS = 86_400_000;
 const HISTORY_DAYS = 30;
 /** The loaded shard and the empty one (wrangler.toml binds INDEX_0 … INDEX_3). */
 const LOADED = "INDEX_0";
+/**
+ * A query's time on a shard's primary: D1's limits page takes an average query of 1 ms (about
+ * 1,000 queries a second, one at a time).
+ */
+const QUERY_MS = 1;
+/**
+ * A query's time on the primary during the burst: this machine makes some 15 proofs a second, so
+ * a primary 20 times slower than D1's average is loaded by them as D1's would be by 300 a second.
+ * The burst then counts the queries a proof costs where the primary binds, its writer grouping.
+ */
+const BURST_QUERY_MS = 20;
 const EMPTY = "INDEX_1";
 
 interface Meters {
@@ -239,7 +250,12 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
   const [busy, neighbour, alone] = made as [(typeof made)[0], (typeof made)[0], (typeof made)[0]];
 
   const receiver = await startWebhookReceiver();
-  const worker = await startLocalWorker({ persistTo, vars: { METERING: "on" } });
+  const worker = await startLocalWorker({
+    persistTo,
+    // Each shard's primary takes its queries one at a time, QUERY_MS each, as D1 does: a burst
+    // queues there as it would in production (db/simulated-primary.ts).
+    vars: { METERING: "on", SIMULATED_D1_QUERY_MS: String(QUERY_MS) },
+  });
   const keyPath = join(persistTo, "user_key");
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "", "-f", keyPath]);
   const blob = readFileSync(`${keyPath}.pub`, "utf8").split(" ")[1] ?? "";
@@ -380,13 +396,17 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
       const one = await settled();
       // The burst: sessions made and proven many at once, each delivered; the writer groups
       // the pushes. Counted from the first create to the last delivery.
+      await fetch(`${worker.url}/__dev/primary?query_ms=${BURST_QUERY_MS}`, { method: "PUT" });
       await meters(true);
+      const burstStarted = performance.now();
       await loop(burst, 50, async () => {
         const created = await api(project.apiKey, "POST", "/ssh/collect/sessions/", {});
         await prove(created.json.connection_identifier);
         await deliveredAt(path, created.json.id);
       });
+      const burstSeconds = (performance.now() - burstStarted) / 1000;
       const many = await settled();
+      await fetch(`${worker.url}/__dev/primary?query_ms=${QUERY_MS}`, { method: "PUT" });
       const per = (value: number, n: number) => value / n;
       const single: Measured = {
         rowsRead: per(one.d1RowsRead, proofs),
@@ -404,6 +424,10 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
       return {
         single,
         burstPrimaryQueries: per(many.d1PrimaryQueriesBy[shard] ?? 0, burst),
+        burstProofsPerSecond: burst / burstSeconds,
+        burstPrimaryBusy:
+          ((many.d1PrimaryQueriesBy[shard] ?? 0) * BURST_QUERY_MS) / 1000 / burstSeconds,
+        burstTransactions: per(many.d1WriteTransactionsBy[shard] ?? 0, burst),
         burstStatements: statements,
       };
     };
@@ -462,6 +486,23 @@ export function historyMarkdown(
       empty.burstPrimaryQueries,
       2,
     ),
+    row(
+      `write transactions on the primary, burst of ${burst}`,
+      loaded.burstTransactions,
+      empty.burstTransactions,
+      2,
+    ),
+    row(
+      "proofs a second, burst (create → delivered)",
+      loaded.burstProofsPerSecond,
+      empty.burstProofsPerSecond,
+    ),
+    row(
+      "the primary's time busy, burst (share)",
+      loaded.burstPrimaryBusy,
+      empty.burstPrimaryBusy,
+      2,
+    ),
     latency("create", "create"),
     latency("GET one session", "get"),
     latency("list, with the bookmark", "list"),
@@ -475,7 +516,7 @@ export function historyMarkdown(
   ];
   return `## 16. History: a shard holding 30 days of a busy project
 
-\`node bench/history.ts ${sessionsEach} ${proofs} ${burst}\` — one shard (${LOADED}) loaded straight into its SQLite file with two projects of ${sessionsEach.toLocaleString("en")} closed sessions each over 30 days (each with its connection and key, its events' row and, for the first, a delivery of each event to its webhook: ${(3 * sessionsEach).toLocaleString("en")} deliveries; ${fmt(result.shardBytes / 2 ** 20, 0)} MiB; loaded in ${fmt(result.loadSeconds, 0)} s), and a project alone on an empty shard (${EMPTY}), each with a webhook, in one run. Per proof: a create, the bridge's two calls, a GET and a list with the caller's bookmark, one after another (${proofs} proofs); then ${burst} proofs, 50 at a time, each from its create to its delivery. Counts by the Worker's meters (\`METERING=on\`), latencies as the client saw them.
+\`node bench/history.ts ${sessionsEach} ${proofs} ${burst}\` — one shard (${LOADED}) loaded straight into its SQLite file with two projects of ${sessionsEach.toLocaleString("en")} closed sessions each over 30 days (each with its connection and key, its events' row and, for the first, a delivery of each event to its webhook: ${(3 * sessionsEach).toLocaleString("en")} deliveries; ${fmt(result.shardBytes / 2 ** 20, 0)} MiB; loaded in ${fmt(result.loadSeconds, 0)} s), and a project alone on an empty shard (${EMPTY}), each with a webhook, in one run. Per proof: a create, the bridge's two calls, a GET and a list with the caller's bookmark, one after another (${proofs} proofs); then ${burst} proofs, 50 at a time, each from its create to its delivery, with each query taking ${BURST_QUERY_MS} ms on the primary (this machine's ~15 proofs a second then load it as 300 a second would load D1's: the queries a proof costs where the primary binds). Each shard's primary takes its queries one at a time, ${QUERY_MS} ms each, as D1's limits page describes a database (\`SIMULATED_D1_QUERY_MS=${QUERY_MS}\`), so a burst queues there as it would in production. Counts by the Worker's meters (\`METERING=on\`), latencies as the client saw them.
 
 ${table(["Per proof", "loaded shard", "empty shard", "loaded ÷ empty"], rows)}
 

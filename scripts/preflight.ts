@@ -48,6 +48,7 @@ const PLACEHOLDER_ID = /^00000000-0000-4000-8000-0000000000[0-9a-f]{2}$/;
 /** Settings only a local run may have (config.ts refuses them in production at start, too). */
 const DEVELOPMENT_ONLY = [
   "SIMULATED_D1_PRIMARY_MS",
+  "SIMULATED_D1_QUERY_MS",
   "RETENTION_DAY_SECONDS",
   "RETIREMENT_GRACE_SECONDS",
   "METERING",

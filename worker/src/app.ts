@@ -22,6 +22,7 @@ import { signatureRoutes } from "./api/signatures.ts";
 import { collectTestHelperRoutes, verifyTestHelperRoutes } from "./api/test-helpers.ts";
 import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
+import { setSimulatedQueryMs } from "./db/simulated-primary.ts";
 import { JWKS_MAX_AGE_SECONDS, publishedKeys } from "./domain/attestations.ts";
 import { sessionObject } from "./domain/session-address.ts";
 import { internalRoutes } from "./internal/routes.ts";
@@ -112,6 +113,15 @@ export function buildApp() {
     const read = readMeters();
     if (c.req.method === "DELETE") resetMeters();
     return c.json(read);
+  });
+  // A primary's time a query (SIMULATED_D1_QUERY_MS), changed mid-run: bench/history.ts's burst.
+  app.put("/__dev/primary", async (c) => {
+    if (!metering(c.env) || !c.env.SIMULATED_D1_QUERY_MS) return c.notFound();
+    const ms = Number(c.req.query("query_ms"));
+    if (!(Number.isInteger(ms) && ms >= 0 && ms <= 1000))
+      return c.json({ error: "query_ms: a whole number of milliseconds, 0 to 1000" }, 400);
+    setSimulatedQueryMs(ms);
+    return c.json({ query_ms: ms });
   });
   app.get("/__dev/sessions/:session_id/storage", async (c) => {
     if (!metering(c.env)) return c.notFound();

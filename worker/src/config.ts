@@ -10,16 +10,17 @@ import { LOG_LEVELS, logLevelOf } from "./lib/log.ts";
  */
 export function configurationProblems(env: Env): string[] {
   const problems: string[] = [];
-  const simulated = env.SIMULATED_D1_PRIMARY_MS;
-  if (simulated !== undefined && simulated !== "") {
+  for (const [name, simulated, what] of [
+    ["SIMULATED_D1_PRIMARY_MS", env.SIMULATED_D1_PRIMARY_MS, "slows every D1 write"],
+    ["SIMULATED_D1_QUERY_MS", env.SIMULATED_D1_QUERY_MS, "makes D1 take its queries one by one"],
+  ] as const) {
+    if (simulated === undefined || simulated === "") continue;
     if (env.ENVIRONMENT === "production") {
       problems.push(
-        "SIMULATED_D1_PRIMARY_MS is a development setting that slows every D1 write; a Worker with ENVIRONMENT=production refuses to start with it set",
+        `${name} is a development setting that ${what}; a Worker with ENVIRONMENT=production refuses to start with it set`,
       );
     } else if (!/^\d+$/.test(simulated)) {
-      problems.push(
-        `SIMULATED_D1_PRIMARY_MS must be a whole number of milliseconds, not "${simulated}"`,
-      );
+      problems.push(`${name} must be a whole number of milliseconds, not "${simulated}"`);
     }
   }
   for (const [name, setting, what] of [

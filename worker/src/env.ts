@@ -15,6 +15,8 @@ declare global {
       ATTESTATION_KEYS?: string;
       /** Development only: every call reaching the D1 primary waits this long (bench/geo.ts). */
       SIMULATED_D1_PRIMARY_MS?: string;
+      /** Development only: a primary takes this long a query, one at a time (bench/history.ts). */
+      SIMULATED_D1_QUERY_MS?: string;
       /** Development only: the seconds in a retention day (SPEC §19), to see erasure happen. */
       RETENTION_DAY_SECONDS?: string;
       /** Development only: seconds after its close a session's object retires (15 minutes). */

@@ -11,8 +11,11 @@ import { asIndexError, IndexUnavailableError } from "../lib/unavailable.ts";
  * and in each Durable Object, so no code path can go round it.
  */
 
-/** What decides when a call that reached the primary may go on: by default, the delay. */
-export type PrimaryGate = (sql: string) => Promise<void>;
+/**
+ * What decides when a call that reached the primary may go on: by default, the delay (and with
+ * SIMULATED_D1_QUERY_MS, the primary's own time for its `statements`).
+ */
+export type PrimaryGate = (sql: string, statements?: number) => Promise<void>;
 
 /** Every call that reached the primary while the simulation is on, for tests to count. */
 export const primaryCalls: string[] = [];
@@ -83,11 +86,42 @@ export function setPrimaryGate(gate: PrimaryGate | null) {
 const READ = /^\s*(select|with)\b/i;
 const isWrite = (sql: string) => !READ.test(sql);
 
-function primaryGate(delayMs: number): PrimaryGate {
-  return async (sql) => {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** When each database's simulated primary is free again (SIMULATED_D1_QUERY_MS). */
+const primaryFreeAt = new Map<string, number>();
+
+/**
+ * SIMULATED_D1_QUERY_MS (development only): a database's primary as D1's limits page describes
+ * it — one query at a time, each taking that long ("an average query of 1 ms: about 1,000
+ * queries a second", https://developers.cloudflare.com/d1/platform/limits/) — so that a burst
+ * queues at the primary as it would in production, and what a proof costs it is counted where it
+ * binds. Locally every Worker and object of the script shares one isolate, so one queue per
+ * database here is the database's.
+ */
+async function takeTurn(binding: string, queryMs: number, statements: number) {
+  const now = performance.now();
+  const start = Math.max(now, primaryFreeAt.get(binding) ?? 0);
+  const done = start + queryMs * statements;
+  primaryFreeAt.set(binding, done);
+  await sleep(done - now);
+}
+
+/** A query's time set at run time (`PUT /__dev/primary`, bench/history.ts), over the setting's. */
+let queryMsNow: number | null = null;
+
+/** Development only: every primary's query takes `ms` from now on (null: the setting's again). */
+export function setSimulatedQueryMs(ms: number | null) {
+  queryMsNow = ms;
+}
+
+function primaryGate(binding: string, delayMs: number, queryMs: number): PrimaryGate {
+  return async (sql, statements = 1) => {
     record(primaryCalls, sql);
     if (gateOverride) return gateOverride(sql);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (delayMs > 0) await sleep(delayMs);
+    const ms = queryMsNow ?? queryMs;
+    if (ms > 0) await takeTurn(binding, ms, statements);
   };
 }
 
@@ -191,7 +225,7 @@ function gatedSession(
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         const primary = sqls.some(reachesPrimary);
         meterQueries(binding, sqls, primary);
-        if (primary) await gate(sqls.join(";\n"));
+        if (primary) await gate(sqls.join(";\n"), sqls.length);
         const started = performance.now();
         const results = await session.batch(unwrap(statements));
         meterD1(binding, results, sqls, sqls.some(isWrite), performance.now() - started);
@@ -209,7 +243,7 @@ export function gatedDatabase(binding: string, d1: D1Database, gate: PrimaryGate
       guard(binding, async () => {
         const sqls = statements.map((statement) => (statement as Statement).sql ?? "");
         meterQueries(binding, sqls, true);
-        await gate(sqls.join(";\n"));
+        await gate(sqls.join(";\n"), sqls.length);
         const started = performance.now();
         const results = await d1.batch(unwrap(statements));
         meterD1(binding, results, sqls, sqls.some(isWrite), performance.now() - started);
@@ -245,17 +279,19 @@ const isD1 = (value: unknown): value is D1Database =>
 
 /**
  * The environment as the Worker and its objects see it: every D1 binding's failures classified
- * (D1 away is a 503, lib/unavailable.ts); with SIMULATED_D1_PRIMARY_MS set, every call to a
- * primary gated.
+ * (D1 away is a 503, lib/unavailable.ts); with SIMULATED_D1_PRIMARY_MS or SIMULATED_D1_QUERY_MS
+ * set, every call to a primary gated.
  */
 export function withD1(env: Env): Env {
   let wrapped = wrappedEnvs.get(env);
   if (!wrapped) {
-    const setting = env.SIMULATED_D1_PRIMARY_MS;
-    const simulated = setting !== undefined && setting !== "";
-    const gate = simulated ? primaryGate(Number(setting)) : openGate;
+    const delay = env.SIMULATED_D1_PRIMARY_MS;
+    const queryMs = Number(env.SIMULATED_D1_QUERY_MS) || 0;
+    const simulated = (delay !== undefined && delay !== "") || queryMs > 0;
+    const gate = (name: string) =>
+      simulated ? primaryGate(name, Number(delay) || 0, queryMs) : openGate;
     const gated = Object.entries(env).flatMap(([name, value]) =>
-      isD1(value) ? [[name, gatedDatabase(name, value, gate)]] : [],
+      isD1(value) ? [[name, gatedDatabase(name, value, gate(name))]] : [],
     );
     wrapped = { ...env, ...Object.fromEntries(gated) } as Env;
     wrappedEnvs.set(env, wrapped);

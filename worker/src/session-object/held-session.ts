@@ -47,8 +47,8 @@ export class HeldSession {
     this.storage = storage;
     this.store = new SessionStore(storage);
     this.feed = new IndexFeed(env, this.store, {
-      afterPush: async () => {
-        await this.ending.learnEraseAt();
+      afterPush: async (eraseAt) => {
+        await this.ending.learnEraseAt(eraseAt);
         await this.scheduleAlarm();
       },
       erased: () => this.ending.forgetErased(),

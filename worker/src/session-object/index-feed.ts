@@ -21,8 +21,11 @@ const READ_THE_PRIMARY = "first-primary";
 
 /** What the object does around each push. */
 export interface FeedHooks {
-  /** After each push, or a failed one: the object sets its alarm for what is left. */
-  afterPush: () => Promise<void>;
+  /**
+   * After each push, or a failed one: the object sets its alarm for what is left. `eraseAt`: when
+   * the session is erased, as the shard's writer worked it out (undefined when it did not).
+   */
+  afterPush: (eraseAt?: number | null) => Promise<void>;
   /** D1 refused the push as erased there: the object forgets the session too (SPEC §19). */
   erased: () => Promise<void>;
 }
@@ -169,7 +172,7 @@ export class IndexFeed {
       },
       webhooks.length > 0,
     );
-    await this.#hooks.afterPush();
+    await this.#hooks.afterPush(result.eraseAt);
     return result;
   }
 

@@ -1,8 +1,9 @@
-import { and, eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { D1_MAX_BOUND_PARAMETERS, type Database, database, inChunks } from "../db/client.ts";
+import { type Database, database } from "../db/client.ts";
 import { shardBinding } from "../db/databases.ts";
+import { insertFromJson, runBatch, type Statement } from "../db/json-rows.ts";
 import { projectSettings } from "../db/project-settings.ts";
 import {
   connectionKeys,
@@ -55,50 +56,33 @@ const WRITTEN_ONCE = new Set([
   "createdAt",
 ]);
 
-/** `SET column = excluded.column` for every column of `table` that can change. */
-function fromExcluded(table: SQLiteTable): Record<string, SQL> {
-  const set: Record<string, SQL> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table)))
-    if (!WRITTEN_ONCE.has(key)) set[key] = sql.raw(`excluded."${column.name}"`);
-  return set;
+/** Every column of `table` that can change: what an upsert's `SET` rewrites. */
+function changeable(table: SQLiteTable): string[] {
+  return Object.entries(getTableColumns(table))
+    .filter(([key]) => !WRITTEN_ONCE.has(key))
+    .map(([, column]) => column.name);
 }
 
-/** Upserts that keep the newer of two versions of a row, `key` naming the row. */
+/**
+ * Upserts that keep the newer of two versions of a row, `key` naming the row: every push's rows
+ * of the table in one statement (db/json-rows.ts).
+ */
 function newerOf<T extends SQLiteTable & { version: unknown }>(
-  db: Database,
   table: T,
   key: SQLiteColumn[],
   rows: T["$inferInsert"][],
-): BatchItem<"sqlite">[] {
-  const version = (table as unknown as { version: SQL }).version;
-  return inChunks(rows).map((chunk) =>
-    db
-      .insert(table)
-      .values(chunk)
-      .onConflictDoUpdate({
-        target: key,
-        set: fromExcluded(table),
-        setWhere: sql`excluded."version" > ${version}`,
-      }),
-  );
+): SQL[] {
+  return insertFromJson(table, rows, { keep: "newer", key, set: changeable(table) });
 }
 
-/** Inserts of rows that never change once written. */
-function once<T extends SQLiteTable>(db: Database, table: T, rows: T["$inferInsert"][]) {
-  return inChunks(rows).map((chunk) => db.insert(table).values(chunk).onConflictDoNothing());
+/** Inserts of rows that never change once written, in one statement. */
+function once<T extends SQLiteTable>(table: T, rows: T["$inferInsert"][]) {
+  return insertFromJson(table, rows, { keep: "first" });
 }
 
-/** Ids one read names at most, under D1's bound parameters with the read's own. */
-const IDS_A_READ = D1_MAX_BOUND_PARAMETERS - 10;
-
-/** `ids` in slices one read can name. */
-function slices(ids: string[]): string[][] {
-  const unique = [...new Set(ids)];
-  const all: string[][] = [];
-  for (let start = 0; start < unique.length; start += IDS_A_READ)
-    all.push(unique.slice(start, start + IDS_A_READ));
-  return all;
-}
+/** `column IN` the ids, bound as one JSON array however many (a seek of its index each). */
+const inJson = (column: SQLiteColumn, ids: string[]) =>
+  sql`${column} IN (SELECT value FROM json_each(${JSON.stringify([...new Set(ids)])}))`;
 
 /**
  * The projects' rows here as a shard's writer last read them, null for none (index-writer.ts):
@@ -112,6 +96,8 @@ export type ProjectsKnown = Map<string, ProjectSettingsRow | null>;
 interface BeforeWriting {
   /** Sessions whose push is refused: what it holds was erased (SPEC §19). */
   gone: Set<string>;
+  /** When each other session is erased, from its project's row (null while open). */
+  eraseAt: Map<string, number | null>;
   /** The enabled webhooks that may hear the pushes' events. */
   listeners: WebhookRow[];
 }
@@ -135,24 +121,37 @@ async function readBeforeWriting(
   const unknown = requests
     .map(({ target }) => target.projectId)
     .filter((projectId) => !known.has(projectId));
-  const projectReads = slices(unknown).map((ids) =>
-    db.select().from(projectSettings).where(inArray(projectSettings.projectId, ids)),
-  );
-  const enabled = eq(webhooks.enabled, true);
-  const webhookReads = [
-    ...slices(withEvents.map(({ target }) => target.projectId)).map((ids) =>
-      db
-        .select()
-        .from(webhooks)
-        .where(and(inArray(webhooks.projectId, ids), isNull(webhooks.sessionId), enabled)),
-    ),
-    ...slices(withEvents.map(({ target }) => target.sessionId)).map((ids) =>
-      db
-        .select()
-        .from(webhooks)
-        .where(and(inArray(webhooks.sessionId, ids), enabled)),
-    ),
-  ];
+  const projectReads =
+    unknown.length === 0
+      ? []
+      : [db.select().from(projectSettings).where(inJson(projectSettings.projectId, unknown))];
+  // One read for every listener: the projects' own webhooks and the sessions' own.
+  const webhookReads =
+    withEvents.length === 0
+      ? []
+      : [
+          db
+            .select()
+            .from(webhooks)
+            .where(
+              and(
+                eq(webhooks.enabled, true),
+                or(
+                  and(
+                    inJson(
+                      webhooks.projectId,
+                      withEvents.map(({ target }) => target.projectId),
+                    ),
+                    isNull(webhooks.sessionId),
+                  ),
+                  inJson(
+                    webhooks.sessionId,
+                    withEvents.map(({ target }) => target.sessionId),
+                  ),
+                ),
+              ),
+            ),
+        ];
   const reads = [...projectReads, ...webhookReads];
   // Nothing to read (the writer knows the projects, no events): no round trip before writing.
   const results = (
@@ -166,14 +165,15 @@ async function readBeforeWriting(
   for (const row of projectRows) known.set(row.projectId, row);
   const now = Date.now();
   const gone = new Set<string>();
-  for (const { target, changes } of requests)
-    if (
-      changes.session?.deleted !== true &&
-      erasureOf(env, target, known.get(target.projectId) ?? null).erased(now)
-    )
-      gone.add(target.sessionId);
+  const eraseAt = new Map<string, number | null>();
+  for (const { target, changes } of requests) {
+    const erasure = erasureOf(env, target, known.get(target.projectId) ?? null);
+    if (changes.session?.deleted !== true && erasure.erased(now)) gone.add(target.sessionId);
+    else eraseAt.set(target.sessionId, erasure.eraseAt);
+  }
   return {
     gone,
+    eraseAt,
     listeners: [...webhookRows, ...requests.flatMap((request) => request.newWebhooks)],
   };
 }
@@ -223,7 +223,18 @@ function invocationsOf(requests: PushRequest[], listeners: WebhookRow[], at: str
  * What a push wrote: the version the index now has, and D1's bookmark after it; or that it was
  * refused because what it holds was erased in D1 (`gone`: its object forgets it too).
  */
-export type PushResult = { version: number; bookmark: string | null; gone?: false } | PushGone;
+export type PushResult =
+  | {
+      version: number;
+      bookmark: string | null;
+      /**
+       * When the session is erased, as the writer worked it out from its project's row (null
+       * while open); absent when no writer answered. Its object needs no read of its own.
+       */
+      eraseAt?: number | null;
+      gone?: false;
+    }
+  | PushGone;
 export interface PushGone {
   gone: true;
 }
@@ -264,9 +275,8 @@ const withoutDeleted = (request: PushRequest): PushRequest =>
 function pushStatements(db: Database, requests: PushRequest[], invocations: InvocationRow[]) {
   /** Every push's rows of one table, together. */
   const each = <T>(rows: (request: PushRequest) => T[]) => requests.flatMap(rows);
-  const statements: BatchItem<"sqlite">[] = [
+  const statements: Statement[] = [
     ...newerOf(
-      db,
       sessions,
       [sessions.id],
       each(({ changes }) => {
@@ -276,34 +286,28 @@ function pushStatements(db: Database, requests: PushRequest[], invocations: Invo
       }),
     ),
     ...once(
-      db,
       webhooks,
       each((request) => request.newWebhooks),
     ),
     ...newerOf(
-      db,
       sessionKeys,
       [sessionKeys.id],
       each(({ changes }) => changes.keys),
     ),
     ...once(
-      db,
       sessionAuthorities,
       each(({ changes }) => changes.authorities),
     ),
     ...newerOf(
-      db,
       connections,
       [connections.sessionId, connections.id],
       each(({ changes }) => changes.connections),
     ),
     ...once(
-      db,
       connectionKeys,
       each(({ changes }) => changes.connectionKeys),
     ),
     ...once(
-      db,
       eventRows,
       each(({ target, changes }) =>
         eventRowsOf(
@@ -332,7 +336,7 @@ function pushStatements(db: Database, requests: PushRequest[], invocations: Invo
       return [...redactionStatements(db, target.projectId, target.sessionId)];
     return [];
   });
-  return [...statements, ...once(db, webhookInvocations, invocations), ...endings];
+  return [...statements, ...once(webhookInvocations, invocations), ...endings];
 }
 
 /**
@@ -345,11 +349,16 @@ export async function writePushes(
   shard: string,
   sent: PushRequest[],
   known: ProjectsKnown = new Map(),
-): Promise<{ bookmark: string | null; gone: Set<string> }> {
+): Promise<{ bookmark: string | null; gone: Set<string>; eraseAt: Map<string, number | null> }> {
   const d1 = shardBinding(env, shard).withSession("first-primary");
   const db = database(d1);
   const at = new Date().toISOString();
-  const { gone, listeners } = await readBeforeWriting(env, db, sent.map(withoutDeleted), known);
+  const { gone, eraseAt, listeners } = await readBeforeWriting(
+    env,
+    db,
+    sent.map(withoutDeleted),
+    known,
+  );
   const requests = sent.filter(({ target }) => !gone.has(target.sessionId)).map(withoutDeleted);
   const invocations = invocationsOf(requests, listeners, at);
   // Queued before the commit: a consumer that finds no invocation yet asks again (consumer.ts).
@@ -364,8 +373,8 @@ export async function writePushes(
     for (const invocation of invocations) invocation.nextAttemptAt = at;
   }
   const all = pushStatements(db, requests, invocations);
-  if (all.length > 0) await db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  return { bookmark: d1.getBookmark(), gone };
+  await runBatch(db, all);
+  return { bookmark: d1.getBookmark(), gone, eraseAt };
 }
 
 /** Writes one session's push alone, in its own transaction, and queues its deliveries. */
@@ -374,7 +383,8 @@ export async function pushToIndex(
   request: PushRequest,
   known?: ProjectsKnown,
 ): Promise<PushResult> {
-  const { bookmark, gone } = await writePushes(env, request.shard, [request], known);
-  if (gone.has(request.target.sessionId)) return { gone: true };
-  return { version: request.changes.version, bookmark };
+  const { bookmark, gone, eraseAt } = await writePushes(env, request.shard, [request], known);
+  const { sessionId } = request.target;
+  if (gone.has(sessionId)) return { gone: true };
+  return { version: request.changes.version, bookmark, eraseAt: eraseAt.get(sessionId) ?? null };
 }

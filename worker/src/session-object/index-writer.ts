@@ -130,14 +130,20 @@ export class IndexWriter extends DurableObject<Env> {
 
   async #write(group: Waiting[]) {
     try {
-      const { bookmark, gone } = await this.#writeTogether(group);
-      for (const { request, resolve } of group)
+      const { bookmark, gone, eraseAt } = await this.#writeTogether(group);
+      for (const { request, resolve } of group) {
+        const { sessionId } = request.target;
         resolve({
           ok: true,
-          result: gone.has(request.target.sessionId)
+          result: gone.has(sessionId)
             ? { gone: true }
-            : { version: request.changes.version, bookmark },
+            : {
+                version: request.changes.version,
+                bookmark,
+                eraseAt: eraseAt.get(sessionId) ?? null,
+              },
         });
+      }
     } catch (error) {
       if (group.length === 1 || isD1KnownAway(error)) {
         for (const waiting of group) waiting.resolve(failure(error));

@@ -95,13 +95,20 @@ export class SessionEnding {
   }
 
   /**
-   * Works out when the closed session is erased (its project's settings, a D1 read), after the
-   * push that told D1 it closed: its alarm is then set once, for whichever comes first. Not known
-   * (D1 away, an object restarted since), the retirement's alarm works it out.
+   * Works out when the closed session is erased, after the push that told D1 it closed: its
+   * alarm is then set once, for whichever comes first. The shard's writer says (`told`, from the
+   * project's row it read for the push), else it is a D1 read of its own. Not known (D1 away, an
+   * object restarted since), the retirement's alarm works it out.
    */
-  async learnEraseAt(): Promise<void> {
+  async learnEraseAt(told?: number | null): Promise<void> {
     const session = this.#store.session();
     if (this.#eraseAt !== null || !session || isOpen(session)) return;
+    // The writer answered for a session still open when pushed: the push of its close will say.
+    if (told === null) return;
+    if (told !== undefined) {
+      this.#eraseAt = told;
+      return;
+    }
     try {
       await this.#erasure(session);
     } catch (error) {

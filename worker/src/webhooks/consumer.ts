@@ -1,7 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { Database } from "../db/client.ts";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { directoryDb, shardDb } from "../db/databases.ts";
+import { runBatch, type Statement } from "../db/json-rows.ts";
 import { sessions } from "../db/sessions.ts";
 import {
   type AttemptRecord,
@@ -51,6 +50,20 @@ const ofRedactedSession = sql`EXISTS (SELECT 1 FROM ${events}
 const UNCOMMITTED_WAITS = 3;
 const UNCOMMITTED_WAIT_SECONDS = 2;
 
+/**
+ * First attempts this isolate made and recorded, the newest HANDLED_KEPT: a message of one of
+ * them (its event sent in another message's run, in this batch or an earlier one) is done without
+ * a read. Another isolate reads D1 and finds the same; a message for a later attempt (a retry)
+ * always reads.
+ */
+const handled = new Set<string>();
+const HANDLED_KEPT = 10_000;
+
+function noteHandled(invocationId: string) {
+  handled.add(invocationId);
+  if (handled.size > HANDLED_KEPT) handled.delete(handled.values().next().value as string);
+}
+
 /** What to do with one queue message. */
 export type QueueDecision =
   /** Nothing more for this message: delivered, finished, or a stale duplicate. */
@@ -81,14 +94,24 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
   }
   await Promise.all(
     [...byWebhook.values()].map(async (messages) => {
-      for (const message of messages) await handleMessage(env, message, waitUntil);
+      // The latest event first: its run sends the earlier ones with it, in order, so their own
+      // messages find their attempt made here and read nothing (a run's queries, not a message's).
+      const latestFirst = messages.toSorted((a, b) =>
+        b.body.invocation_id.localeCompare(a.body.invocation_id),
+      );
+      for (const message of latestFirst) await handleMessage(env, message, waitUntil);
     }),
   );
 }
 
 /** One message: its attempt made (or not yet), and the message acknowledged, retried or replaced. */
 async function handleMessage(env: Env, message: Message<WebhookMessage>, waitUntil: number) {
-  const { shard } = message.body;
+  const { shard, invocation_id, attempt } = message.body;
+  // A first attempt another message sent (its retry, if any, queued by that one): done.
+  if ((attempt ?? 1) === 1 && handled.has(invocation_id)) {
+    message.ack();
+    return;
+  }
   const decision = await processInvocation(
     env,
     shard,
@@ -223,7 +246,7 @@ async function deliverClaimed(
 ): Promise<[LoadedInvocation, QueueDecision][]> {
   const db = shardDb(env, shard);
   const decisions: [LoadedInvocation, QueueDecision][] = [];
-  const writes: BatchItem<"sqlite">[] = [];
+  const answers: Answer[] = [];
   // What each event says is read for the whole run at once; only the sends wait on one another.
   const bodies = await deliveredEvents(
     env,
@@ -234,7 +257,7 @@ async function deliverClaimed(
   for (const [position, loaded] of claimed.entries()) {
     if (gone) break;
     const attempt = await attemptOnce(env, loaded, bodies[position] ?? loaded.event, timeout);
-    writes.push(...attempt.writes(db));
+    answers.push(attempt.answer);
     decisions.push([loaded, attempt.decision]);
     gone = attempt.gone;
   }
@@ -242,13 +265,24 @@ async function deliverClaimed(
     ...claimed.slice(decisions.length).map((loaded) => loaded.invocation.id),
     ...dropped,
   ];
+  const writes: Statement[] = recordAnswers(answers);
+  // 410 Gone: the receiver asks to stop, so the webhook is disabled.
+  const disabled = gone ? decisions.at(-1)?.[0].webhook : undefined;
+  if (disabled)
+    writes.push(
+      db
+        .update(webhooks)
+        .set({ enabled: false, updatedAt: new Date().toISOString() })
+        .where(eq(webhooks.id, disabled.id)),
+    );
   if (unsent.length > 0)
     writes.push(
       db.update(webhookInvocations).set({ leaseUntil: null }).where(invocationKeys(unsent)),
     );
-  if (writes.length > 0) await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await runBatch(db, writes);
+  for (const [loaded] of decisions)
+    if (loaded.invocation.attempts === 0) noteHandled(loaded.invocation.id);
   // A session's webhook disabled by a 410: its session's object keeps a copy of its webhooks.
-  const disabled = gone ? decisions.at(-1)?.[0].webhook : undefined;
   if (disabled?.sessionId) {
     const ctx = {
       db,
@@ -262,6 +296,64 @@ async function deliverClaimed(
     await renewWebhookCopy(ctx, disabled.sessionId).catch(() => undefined);
   }
   return decisions;
+}
+
+/** An attempt's answer, as its invocation's row records it. */
+interface Answer {
+  webhookId: string;
+  id: string;
+  attempt: number;
+  status: "succeeded" | "retrying" | "failed";
+  nextAttemptAt: string | null;
+  failureReason: string | null;
+  updatedAt: string;
+  /** The attempt's entry in the log (AttemptRecord), and the same without the response's body. */
+  record: string;
+  redacted: string;
+}
+
+/** The answer's value at `position` of its JSON row (recordAnswers). */
+const field = (position: number) => sql.raw(`json_extract(answer.value, '$[${position}]')`);
+
+/**
+ * A run's answers in one statement, however long the run (its rows as one JSON value, as
+ * db/json-rows.ts writes them): a query a run rather than one an attempt (issue 53). Each row is
+ * updated only if it still counts the attempts its answer expects: an attempt recorded twice
+ * (two sends racing past a lease) cannot be, as only one of them finds the count it expects. The
+ * attempt is appended to the log by the same update; an answer that comes back after its session
+ * was redacted is not kept (it may echo what was sent).
+ */
+function recordAnswers(answers: Answer[]): SQL[] {
+  if (answers.length === 0) return [];
+  const rows = JSON.stringify(
+    answers.map((answer) => [
+      answer.webhookId,
+      answer.id,
+      answer.attempt,
+      answer.status,
+      answer.nextAttemptAt,
+      answer.failureReason,
+      answer.updatedAt,
+      answer.record,
+      answer.redacted,
+    ]),
+  );
+  const column = (name: string) => sql.identifier(name);
+  const t = webhookInvocations;
+  return [
+    sql`UPDATE ${t} SET
+      ${column(t.status.name)} = ${field(3)},
+      ${column(t.attempts.name)} = ${field(2)},
+      ${column(t.nextAttemptAt.name)} = ${field(4)},
+      ${column(t.leaseUntil.name)} = NULL,
+      ${column(t.failureReason.name)} = ${field(5)},
+      ${column(t.updatedAt.name)} = ${field(6)},
+      ${column(t.attemptLog.name)} = json_insert(${t.attemptLog}, '$[#]', json(
+        CASE WHEN ${ofRedactedSession} THEN ${field(8)} ELSE ${field(7)} END))
+      FROM json_each(${rows}) AS answer
+      WHERE ${t.webhookId} = ${field(0)} AND ${t.id} = ${field(1)}
+        AND ${t.attempts} = ${field(2)} - 1`,
+  ];
 }
 
 /** One attempt, `delivered` being its event as sent: sent now, and the rows that record it. */
@@ -316,35 +408,18 @@ async function attemptOnce(
     response_body: result.responseBody,
     error: result.error,
   };
-  const writes = (db: Database): BatchItem<"sqlite">[] => [
-    db
-      .update(webhookInvocations)
-      .set({
-        status,
-        attempts: attempt,
-        nextAttemptAt,
-        leaseUntil: null,
-        failureReason,
-        updatedAt: answered.toISOString(),
-        // Appended by the update that counts it: an attempt recorded twice (two sends racing
-        // past a lease) cannot be, as only one of them finds the count it expects. An answer
-        // that comes back after its session was redacted is not kept (it may echo what was sent).
-        attemptLog: sql`json_insert(${webhookInvocations.attemptLog}, '$[#]', json(
-          CASE WHEN ${ofRedactedSession} THEN ${JSON.stringify({ ...record, response_body: null })}
-          ELSE ${JSON.stringify(record)} END))`,
-      })
-      .where(and(invocationKey(invocation.id), eq(webhookInvocations.attempts, attempt - 1))),
-    // 410 Gone: the receiver asks to stop, so the webhook is disabled.
-    ...(gone
-      ? [
-          db
-            .update(webhooks)
-            .set({ enabled: false, updatedAt: at })
-            .where(eq(webhooks.id, webhook.id)),
-        ]
-      : []),
-  ];
+  const answer: Answer = {
+    webhookId: webhook.id,
+    id: invocation.id,
+    attempt,
+    status,
+    nextAttemptAt,
+    failureReason,
+    updatedAt: answered.toISOString(),
+    record: JSON.stringify(record),
+    redacted: JSON.stringify({ ...record, response_body: null }),
+  };
   const decision: QueueDecision =
     status === "retrying" ? { kind: "next", attempt: attempt + 1, delaySeconds: delay } : done;
-  return { writes, decision, gone };
+  return { answer, decision, gone };
 }
