@@ -514,7 +514,7 @@ export function historyMarkdown(
       2,
     ),
   ];
-  return `## 16. History: a shard holding 30 days of a busy project
+  return `## 17. History: a shard holding 30 days of a busy project
 
 \`node bench/history.ts ${sessionsEach} ${proofs} ${burst}\` — one shard (${LOADED}) loaded straight into its SQLite file with two projects of ${sessionsEach.toLocaleString("en")} closed sessions each over 30 days (each with its connection and key, its events' row and, for the first, a delivery of each event to its webhook: ${(3 * sessionsEach).toLocaleString("en")} deliveries; ${fmt(result.shardBytes / 2 ** 20, 0)} MiB; loaded in ${fmt(result.loadSeconds, 0)} s), and a project alone on an empty shard (${EMPTY}), each with a webhook, in one run. Per proof: a create, the bridge's two calls, a GET and a list with the caller's bookmark, one after another (${proofs} proofs); then ${burst} proofs, 50 at a time, each from its create to its delivery, with each query taking ${BURST_QUERY_MS} ms on the primary (this machine's ~15 proofs a second then load it as 300 a second would load D1's: the queries a proof costs where the primary binds). Each shard's primary takes its queries one at a time, ${QUERY_MS} ms each, as D1's limits page describes a database (\`SIMULATED_D1_QUERY_MS=${QUERY_MS}\`), so a burst queues there as it would in production. Counts by the Worker's meters (\`METERING=on\`), latencies as the client saw them.
 

@@ -5,6 +5,7 @@ import { runBurstBench } from "../../bench/burst.ts";
 import { runCostBench } from "../../bench/cost.ts";
 import { runErasureBench } from "../../bench/erasure.ts";
 import { runGeoBench } from "../../bench/geo.ts";
+import { runHistoryBench } from "../../bench/history.ts";
 import { runListBench } from "../../bench/list-latency.ts";
 import { runProfileBench } from "../../bench/profile.ts";
 import { runScaleBench } from "../../bench/scale.ts";
@@ -108,6 +109,17 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
       expect(shard.bytesPerSession).toBeGreaterThan(0);
     }
   }, 180_000);
+
+  it("history loads a shard, then counts proofs on it and on an empty one", async () => {
+    const { loaded, empty, shardBytes } = await runHistoryBench(200, 2, 4);
+    expect(shardBytes).toBeGreaterThan(0);
+    for (const measured of [loaded, empty]) {
+      expect(measured.single.delivery).toHaveLength(2);
+      expect(measured.single.primaryQueries).toBeGreaterThan(0);
+      expect(measured.burstPrimaryQueries).toBeGreaterThan(0);
+      expect(measured.burstStatements.length).toBeGreaterThan(0);
+    }
+  }, 240_000);
 
   it("erasure empties every shard of sessions past retention", async () => {
     const { perMinute, runs } = await runErasureBench(120, false);

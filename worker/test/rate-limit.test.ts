@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { LEASE_MS } from "../src/api/rate-limit-leases.ts";
-import { consumeSlidingWindow, leaseSlidingWindow } from "../src/domain/rate-limit.ts";
+import { consumeSlidingWindow, HitLog, leaseSlidingWindow } from "../src/domain/rate-limit.ts";
 import { call, directory, expectProblem, newProject } from "./helpers.ts";
 
 describe("project rate limit", () => {
@@ -35,7 +35,7 @@ describe("project rate limit", () => {
   });
 
   it("counts a rolling window: room returns as old requests age out", () => {
-    const hits: number[] = [];
+    const hits = new HitLog();
     for (let i = 0; i < 3; i++) expect(consumeSlidingWindow(hits, 3, 1_000 + i).allowed).toBe(true);
     const refused = consumeSlidingWindow(hits, 3, 30_000);
     expect(refused).toMatchObject({ allowed: false, retryAfter: 31 });
@@ -45,7 +45,7 @@ describe("project rate limit", () => {
   });
 
   it("never exceeds the limit however leased hits are spent", () => {
-    const hits: number[] = [];
+    const hits = new HitLog();
     // Leases of 3 at t=0, spendable until t=2000, logged at 2000.
     expect(leaseSlidingWindow(hits, 5, 3, 0, 2_000)).toMatchObject({ granted: 3, remaining: 2 });
     expect(leaseSlidingWindow(hits, 5, 3, 0, 2_000)).toMatchObject({ granted: 2, remaining: 0 });
@@ -53,5 +53,21 @@ describe("project rate limit", () => {
     // Spent at t=1999 at the latest, those hits count until 61,999: nothing before 62,000.
     expect(consumeSlidingWindow(hits, 5, 61_999).allowed).toBe(false);
     expect(consumeSlidingWindow(hits, 5, 62_000).allowed).toBe(true);
+  });
+
+  it("logs a lease of many hits as one entry, so a large limit costs a lease no more", () => {
+    const hits = new HitLog();
+    // 240,000 a minute, taken in leases of 12,000 (the largest grant, 5 %) every 3 s.
+    for (let lease = 0; lease < 20; lease++)
+      expect(leaseSlidingWindow(hits, 240_000, 12_000, lease * 3_000, 2_000).granted).toBe(12_000);
+    expect(hits.total).toBe(240_000);
+    expect(hits.runs).toBe(20);
+    // Full: one more fits once the first lease's hits (logged at 2,000) leave, at 62,000.
+    expect(consumeSlidingWindow(hits, 240_000, 60_000)).toMatchObject({
+      allowed: false,
+      retryAfter: 2,
+    });
+    expect(consumeSlidingWindow(hits, 240_000, 62_000).allowed).toBe(true);
+    expect(hits.runs).toBe(20);
   });
 });

@@ -8,44 +8,93 @@ export interface RateLimitDecision {
   retryAfter: number;
 }
 
-/** Forgets the hits that left the window; `hits` is oldest first and is changed in place. */
-function expire(hits: number[], now: number, windowMs: number) {
-  let expired = 0;
-  while (expired < hits.length && (hits[expired] ?? 0) <= now - windowMs) expired++;
-  hits.splice(0, expired);
+/**
+ * The hits inside a window, oldest first, as runs: a time and how many hits it holds. A lease of
+ * many hits is one run, so what a call costs follows the calls made in the window, not the limit
+ * (issue 53: a log of one entry a hit, sorted at each lease, took 14 ms a lease at 240,000 a
+ * minute, 0.13 ms at 600).
+ */
+export class HitLog {
+  readonly #times: number[] = [];
+  readonly #counts: number[] = [];
+  #total = 0;
+
+  /** Hits in the log. */
+  get total(): number {
+    return this.#total;
+  }
+
+  /** Runs in the log: what a call's work grows with. */
+  get runs(): number {
+    return this.#times.length;
+  }
+
+  /** `count` hits at `at`, in time order (a lease's are logged ahead, after any made now). */
+  add(at: number, count = 1) {
+    if (count <= 0) return;
+    let position = this.#times.length;
+    while (position > 0 && (this.#times[position - 1] ?? 0) > at) position--;
+    if (position > 0 && this.#times[position - 1] === at)
+      this.#counts[position - 1] = (this.#counts[position - 1] ?? 0) + count;
+    else {
+      this.#times.splice(position, 0, at);
+      this.#counts.splice(position, 0, count);
+    }
+    this.#total += count;
+  }
+
+  /** Forgets the hits made at or before `at`. */
+  expire(at: number) {
+    let runs = 0;
+    while (runs < this.#times.length && (this.#times[runs] ?? 0) <= at) {
+      this.#total -= this.#counts[runs] ?? 0;
+      runs++;
+    }
+    this.#times.splice(0, runs);
+    this.#counts.splice(0, runs);
+  }
+
+  /** The time of the `n`th oldest hit (from 1). */
+  nthOldest(n: number): number | undefined {
+    let seen = 0;
+    for (const [run, time] of this.#times.entries()) {
+      seen += this.#counts[run] ?? 0;
+      if (seen >= n) return time;
+    }
+    return undefined;
+  }
 }
 
 /** Whether one more hit fits in the window, without counting it. */
 export function checkSlidingWindow(
-  hits: number[],
+  hits: HitLog,
   limit: number,
   now: number,
   windowMs = RATE_LIMIT_WINDOW_MS,
 ): RateLimitDecision {
-  expire(hits, now, windowMs);
-  if (hits.length >= limit) {
-    const oldestThatMustLeave = hits[hits.length - limit] ?? now;
+  hits.expire(now - windowMs);
+  if (hits.total >= limit) {
+    // One more fits once every hit up to this one has left the window.
+    const oldestThatMustLeave = hits.nthOldest(hits.total - limit + 1) ?? now;
     const retryAfter = Math.max(1, Math.ceil((oldestThatMustLeave + windowMs - now) / 1000));
     return { allowed: false, limit, remaining: 0, retryAfter };
   }
-  return { allowed: true, limit, remaining: limit - hits.length, retryAfter: 0 };
+  return { allowed: true, limit, remaining: limit - hits.total, retryAfter: 0 };
 }
 
 /**
- * Sliding-window log: at most `limit` hits in any rolling window. `hits` holds the times of the
- * accepted hits still inside the window, oldest first; it is updated in place.
+ * Sliding-window log: at most `limit` hits in any rolling window. `hits` holds the accepted hits
+ * still inside the window; it is updated in place.
  */
 export function consumeSlidingWindow(
-  hits: number[],
+  hits: HitLog,
   limit: number,
   now: number,
   windowMs = RATE_LIMIT_WINDOW_MS,
 ): RateLimitDecision {
   const decision = checkSlidingWindow(hits, limit, now, windowMs);
   if (!decision.allowed) return decision;
-  hits.push(now);
-  // A lease's hits are logged ahead (leaseSlidingWindow); the log stays in time order.
-  if ((hits.at(-2) ?? 0) > now) hits.sort((a, b) => a - b);
+  hits.add(now);
   return { ...decision, remaining: decision.remaining - 1 };
 }
 
@@ -62,7 +111,7 @@ export interface RateLimitLease extends RateLimitDecision {
  * spent. Hits granted but not spent are lost for the window (the cost of not asking each time).
  */
 export function leaseSlidingWindow(
-  hits: number[],
+  hits: HitLog,
   limit: number,
   count: number,
   now: number,
@@ -73,8 +122,6 @@ export function leaseSlidingWindow(
   const until = now + leaseMs;
   if (!decision.allowed) return { ...decision, granted: 0, until };
   const granted = Math.min(count, decision.remaining);
-  // Kept in time order: a grant logged in the future is the newest entry.
-  for (let i = 0; i < granted; i++) hits.push(until);
-  hits.sort((a, b) => a - b);
+  hits.add(until, granted);
   return { ...decision, remaining: decision.remaining - granted, granted, until };
 }

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import {
   checkSlidingWindow,
   consumeSlidingWindow,
+  HitLog,
   leaseSlidingWindow,
   type RateLimitDecision,
   type RateLimitLease,
@@ -14,7 +15,7 @@ import type { Env } from "../env.ts";
  * longer than its window, by which time every entry would have expired anyway.
  */
 export class RateLimiter extends DurableObject<Env> {
-  #hits: number[] = [];
+  readonly #hits = new HitLog();
 
   /** Counts one hit if it fits. */
   async consume(limit: number, windowMs?: number): Promise<RateLimitDecision> {
@@ -34,6 +35,6 @@ export class RateLimiter extends DurableObject<Env> {
   /** Counts one hit whether or not it fits (a failure that already happened). */
   async record(windowMs?: number): Promise<void> {
     checkSlidingWindow(this.#hits, Number.POSITIVE_INFINITY, Date.now(), windowMs);
-    this.#hits.push(Date.now());
+    this.#hits.add(Date.now());
   }
 }

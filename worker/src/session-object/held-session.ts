@@ -4,6 +4,7 @@ import { signEnding } from "../domain/attestations.ts";
 import { statusChanged } from "../domain/events.ts";
 import { expectedAccounts } from "../domain/forges.ts";
 import { type ProofStatus, proofStatus } from "../domain/proof-status.ts";
+import { HitLog } from "../domain/rate-limit.ts";
 import type { ScopedOutcome, SessionState } from "../domain/session-commands.ts";
 import { expiryStatus, isOpen } from "../domain/session-rules.ts";
 import type { Env } from "../env.ts";
@@ -33,7 +34,7 @@ export class HeldSession {
   /** Where calls about the session are answered (arrival.ts). */
   readonly arrivals: Arrivals;
   /** Signature submissions to this session in the last minute (SPEC §13). */
-  readonly signatureHits: number[] = [];
+  readonly signatureHits = new HitLog();
   /**
    * The push a bridge change asked for, PUSH_DELAY_MS after it (a proof's open and finish share
    * one). A timer, not the alarm: an alarm set for it and set again for the next duty after it is
