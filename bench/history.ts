@@ -60,6 +60,7 @@ interface Meters {
   d1PrimaryQueriesBy: Record<string, number>;
   d1ReplicaQueriesBy: Record<string, number>;
   primaryQueriesBy: Record<string, number>;
+  d1ReadBy: Record<string, number>;
 }
 
 const random = (length: number) =>
@@ -223,6 +224,9 @@ interface Measured {
   rowsWritten: number;
   primaryQueries: number;
   replicaQueries: number;
+  /** The directory's queries a proof: on its primary, and on a replica. */
+  directoryPrimary: number;
+  directoryReplica: number;
   writerRequests: number;
   dollarsPerMillion: number;
   create: number[];
@@ -413,6 +417,8 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
         rowsWritten: per(one.d1RowsWritten, proofs),
         primaryQueries: per(one.d1PrimaryQueriesBy[shard] ?? 0, proofs),
         replicaQueries: per(one.d1ReplicaQueriesBy[shard] ?? 0, proofs),
+        directoryPrimary: per(one.d1PrimaryQueriesBy.DIRECTORY ?? 0, proofs),
+        directoryReplica: per(one.d1ReplicaQueriesBy.DIRECTORY ?? 0, proofs),
         writerRequests: per(one.writerRequestsBy[shard] ?? 0, proofs),
         dollarsPerMillion: per(priceOf(one as never), proofs),
         ...times,
@@ -421,8 +427,16 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
         .filter(([statement]) => statement.startsWith(`${shard}: `))
         .map(([statement, count]) => [statement.slice(shard.length + 2), count / burst] as const)
         .sort((a, b) => b[1] - a[1]);
+      // Rows read a proof by statement, one by one; the proofs' shard named alike on both.
+      const readBy = Object.fromEntries(
+        Object.entries(one.d1ReadBy).map(([statement, rows]) => [
+          statement.replace(`${shard}: `, "shard: "),
+          rows / proofs,
+        ]),
+      );
       return {
         single,
+        readBy,
         burstPrimaryQueries: per(many.d1PrimaryQueriesBy[shard] ?? 0, burst),
         burstProofsPerSecond: burst / burstSeconds,
         burstPrimaryBusy:
@@ -479,6 +493,18 @@ export function historyMarkdown(
       2,
     ),
     row("queries on a replica", loaded.single.replicaQueries, empty.single.replicaQueries, 2),
+    row(
+      "the directory's queries, primary (its caches warm)",
+      loaded.single.directoryPrimary,
+      empty.single.directoryPrimary,
+      2,
+    ),
+    row(
+      "the directory's queries, replica",
+      loaded.single.directoryReplica,
+      empty.single.directoryReplica,
+      2,
+    ),
     row("writer requests", loaded.single.writerRequests, empty.single.writerRequests, 2),
     row(
       `queries on the primary, burst of ${burst}`,
@@ -519,6 +545,20 @@ export function historyMarkdown(
 \`node bench/history.ts ${sessionsEach} ${proofs} ${burst}\` — one shard (${LOADED}) loaded straight into its SQLite file with two projects of ${sessionsEach.toLocaleString("en")} closed sessions each over 30 days (each with its connection and key, its events' row and, for the first, a delivery of each event to its webhook: ${(3 * sessionsEach).toLocaleString("en")} deliveries; ${fmt(result.shardBytes / 2 ** 20, 0)} MiB; loaded in ${fmt(result.loadSeconds, 0)} s), and a project alone on an empty shard (${EMPTY}), each with a webhook, in one run. Per proof: a create, the bridge's two calls, a GET and a list with the caller's bookmark, one after another (${proofs} proofs); then ${burst} proofs, 50 at a time, each from its create to its delivery, with each query taking ${BURST_QUERY_MS} ms on the primary (this machine's ~15 proofs a second then load it as 300 a second would load D1's: the queries a proof costs where the primary binds). Each shard's primary takes its queries one at a time, ${QUERY_MS} ms each, as D1's limits page describes a database (\`SIMULATED_D1_QUERY_MS=${QUERY_MS}\`), so a burst queues there as it would in production. Counts by the Worker's meters (\`METERING=on\`), latencies as the client saw them.
 
 ${table(["Per proof", "loaded shard", "empty shard", "loaded ÷ empty"], rows)}
+
+Where a proof's rows read differ most, one by one (rows a proof, by statement):
+
+${table(
+  ["Statement (database: first words)", "loaded", "empty"],
+  [...new Set([...Object.keys(loaded.readBy), ...Object.keys(empty.readBy)])]
+    .map(
+      (statement) =>
+        [statement, loaded.readBy[statement] ?? 0, empty.readBy[statement] ?? 0] as const,
+    )
+    .sort((a, b) => Math.abs(b[1] - b[2]) - Math.abs(a[1] - a[2]))
+    .slice(0, 8)
+    .map(([statement, a, b]) => [`\`${statement}\``, fmt(a), fmt(b)]),
+)}
 
 Where the loaded shard's primary spends its queries in the burst (a proof: its create, the bridge's two calls and its deliveries), by statement:
 

@@ -41,6 +41,8 @@ export interface Meters {
   primaryQueriesBy: Record<string, number>;
   /** Rows written per statement (its first words), D1's and the objects' apart: where they go. */
   writtenBy: Record<string, number>;
+  /** D1 rows read per statement (its database and first words): what a read walks. */
+  d1ReadBy: Record<string, number>;
 }
 
 const zero = (): Meters => ({
@@ -64,6 +66,7 @@ const zero = (): Meters => ({
   d1ReplicaQueriesBy: {},
   primaryQueriesBy: {},
   writtenBy: {},
+  d1ReadBy: {},
 });
 
 let meters = zero();
@@ -89,6 +92,7 @@ export function readMeters(): Meters {
     d1PrimaryQueriesBy: { ...meters.d1PrimaryQueriesBy },
     d1ReplicaQueriesBy: { ...meters.d1ReplicaQueriesBy },
     primaryQueriesBy: { ...meters.primaryQueriesBy },
+    d1ReadBy: { ...meters.d1ReadBy },
     writtenBy: { ...meters.writtenBy },
   };
 }
@@ -151,6 +155,10 @@ export function meterD1(
     meters.d1RowsRead += meta.rows_read ?? 0;
     meters.d1RowsWritten += meta.rows_written ?? 0;
     writtenBy("d1", sqls[i] ?? "", meta.rows_written ?? 0);
+    if (meta.rows_read) {
+      const statement = `${database}: ${firstWords(sqls[i] ?? "")}`;
+      meters.d1ReadBy[statement] = (meters.d1ReadBy[statement] ?? 0) + meta.rows_read;
+    }
     if (meta.size_after) meters.d1SizeBytes[database] = meta.size_after;
   });
   if (!write) return;
