@@ -8,8 +8,10 @@ import { runBurstBench } from "./burst.ts";
 import { runCostBench } from "./cost.ts";
 import { runErasureBench } from "./erasure.ts";
 import { runGeoBench } from "./geo.ts";
+import { writeHistoryBench } from "./history.ts";
 import { runListBench } from "./list-latency.ts";
 import { runProfileBench } from "./profile.ts";
+import { runRateLimitBench } from "./rate-limit.ts";
 import { runScaleBench } from "./scale.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
 import { runStorageBench } from "./storage.ts";
@@ -28,8 +30,10 @@ for (const [name, run] of [
   ["storage", () => runStorageBench(50)],
   ["burst", () => runBurstBench(200)],
   ["profile", () => runProfileBench(50)],
-  ["scale", () => runScaleBench(3, 40)],
+  ["scale", () => runScaleBench(10, 250)],
   ["erasure", () => runErasureBench(3_000)],
+  ["history", () => writeHistoryBench(300_000, 30, 200)],
+  ["rate-limit", async () => runRateLimitBench()],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

@@ -570,10 +570,15 @@ ${table(
 Machine: ${machine()}. The whole run took ${fmt(result.seconds, 0)} s.`;
 }
 
-if (import.meta.main) {
-  const [sessionsEach = 300_000, proofs = 30, burst = 200] = scriptArgs(import.meta.url) ?? [];
+/** The bench run and its section of docs/benchmarks.md written (`npm run bench`). */
+export async function writeHistoryBench(sessionsEach = 300_000, proofs = 30, burst = 200) {
   const result = await runHistoryBench(sessionsEach, proofs, burst);
   const markdown = historyMarkdown(sessionsEach, proofs, burst, result);
   writeSection("history", markdown);
-  console.log(markdown);
+  return { result, markdown };
+}
+
+if (import.meta.main) {
+  const [sessionsEach = 300_000, proofs = 30, burst = 200] = scriptArgs(import.meta.url) ?? [];
+  console.log((await writeHistoryBench(sessionsEach, proofs, burst)).markdown);
 }
