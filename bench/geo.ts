@@ -183,7 +183,7 @@ async function measureAt(distanceMs: number, iterations: number, dir: string, ke
         (await api("PATCH", `/ssh/collect/sessions/${next.json.id}/`, { external_id: `b2b-${i}` }))
           .ms,
       );
-      const third = await api("POST", "/ssh/collect/sessions/", {});
+      const third = await api("POST", "/ssh/collect/sessions/", { multi_connection: true });
       add(
         "complete right after a create",
         (await api("POST", `/ssh/collect/sessions/${third.json.id}/complete/`)).ms,

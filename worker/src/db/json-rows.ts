@@ -11,10 +11,11 @@ import type { Database } from "./client.ts";
  */
 
 /**
- * JSON one statement carries at most: D1 takes a value of up to 2 MB (its limits page); a
- * group's rows are split well under it.
+ * JSON one statement carries at most, in characters: D1 takes a value of up to 2,000,000 bytes
+ * (its limits page), and a character is at most 4 bytes of UTF-8, so a group's rows are split
+ * under it whatever they hold.
  */
-const JSON_CHARS_A_STATEMENT = 500_000;
+const JSON_CHARS_A_STATEMENT = 400_000;
 
 /** What a conflict on the table's key does. */
 export type OnConflict =
