@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { localShards, queryLocal } from "../scripts/local-dev.ts";
+import { localShards } from "../scripts/local-dev.ts";
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
 import {
@@ -74,31 +74,19 @@ export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40,
       return JSON.parse(last) as Meters;
     };
     /**
-     * Until each shard holds every proof's session closed and its delivery made: a push follows
-     * its proof by the object's alarm, a delivery by the queue, and a quiet moment of the meters
-     * is no proof that none is still to come.
+     * Until every proof's delivery reached the receiver: a delivery goes out once its session
+     * closed and its push committed, so this waits for both. Asked of the receiver, not of the
+     * local SQLite files: another process reading them while workerd writes makes its queries
+     * fail busy (SQLITE_BUSY), which would slow the very deliveries waited for.
      */
-    const everyProofIndexed = async () => {
+    const everyProofIndexed = async (wanted: number) => {
       const deadline = Date.now() + 900_000;
-      for (const shard of shards) {
-        const wanted = proofsPerProject * projects.filter((p) => p.shard === shard).length;
-        for (;;) {
-          let held: { closed: number; delivered: number } | undefined;
-          try {
-            [held] = queryLocal<{ closed: number; delivered: number }>(
-              `SELECT (SELECT count(*) FROM sessions WHERE completed_at IS NOT NULL) AS closed,
-                (SELECT count(*) FROM webhook_invocations WHERE status = 'succeeded') AS delivered`,
-              shard,
-              worker.persistTo,
-            );
-          } catch {
-            // The local file was busy with the Worker's writes (SQLITE_BUSY): asked again.
-          }
-          if (held && held.closed >= wanted && held.delivered >= wanted) break;
-          if (Date.now() > deadline)
-            throw new Error(`${shard} holds ${JSON.stringify(held)} of ${wanted} proofs`);
-          await new Promise((resolve) => setTimeout(resolve, 500));
-        }
+      const delivered = () =>
+        new Set(receiver.requestsTo("/ok/scale").map((request) => request.headers["webhook-id"]))
+          .size;
+      while (delivered() < wanted) {
+        if (Date.now() > deadline) throw new Error(`${delivered()} of ${wanted} delivered`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
       }
     };
     const api = async (key: string, path: string, body: unknown) => {
@@ -151,7 +139,7 @@ export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40,
       if (!proof.ok) throw new Error(`signature proof: ${proof.status} ${answer}`);
     });
     const proofsMade = performance.now();
-    await everyProofIndexed();
+    await everyProofIndexed(jobs.length);
     const caughtUp = (performance.now() - proofsMade) / 1000;
     const after = await settled();
     const seconds = (performance.now() - started) / 1000;
