@@ -19,6 +19,7 @@ import { removeState, startLocalWorker } from "../test-support/local-worker.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
 import { invocationIdOf } from "../worker/src/db/webhooks.ts";
 import { BASE32, encodeTime } from "../worker/src/lib/ids.ts";
+import type { Meters } from "../worker/src/lib/meter.ts";
 import { signRequest } from "../worker/src/protocol/request-signing.ts";
 import { priceOf } from "./cost.ts";
 import { loop, machine, percentile, scriptArgs, table, writeSection } from "./lib.ts";
@@ -27,6 +28,7 @@ const DAY_MS = 86_400_000;
 const HISTORY_DAYS = 30;
 /** The loaded shard and the empty one (wrangler.toml binds INDEX_0 … INDEX_3). */
 const LOADED = "INDEX_0";
+const EMPTY = "INDEX_1";
 /**
  * A query's time on a shard's primary: D1's limits page takes an average query of 1 ms (about
  * 1,000 queries a second, one at a time).
@@ -38,30 +40,6 @@ const QUERY_MS = 1;
  * The burst then counts the queries a proof costs where the primary binds, its writer grouping.
  */
 const BURST_QUERY_MS = 20;
-const EMPTY = "INDEX_1";
-
-interface Meters {
-  workerInvocations: number;
-  durableObjectRequests: number;
-  durableObjectRowsRead: number;
-  durableObjectRowsWritten: number;
-  alarmsSet: number;
-  logLines: number;
-  durableObjectActiveMs: number;
-  d1RowsRead: number;
-  d1RowsWritten: number;
-  d1WriteTransactions: number;
-  queueMessages: number;
-  d1SizeBytes: Record<string, number>;
-  d1WriteTransactionsBy: Record<string, number>;
-  d1WriteStatementsBy: Record<string, number>;
-  writtenBy: Record<string, number>;
-  writerRequestsBy: Record<string, number>;
-  d1PrimaryQueriesBy: Record<string, number>;
-  d1ReplicaQueriesBy: Record<string, number>;
-  primaryQueriesBy: Record<string, number>;
-  d1ReadBy: Record<string, number>;
-}
 
 const random = (length: number) =>
   [...randomBytes(length)].map((byte) => BASE32[byte & 31]).join("");
