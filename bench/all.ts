@@ -26,7 +26,7 @@ for (const [name, run] of [
   ["list-latency", () => runListBench(100_000, 30)],
   ["webhook-recovery", () => runWebhookRecoveryBench(2, 60, 60)],
   ["geo", () => runGeoBench(10, [0, 90, 215])],
-  ["cost", () => runCostBench(20)],
+  ["cost", () => runCostBench()],
   ["storage", () => runStorageBench(50)],
   ["burst", () => runBurstBench(200)],
   ["profile", () => runProfileBench(50)],

@@ -2,9 +2,9 @@
  * What each operation costs in the units Cloudflare bills, counted by the Worker itself
  * (worker/src/lib/meter.ts, read at /__dev/meters under `wrangler dev`), and the price of a
  * million proofs from the published prices. Counts, not timings: the same on every run.
- *   node bench/cost.ts [sessions for the storage figures]
+ *   node bench/cost.ts [sessions for the storage figures, 1,000 by default]
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,47 +17,35 @@ import {
 } from "../test-support/local-worker.ts";
 import { waitForGreeting } from "../test-support/ssh-greeting.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
+import type { Count, Meters } from "../worker/src/lib/meter.ts";
 import {
   cpuSeconds,
+  loop,
+  MANY_USERS_VARS,
   machine,
   pidsMatching,
   scriptArgs,
   spawnBridge,
   table,
+  userAddress,
   writeSection,
 } from "./lib.ts";
 import { type LifeUnits, lifecycleBill, logSettings } from "./prices.ts";
 
-/** What /__dev/meters counts. */
-interface Meters {
-  workerInvocations: number;
-  durableObjectRequests: number;
-  durableObjectRowsRead: number;
-  durableObjectRowsWritten: number;
-  alarmsSet: number;
-  logLines: number;
-  durableObjectActiveMs: number;
-  d1RowsRead: number;
-  d1RowsWritten: number;
-  d1WriteTransactions: number;
-  queueMessages: number;
-  /** Each D1 database's size, by binding. */
-  d1SizeBytes: Record<string, number>;
-  /** Write transactions by D1 database (binding). */
-  d1WriteTransactionsBy: Record<string, number>;
-  /** Statements in those write transactions, by database: each one query D1 runs in turn. */
-  d1WriteStatementsBy: Record<string, number>;
-  /** Rows written per statement, D1's and the objects' apart. */
-  writtenBy: Record<string, number>;
+/** `ssh-keygen -Y sign`'s signature of `challenge`, without blocking the event loop. */
+function signChallenge(keyPath: string, challenge: string) {
+  return new Promise<string>((resolve, reject) => {
+    const child = execFile(
+      "ssh-keygen",
+      ["-Y", "sign", "-n", "keyproof", "-f", keyPath],
+      { encoding: "utf8" },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+    child.stdin?.end(challenge);
+  });
 }
 
-/** The counts a price is made of. */
-type Counted = keyof Omit<
-  Meters,
-  "d1SizeBytes" | "d1WriteTransactionsBy" | "d1WriteStatementsBy" | "writtenBy"
->;
-
-const COLUMNS: [Counted, string][] = [
+const COLUMNS: [Count, string][] = [
   ["workerInvocations", "Worker invocations"],
   ["durableObjectRequests", "DO requests"],
   ["durableObjectRowsRead", "DO rows read"],
@@ -80,7 +68,7 @@ const COLUMNS: [Counted, string][] = [
  * https://developers.cloudflare.com/queues/platform/pricing/ ($0.40 / million operations, a
  * message being written, read and deleted: 3).
  */
-export const PRICES_PER_MILLION: Record<Counted, number> = {
+export const PRICES_PER_MILLION: Record<Count, number> = {
   workerInvocations: 0.3,
   durableObjectRequests: 0.15,
   durableObjectRowsRead: 0.001,
@@ -95,7 +83,7 @@ export const PRICES_PER_MILLION: Record<Counted, number> = {
 };
 
 export const priceOf = (counts: Meters) =>
-  (Object.entries(PRICES_PER_MILLION) as [Counted, number][]).reduce(
+  (Object.entries(PRICES_PER_MILLION) as [Count, number][]).reduce(
     (sum, [name, price]) => sum + counts[name] * price,
     0,
   );
@@ -140,10 +128,15 @@ export async function proofRig(vars: Record<string, string> = {}) {
     await action();
     return settled();
   }
-  const api = async (method: string, path: string, body?: unknown) => {
+  const api = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const response = await fetch(`${worker.url}/api/v1${path}`, {
       method,
-      headers: { "x-api-key": apiKey, "content-type": "application/json" },
+      headers: { "x-api-key": apiKey, "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -176,16 +169,13 @@ export async function proofRig(vars: Record<string, string> = {}) {
       ],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
-  const sign = (challenge: string, url: string) => {
-    const signature = execFileSync("ssh-keygen", ["-Y", "sign", "-n", "keyproof", "-f", keyPath], {
-      input: challenge,
-      encoding: "utf8",
-      stdio: ["pipe", "pipe", "ignore"],
-    });
+  /** A signature proof, sent as from `address` where the rig trusts `cf-connecting-ip`. */
+  const sign = async (challenge: string, url: string, address = "127.0.0.1") => {
+    const signature = await signChallenge(keyPath, challenge);
     return fetch(url, {
       method: "POST",
       body: signature,
-      headers: { "content-type": "text/plain" },
+      headers: { "content-type": "text/plain", "cf-connecting-ip": address },
     });
   };
 
@@ -235,14 +225,47 @@ const LIFE_DAY_SECONDS = 3;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Until `done()`, asked every 100 ms for at most a minute. */
+async function until(done: () => boolean) {
+  for (const deadline = Date.now() + 60_000; !done(); await sleep(100))
+    if (Date.now() > deadline) throw new Error("gave up waiting");
+}
+
+/** Sessions the storage figure is measured over at full size, and the lifecycle's proofs. */
+const STORAGE_SESSIONS = 1_000;
+const LIFECYCLE_PROOFS = 10;
+/** Objects whose storage is read for the object's bytes a session (each one request). */
+const OBJECT_BYTES_SAMPLE = 50;
+/** Polling instead of a webhook: an integrator's GET every this many seconds, for so long. */
+const POLL_EVERY_SECONDS = 5;
+const POLL_FOR_SECONDS = 60;
+
+/**
+ * Dollars a million times `counts`, every line of a proof's bill but the timings and storage
+ * (CPU, bytes kept): requests, rows, queue messages, log events and the objects' duration.
+ */
+function billOf(counts: Meters) {
+  const units: LifeUnits = {
+    ...counts,
+    cpuMs: 0,
+    d1Bytes: 0,
+    retentionDays: RETENTION_DAYS,
+    objectBytes: 0,
+    objectKeptMinutes: OBJECT_KEPT_MINUTES,
+  };
+  return lifecycleBill(units).total;
+}
+
 /**
  * A proof over its whole life, as an integrator pays for it: created, proved over SSH, read once,
  * its webhook delivered; its object retired (its storage deleted) when the grace is over; erased
  * from its shard by the cron's sweep when its project's retention is; and the bytes it kept in
  * between. Each phase is counted by the Worker for `proofs` proofs at once and divided; the cron's
- * own cost when it has nothing to do is measured first and taken off the erasure.
+ * own cost when it has nothing to do is measured first and taken off the erasure. The bytes a
+ * session keeps in D1 are `d1BytesPerSession` when given (measured over many more sessions than
+ * the lifecycle makes: a 4 KiB page's growth over ten is mostly rounding).
  */
-export async function runLifecycle(proofs: number) {
+export async function runLifecycle(proofs: number, d1BytesPerSession?: number) {
   const rig = await proofRig({
     RETIREMENT_GRACE_SECONDS: String(LIFE_GRACE_SECONDS),
     RETENTION_DAY_SECONDS: String(LIFE_DAY_SECONDS),
@@ -263,6 +286,9 @@ export async function runLifecycle(proofs: number) {
   try {
     await api("GET", "/auth/info/");
     await api("POST", "/webhooks/", { url: `${receiver.url}/ok/life`, events: ["status_changed"] });
+    // The cron's own cost, measured before there is anything of this run's to erase: taken off
+    // the erasure below. (Run later, it would itself erase the run's earliest sessions.)
+    const idle = await phase(cron);
     const ids: string[] = [];
     const bytesBefore = await rig.shardBytes();
     const live = await phase(async () => {
@@ -277,7 +303,7 @@ export async function runLifecycle(proofs: number) {
     });
     const closedAt = Date.now();
     const lastExpiry = closedAt + LIFE_TIMEOUT_SECONDS * 1000;
-    const d1Bytes = ((await rig.shardBytes()) - bytesBefore) / proofs;
+    const d1Bytes = d1BytesPerSession ?? ((await rig.shardBytes()) - bytesBefore) / proofs;
     const objectBytes =
       (
         await Promise.all(
@@ -293,17 +319,20 @@ export async function runLifecycle(proofs: number) {
       ).reduce((a, b) => a + b, 0) / proofs;
     // Each object's alarm retires it, its storage deleted: the expiry's, set at create.
     const retirement = await phase(() => sleep(lastExpiry + 3000 - Date.now()));
-    const idle = await phase(cron);
-    // Past the retention (30 three-second days): the cron's sweep erases them from the shard.
+    // Past the retention (30 three-second days): the cron's sweep erases them from the shard,
+    // every one of them in the run measured.
     await sleep(closedAt + RETENTION_DAYS * LIFE_DAY_SECONDS * 1000 + 2000 - Date.now());
+    const listed = async () =>
+      ((await api("GET", "/ssh/collect/sessions/?limit=1")) as { total: number }).total;
+    const kept = await listed();
+    if (kept !== proofs) throw new Error(`${proofs - kept} sessions were erased before the sweep`);
     const erasure = await phase(cron);
-    const listed = (await api("GET", "/ssh/collect/sessions/")) as { total: number };
-    if (listed.total !== 0) throw new Error(`${listed.total} sessions were not erased`);
-    const per = (key: keyof Meters, ...counts: Meters[]) =>
-      counts.reduce((sum, one) => sum + (one[key] as number), 0) / proofs;
-    const erased = (key: keyof Meters) =>
-      ((erasure.counts[key] as number) - (idle.counts[key] as number)) / proofs;
-    const unit = (key: keyof Meters) =>
+    const left = await listed();
+    if (left !== 0) throw new Error(`${left} sessions were not erased`);
+    const per = (key: Count, ...counts: Meters[]) =>
+      counts.reduce((sum, one) => sum + one[key], 0) / proofs;
+    const erased = (key: Count) => (erasure.counts[key] - idle.counts[key]) / proofs;
+    const unit = (key: Count) =>
       per(key, live.counts, retirement.counts) + Math.max(0, erased(key));
     const units: LifeUnits = {
       workerInvocations: unit("workerInvocations"),
@@ -328,8 +357,7 @@ export async function runLifecycle(proofs: number) {
       ["erasure (the cron's sweep, its idle run taken off)", erasure.counts],
     ] as const;
     const phaseRows = phases.map(([name, counts]) => {
-      const of = (key: keyof Meters) =>
-        name.startsWith("erasure") ? erased(key) : per(key, counts);
+      const of = (key: Count) => (name.startsWith("erasure") ? erased(key) : per(key, counts));
       return [name, ...LIFE_COLUMNS.map(([key]) => round(of(key)))];
     });
     return { units, phaseRows, ...lifecycleBill(units) };
@@ -340,13 +368,13 @@ export async function runLifecycle(proofs: number) {
 
 const round = (value: number) => String(Math.round(value * 100) / 100);
 
-const LIFE_COLUMNS: [keyof Meters, string][] = [
+const LIFE_COLUMNS: [Count, string][] = [
   ...COLUMNS.filter(([key]) => key !== "d1WriteTransactions"),
   ["durableObjectActiveMs", "DO active ms"],
 ];
 
-export async function runCostBench(storageSessions = 20, write = true) {
-  const rig = await proofRig();
+export async function runCostBench(storageSessions = STORAGE_SESSIONS, write = true) {
+  const rig = await proofRig(MANY_USERS_VARS);
   const { worker, receiver, api, ssh, sign, measure, stop } = rig;
   const rows: { name: string; counts: Meters }[] = [];
   try {
@@ -412,17 +440,73 @@ export async function runCostBench(storageSessions = 20, write = true) {
       }),
     });
 
-    // Bytes a closed session keeps: its object's database, and its share of D1's file.
+    const proof = rows.at(-1)?.counts as Meters;
+
+    // What integrators commonly add to a proof, each measured as one more operation.
+    rows.push({
+      name: "API create with an `Idempotency-Key`",
+      counts: await measure(() =>
+        api("POST", "/ssh/collect/sessions/", {}, { "idempotency-key": "cost-create" }),
+      ),
+    });
+    // A receiver that fails once: the proof's delivery attempt answered 500, its retry 200.
+    const failing = await api("POST", "/webhooks/", {
+      url: `${receiver.url}/fail-times/1/cost-failing`,
+      events: ["status_changed"],
+      initial_backoff: 1,
+    });
+    await api("PATCH", `/webhooks/${hook.id}/`, { enabled: false });
+    rows.push({
+      name: "one proof whose delivery fails once, then succeeds",
+      counts: await measure(async () => {
+        const one = await api("POST", "/ssh/collect/sessions/", {});
+        ssh(one.connection_identifier);
+        await api("GET", `/ssh/collect/sessions/${one.id}/`);
+        await until(() => receiver.requestsTo("/fail-times/1/cost-failing").length >= 2);
+      }),
+    });
+    await api("DELETE", `/webhooks/${failing.id}/`);
+    rows.push({
+      name: "one proof with no webhook (create + SSH proof + GET)",
+      counts: await measure(async () => {
+        const one = await api("POST", "/ssh/collect/sessions/", {});
+        ssh(one.connection_identifier);
+        await api("GET", `/ssh/collect/sessions/${one.id}/`);
+      }),
+    });
+    await api("PATCH", `/webhooks/${hook.id}/`, { enabled: true });
+    const row = (name: string) => rows.find((one) => one.name === name)?.counts as Meters;
+    const options = [
+      [
+        "an `Idempotency-Key` on its create",
+        billOf(row("API create with an `Idempotency-Key`")) - billOf(row("API create")),
+      ],
+      ["the hosted proof page, opened once", billOf(row("proof page"))],
+      [
+        "one failed delivery attempt (retried)",
+        billOf(row("one proof whose delivery fails once, then succeeds")) - billOf(proof),
+      ],
+      [
+        `polling instead of a webhook: a GET every ${POLL_EVERY_SECONDS} s for ${POLL_FOR_SECONDS} s`,
+        billOf(row("one proof with no webhook (create + SSH proof + GET)")) +
+          (POLL_FOR_SECONDS / POLL_EVERY_SECONDS - 1) * billOf(row("GET one")) -
+          billOf(proof),
+      ],
+    ] as const;
+
+    // Bytes a closed session keeps: its object's database, and its share of D1's file — over
+    // many sessions, so that the file's growth by whole 4 KiB pages is not mostly rounding.
     const before = await rig.shardBytes();
     const closed: string[] = [];
-    for (let i = 0; i < storageSessions; i++) {
+    await loop(storageSessions, 8, async (i) => {
       const one = await api("POST", "/ssh/collect/sessions/", { external_id: `storage-${i}` });
-      ssh(one.connection_identifier);
+      const answer = await sign(one.signature_challenge, one.signature_url, userAddress(i));
+      if (!answer.ok) throw new Error(`signature proof: ${answer.status} ${await answer.text()}`);
       closed.push(one.id);
-    }
+    });
     const after = await rig.shardBytes();
     const objectBytes = await Promise.all(
-      closed.map(
+      closed.slice(0, OBJECT_BYTES_SAMPLE).map(
         async (id) =>
           (
             (await (await fetch(`${worker.url}/__dev/sessions/${id}/storage`)).json()) as {
@@ -433,12 +517,13 @@ export async function runCostBench(storageSessions = 20, write = true) {
     );
     const storage = {
       d1BytesPerSession: Math.round((after - before) / storageSessions),
-      objectBytesPerSession: Math.round(objectBytes.reduce((a, b) => a + b, 0) / storageSessions),
+      objectBytesPerSession: Math.round(
+        objectBytes.reduce((a, b) => a + b, 0) / Math.max(1, objectBytes.length),
+      ),
     };
-    const proof = rows.at(-1)?.counts as Meters;
     const perMillion = priceOf(proof);
     await stop();
-    const life = await runLifecycle(Math.max(10, storageSessions));
+    const life = await runLifecycle(LIFECYCLE_PROOFS, storage.d1BytesPerSession);
     const logs = logSettings();
     const markdown = `## 8. Cost: billed units per operation, and a proof's whole life
 
@@ -458,16 +543,30 @@ ${table(
     .map(([statement, count]) => [`\`${statement.replaceAll("`", "")}\``, count]),
 )}
 
-A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 and **${storage.objectBytesPerSession} bytes** in its object (mean of ${storageSessions}, one collected key each).
+A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 (the shard's file growth over ${storageSessions.toLocaleString("en")} signature proofs, one collected key and one webhook delivery each) and **${storage.objectBytesPerSession} bytes** in its object (mean of the first ${Math.min(storageSessions, OBJECT_BYTES_SAMPLE)}).
+
+### What integrators commonly add
+
+Each priced from the rows above as what it adds to one proof, every line of the bill but CPU and bytes kept (requests, rows, queue messages, Workers Logs events, the objects' duration): an \`Idempotency-Key\` is the create with one less the create without; a failed attempt is the proof whose first delivery attempt the receiver answered 500 (retried a second later, answered 200) less the proof; polling is the proof with no webhook plus its GET every ${POLL_EVERY_SECONDS} s for ${POLL_FOR_SECONDS} s, less the proof with its one delivery. The \`Idempotency-Key\`'s record is deleted 24 hours later by its project's object (one alarm for the oldest), not counted here.
+
+${table(
+  ["Added to a proof", "$ a million proofs"],
+  options.map(([name, dollars]) => [
+    name,
+    `${dollars >= 0 ? "+" : "−"}${Math.abs(dollars).toFixed(2)}`,
+  ]),
+)}
+
+A shard loaded with 30 days of a busy project's history changes a proof's bill by its extra rows read only: bench/history.ts (§17) counts them, loaded against empty in one run, and prices both.
 
 **Per request, a million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings (prices from [Workers](https://developers.cloudflare.com/workers/platform/pricing/), [Durable Objects](https://developers.cloudflare.com/durable-objects/platform/pricing/), [D1](https://developers.cloudflare.com/d1/platform/pricing/) and [Queues](https://developers.cloudflare.com/queues/platform/pricing/) pricing pages).
 ### A proof's whole life
 
-\`runLifecycle\` in the same run: ${Math.max(10, storageSessions)} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` on a shortened clock (a retirement grace of ${LIFE_GRACE_SECONDS} s, sessions created with an ${LIFE_TIMEOUT_SECONDS} s timeout for the default hour, a retention day of ${LIFE_DAY_SECONDS} s); then their objects' retirement (at the alarm each set for its expiry), then the cron's sweep when their 30 (${LIFE_DAY_SECONDS}-second) days are over. Counted by the Worker per proof:
+\`runLifecycle\` in the same run: ${LIFECYCLE_PROOFS} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` on a shortened clock (a retirement grace of ${LIFE_GRACE_SECONDS} s, sessions created with an ${LIFE_TIMEOUT_SECONDS} s timeout for the default hour, a retention day of ${LIFE_DAY_SECONDS} s); then their objects' retirement (at the alarm each set for its expiry), then the cron's sweep when their 30 (${LIFE_DAY_SECONDS}-second) days are over, which must find every one of them still listed and leave none. The cron's cost with nothing to erase, measured before the run's first proof, is taken off the erasure. Count by the Worker per proof:
 
 ${table(["Phase", ...LIFE_COLUMNS.map(([, label]) => label)], life.phaseRows)}
 
-Priced over the whole life with Workers Logs as wrangler.toml sets it (\`head_sampling_rate\` ${logs.headSamplingRate}, invocation logs ${logs.invocationLogs ? "on" : "off"}), D1 keeping ${round(life.units.d1Bytes)} bytes a session (this run's shard growth) for 30 days and the object ${round(life.units.objectBytes)} bytes for ${OBJECT_KEPT_MINUTES} minutes (its expiry's alarm retires it). Duration is each object call's time as its caller saw it and each alarm's run, billed at 128 MB (an upper bound: concurrent requests share it); CPU is workerd's own, local D1 and objects included (an upper bound too).
+Priced over the whole life with Workers Logs as wrangler.toml sets it (\`head_sampling_rate\` ${logs.headSamplingRate}, invocation logs ${logs.invocationLogs ? "on" : "off"}), D1 keeping ${round(life.units.d1Bytes)} bytes a session (measured above over ${storageSessions.toLocaleString("en")} sessions) for 30 days and the object ${round(life.units.objectBytes)} bytes for ${OBJECT_KEPT_MINUTES} minutes (its expiry's alarm retires it). Duration is each object call's time as its caller saw it and each alarm's run, billed at 128 MB (an upper bound: concurrent requests share it); CPU is workerd's own, local D1 and objects included (an upper bound too).
 
 ${table(
   ["Line", "$ a million proofs", "price"],
@@ -490,7 +589,7 @@ Machine: ${machine()}.`;
 const args = scriptArgs(import.meta.url);
 if (args) {
   const [sessions] = args;
-  const { markdown } = await runCostBench(sessions ?? 20);
+  const { markdown } = await runCostBench(sessions ?? STORAGE_SESSIONS);
   console.log(markdown);
   writeFileSync(join(tmpdir(), "keyproof-cost.md"), markdown);
 }

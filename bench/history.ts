@@ -398,7 +398,7 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
         directoryPrimary: per(one.d1PrimaryQueriesBy.DIRECTORY ?? 0, proofs),
         directoryReplica: per(one.d1ReplicaQueriesBy.DIRECTORY ?? 0, proofs),
         writerRequests: per(one.writerRequestsBy[shard] ?? 0, proofs),
-        dollarsPerMillion: per(priceOf(one as never), proofs),
+        dollarsPerMillion: per(priceOf(one), proofs),
         ...times,
       };
       const statements = Object.entries(many.primaryQueriesBy)

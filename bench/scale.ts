@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { localShards } from "../scripts/local-dev.ts";
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
 import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
+import type { Meters, Tally } from "../worker/src/lib/meter.ts";
 import {
   loop,
   MANY_USERS_VARS,
@@ -39,15 +40,6 @@ const D1_QUERIES_PER_SECOND = 1_000;
 const OBJECT_REQUESTS_PER_SECOND = 1_000;
 /** The retention a day's capacity is figured at: the default (SPEC §19). */
 const RETENTION_DAYS = 30;
-
-interface Meters {
-  d1SizeBytes: Record<string, number>;
-  d1WriteTransactionsBy: Record<string, number>;
-  d1WriteStatementsBy: Record<string, number>;
-  d1WriteMsBy: Record<string, number>;
-  writerRequestsBy: Record<string, number>;
-  d1PrimaryQueriesBy: Record<string, number>;
-}
 
 export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40, write = true) {
   const worker = await startLocalWorker({ vars: { METERING: "on", ...MANY_USERS_VARS } });
@@ -163,8 +155,7 @@ export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40,
     if (listed !== lost.sessions || distinct !== received.length || distinct < jobs.length)
       throw new Error(`sessions or deliveries lost or doubled: ${JSON.stringify(lost)}`);
 
-    const delta = (by: keyof Meters, shard: string) =>
-      (after[by][shard] ?? 0) - (before[by][shard] ?? 0);
+    const delta = (by: Tally, shard: string) => (after[by][shard] ?? 0) - (before[by][shard] ?? 0);
     const perShard = shards.map((shard) => {
       const proofs = proofsPerProject * projects.filter((p) => p.shard === shard).length;
       const transactions = delta("d1WriteTransactionsBy", shard);

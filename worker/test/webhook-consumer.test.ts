@@ -360,6 +360,26 @@ describe("a burst of events to one webhook", () => {
   });
 });
 
+describe("a message that comes after the order's five-minute window", () => {
+  it("sends its event at once, on its own, instead of waiting for a run that cannot take it", async () => {
+    const path = `/ok/late-${crypto.randomUUID()}`;
+    const { invocationId } = await invocationFor(path);
+    // A backlog more than five minutes deep: the event's message arrives that late.
+    await db
+      .update(webhookInvocations)
+      .set({ createdAt: new Date(Date.now() - 10 * 60_000).toISOString() })
+      .where(eq(webhookInvocations.id, invocationId));
+    const result = await consume(invocationId, 1);
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toEqual([`msg-${invocationId}-1`]);
+    expect((await invocation(invocationId)).row).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+    });
+    expect(await receivedAt(path)).toHaveLength(1);
+  });
+});
+
 describe("webhook sweeper", () => {
   async function swept(now: Date) {
     const queue = captureQueueSends();

@@ -72,9 +72,12 @@ const zero = (): Meters => ({
 let meters = zero();
 
 /** The meters that are one count each (not kept by database or by statement). */
-type Count = {
+export type Count = {
   [K in keyof Meters]: Meters[K] extends number ? K : never;
 }[keyof Meters];
+
+/** The meters kept by database, by shard or by statement. */
+export type Tally = Exclude<keyof Meters, Count>;
 
 export function meter(name: Count, amount = 1) {
   meters[name] += amount;

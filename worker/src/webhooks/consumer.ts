@@ -20,6 +20,7 @@ import {
   claimAttempt,
   claimRun,
   claimRunSoon,
+  inOrderWindow,
   isClaimable,
   type LoadedInvocation,
   ORDER_POLL_BUDGET_MS,
@@ -177,7 +178,7 @@ export async function processInvocation(
   }
   const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
   // A first attempt sends the earlier events of its webhook with it, in order: a run.
-  if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS) {
+  if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS && inOrderWindow(invocation, now)) {
     const { run, dropped } = await claimRunSoon(db, invocation, timeout, waitUntil);
     // Nothing claimed: an earlier event is still being sent elsewhere (wait for it), or this was.
     if (run.length === 0)
