@@ -4,7 +4,7 @@
  * million proofs from the published prices. Counts, not timings: the same on every run.
  *   node bench/cost.ts [sessions for the storage figures, 1,000 by default]
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,25 +25,13 @@ import {
   machine,
   pidsMatching,
   scriptArgs,
+  signChallenge,
   spawnBridge,
   table,
   userAddress,
   writeSection,
 } from "./lib.ts";
 import { type LifeUnits, lifecycleBill, logSettings } from "./prices.ts";
-
-/** `ssh-keygen -Y sign`'s signature of `challenge`, without blocking the event loop. */
-function signChallenge(keyPath: string, challenge: string) {
-  return new Promise<string>((resolve, reject) => {
-    const child = execFile(
-      "ssh-keygen",
-      ["-Y", "sign", "-n", "keyproof", "-f", keyPath],
-      { encoding: "utf8" },
-      (error, stdout) => (error ? reject(error) : resolve(stdout)),
-    );
-    child.stdin?.end(challenge);
-  });
-}
 
 const COLUMNS: [Count, string][] = [
   ["workerInvocations", "Worker invocations"],

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
@@ -150,3 +150,20 @@ export const MANY_USERS_VARS = { TRUST_CF_CONNECTING_IP: "true" };
 
 /** The `n`th user's address (10.0.0.0/8), for `cf-connecting-ip`. */
 export const userAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+/**
+ * `ssh-keygen -Y sign`'s signature of `challenge` with the key at `keyPath`, without blocking
+ * the event loop: a bench's webhook receiver shares it, and a synchronous signature at each of
+ * many proofs at once holds every delivery's answer back.
+ */
+export function signChallenge(keyPath: string, challenge: string) {
+  return new Promise<string>((resolve, reject) => {
+    const child = execFile(
+      "ssh-keygen",
+      ["-Y", "sign", "-n", "keyproof", "-f", keyPath],
+      { encoding: "utf8" },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    );
+    child.stdin?.end(challenge);
+  });
+}

@@ -21,6 +21,7 @@ import {
   MANY_USERS_VARS,
   machine,
   scriptArgs,
+  signChallenge,
   table,
   userAddress,
   writeSection,
@@ -109,15 +110,7 @@ export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40,
       const project = jobs[i];
       if (!project) return;
       const session = await api(project.apiKey, "/ssh/collect/sessions/", {});
-      const signature = execFileSync(
-        "ssh-keygen",
-        ["-Y", "sign", "-n", "keyproof", "-f", keyPath],
-        {
-          input: session.signature_challenge,
-          encoding: "utf8",
-          stdio: ["pipe", "pipe", "ignore"],
-        },
-      );
+      const signature = await signChallenge(keyPath, session.signature_challenge);
       const send = () =>
         fetch(session.signature_url, {
           method: "POST",
