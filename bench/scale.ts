@@ -174,6 +174,7 @@ export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40,
     const mean = (pick: (row: (typeof perShard)[number]) => number) =>
       perShard.reduce((sum, row) => sum + pick(row), 0) / perShard.length;
     const bytesPerSession = mean((row) => row.bytesPerSession);
+    const busiestQueriesPerSecond = Math.max(...perShard.map((row) => row.primaryQueriesPerSecond));
     const statementsPerProof = mean((row) => row.statementsPerProof);
     const primaryQueriesPerProof = mean((row) => row.primaryQueriesPerProof);
     const writerRequestsPerProof = mean((row) => row.writerRequestsPerProof);
@@ -245,6 +246,8 @@ ${table(
     round(row.bytesPerSession),
   ]),
 )}
+
+What bound this run: all ${shards.length} shards together took ${round(jobs.length / seconds, 1)} proofs a second, while the busiest primary ran ${round(busiestQueriesPerSecond, 1)} queries a second (${round(busiestQueriesPerSecond / 10, 1)} % of D1's ~1,000). The limit was this machine, where one workerd thread runs the Worker, every object, each shard's local D1 and the queue's consumer; local Queues hand the consumer one batch at a time, so deliveries fall behind while proofs are made and catch up after (the wait above). A delivery more than five minutes late is sent on its own rather than in its webhook's run of events, so a backlog costs more queries a proof than a steady flow.
 
 What one shard holds, each from a measurement above and a documented limit:
 
