@@ -430,7 +430,9 @@ export async function runCostBench(storageSessions = STORAGE_SESSIONS, write = t
 
     const proof = rows.at(-1)?.counts as Meters;
 
-    // What integrators commonly add to a proof, each measured as one more operation.
+    // What integrators commonly add to a proof, each measured as one more operation. The
+    // project's first key makes its idempotency object's table and alarm: once, not a create's.
+    await api("POST", "/ssh/collect/sessions/", {}, { "idempotency-key": "cost-first" });
     rows.push({
       name: "API create with an `Idempotency-Key`",
       counts: await measure(() =>
@@ -535,7 +537,7 @@ A closed session keeps **${storage.d1BytesPerSession} bytes** in D1 (the shard's
 
 ### What integrators commonly add
 
-Each priced from the rows above as what it adds to one proof, every line of the bill but CPU and bytes kept (requests, rows, queue messages, Workers Logs events, the objects' duration): an \`Idempotency-Key\` is the create with one less the create without; a failed attempt is the proof whose first delivery attempt the receiver answered 500 (retried a second later, answered 200) less the proof; polling is the proof with no webhook plus its GET every ${POLL_EVERY_SECONDS} s for ${POLL_FOR_SECONDS} s, less the proof with its one delivery. The \`Idempotency-Key\`'s record is deleted 24 hours later by its project's object (one alarm for the oldest), not counted here.
+Each priced from the rows above as what it adds to one proof, every line of the bill but CPU and bytes kept (requests, rows, queue messages, Workers Logs events, the objects' duration): an \`Idempotency-Key\` is the create with one less the create without (the project's first key, which makes the table its keys are kept in, was sent before); a failed attempt is the proof whose first delivery attempt the receiver answered 500 (retried a second later, answered 200) less the proof; polling is the proof with no webhook plus its GET every ${POLL_EVERY_SECONDS} s for ${POLL_FOR_SECONDS} s, less the proof with its one delivery. The \`Idempotency-Key\`'s record is deleted 24 hours later by its project's object (one alarm for the oldest), not counted here.
 
 ${table(
   ["Added to a proof", "$ a million proofs"],
@@ -550,7 +552,7 @@ A shard loaded with 30 days of a busy project's history changes a proof's bill b
 **Per request, a million proofs cost $${perMillion.toFixed(2)}** at the published prices (Workers $0.30 / M requests, DO $0.15 / M requests and $1.00 / M rows written, D1 $1.00 / M rows written, rows read $0.001 / M, Queues $0.40 / M operations × 3 per message), before what the Workers Paid plan includes and excluding CPU time and DO duration, which are timings (prices from [Workers](https://developers.cloudflare.com/workers/platform/pricing/), [Durable Objects](https://developers.cloudflare.com/durable-objects/platform/pricing/), [D1](https://developers.cloudflare.com/d1/platform/pricing/) and [Queues](https://developers.cloudflare.com/queues/platform/pricing/) pricing pages).
 ### A proof's whole life
 
-\`runLifecycle\` in the same run: ${LIFECYCLE_PROOFS} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` on a shortened clock (a retirement grace of ${LIFE_GRACE_SECONDS} s, sessions created with an ${LIFE_TIMEOUT_SECONDS} s timeout for the default hour, a retention day of ${LIFE_DAY_SECONDS} s); then their objects' retirement (at the alarm each set for its expiry), then the cron's sweep when their 30 (${LIFE_DAY_SECONDS}-second) days are over, which must find every one of them still listed and leave none. The cron's cost with nothing to erase, measured before the run's first proof, is taken off the erasure. Count by the Worker per proof:
+\`runLifecycle\` in the same run: ${LIFECYCLE_PROOFS} proofs (each an API create, an SSH proof through the bridge, a GET and one webhook delivery) against a \`wrangler dev\` on a shortened clock (a retirement grace of ${LIFE_GRACE_SECONDS} s, sessions created with an ${LIFE_TIMEOUT_SECONDS} s timeout for the default hour, a retention day of ${LIFE_DAY_SECONDS} s); then their objects' retirement (at the alarm each set for its expiry), then the cron's sweep when their 30 (${LIFE_DAY_SECONDS}-second) days are over, which must find every one of them still listed and leave none. The cron's cost with nothing to erase, measured before the run's first proof, is taken off the erasure. Counted by the Worker per proof:
 
 ${table(["Phase", ...LIFE_COLUMNS.map(([, label]) => label)], life.phaseRows)}
 

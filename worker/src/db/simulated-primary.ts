@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { meterD1, meterQueries } from "../lib/meter.ts";
+import { meterD1, metering, meterQueries, setD1Metering } from "../lib/meter.ts";
 import { asIndexError, IndexUnavailableError } from "../lib/unavailable.ts";
 
 /**
@@ -285,6 +285,7 @@ const isD1 = (value: unknown): value is D1Database =>
 export function withD1(env: Env): Env {
   let wrapped = wrappedEnvs.get(env);
   if (!wrapped) {
+    setD1Metering(metering(env));
     const delay = env.SIMULATED_D1_PRIMARY_MS;
     const queryMs = Number(env.SIMULATED_D1_QUERY_MS) || 0;
     const simulated = (delay !== undefined && delay !== "") || queryMs > 0;

@@ -126,8 +126,20 @@ export async function meteredAlarm(run: () => Promise<void>): Promise<void> {
   }
 }
 
+/**
+ * Whether D1's calls are counted: only while metering (`setD1Metering`, from the environment
+ * `metering` reads). Their counts are kept by each statement's text, and reading a statement's
+ * first words at every query is CPU a deployed Worker would spend for nobody.
+ */
+let d1Metered = false;
+
+export function setD1Metering(on: boolean) {
+  d1Metered = on;
+}
+
 /** The statements `sqls` that `database` ran, on its primary or a replica. */
 export function meterQueries(database: string, sqls: string[], primary: boolean) {
+  if (!d1Metered) return;
   const by = primary ? meters.d1PrimaryQueriesBy : meters.d1ReplicaQueriesBy;
   by[database] = (by[database] ?? 0) + sqls.length;
   if (!primary) return;
@@ -153,6 +165,7 @@ export function meterD1(
   write: boolean,
   ms = 0,
 ) {
+  if (!d1Metered) return;
   results.forEach(({ meta }, i) => {
     if (!meta) return;
     meters.d1RowsRead += meta.rows_read ?? 0;
