@@ -9,8 +9,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { proofRig } from "./cost.ts";
 import { MANY_USERS_VARS, machine, scriptArgs, table, userAddress, writeSection } from "./lib.ts";
+import { proofRig } from "./rig.ts";
 
 /**
  * D1 processes one query at a time per database; at about 1 ms a query (D1's own worked example

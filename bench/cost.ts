@@ -6,47 +6,32 @@
  * The storage figures are measured over at least 1,000 sessions: over fewer, a shard file's
  * growth by whole 4 KiB pages is mostly rounding.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SCHEDULED_PATH } from "../scripts/local-dev.ts";
-import {
-  freePort,
-  removeState,
-  seedProject,
-  startLocalWorker,
-} from "../test-support/local-worker.ts";
-import { waitForGreeting } from "../test-support/ssh-greeting.ts";
-import { startWebhookReceiver } from "../test-support/webhook-receiver.ts";
 import type { Count, Meters } from "../worker/src/lib/meter.ts";
 import {
-  cpuSeconds,
   loop,
   MANY_USERS_VARS,
   machine,
-  pidsMatching,
   scriptArgs,
-  signChallenge,
-  spawnBridge,
+  sleep,
   table,
   userAddress,
   writeSection,
 } from "./lib.ts";
+import {
+  LIFE_COLUMNS,
+  LIFE_DAY_SECONDS,
+  LIFE_GRACE_SECONDS,
+  LIFE_TIMEOUT_SECONDS,
+  OBJECT_KEPT_MINUTES,
+  RETENTION_DAYS,
+  round,
+  runLifecycle,
+} from "./lifecycle.ts";
 import { type LifeUnits, lifecycleBill, logSettings } from "./prices.ts";
-
-const COLUMNS: [Count, string][] = [
-  ["workerInvocations", "Worker invocations"],
-  ["durableObjectRequests", "DO requests"],
-  ["durableObjectRowsRead", "DO rows read"],
-  ["durableObjectRowsWritten", "DO rows written"],
-  ["d1RowsRead", "D1 rows read"],
-  ["d1RowsWritten", "D1 rows written"],
-  ["d1WriteTransactions", "D1 write transactions"],
-  ["queueMessages", "Queue messages"],
-  ["alarmsSet", "alarms set"],
-  ["logLines", "log lines"],
-];
+import { COLUMNS, proofRig } from "./rig.ts";
 
 /**
  * Published prices (Workers Paid, beyond what the plan includes), each from its page:
@@ -78,143 +63,6 @@ export const priceOf = (counts: Meters) =>
     0,
   );
 
-/**
- * What the cost and storage benches run against: \`wrangler dev\` metering itself, a real bridge,
- * a webhook receiver, a seeded project, and the calls an integrator and a user make.
- */
-export async function proofRig(vars: Record<string, string> = {}) {
-  const worker = await startLocalWorker({
-    vars: { SIMULATED_D1_PRIMARY_MS: "0", METERING: "on", ...vars },
-  });
-  const receiver = await startWebhookReceiver();
-  const { apiKey, shard } = await seedProject(worker);
-  const dir = mkdtempSync(join(tmpdir(), "keyproof-cost-"));
-  const bridgePort = await freePort();
-  const bridge = await spawnBridge(worker, {
-    port: bridgePort,
-    hostKeyDir: join(dir, "bridge-keys"),
-  });
-  await waitForGreeting(bridgePort);
-  const keyPath = join(dir, "id_ed25519");
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "", "-f", keyPath]);
-
-  const meters = async (reset = false): Promise<Meters> =>
-    (await fetch(`${worker.url}/__dev/meters`, { method: reset ? "DELETE" : "GET" })).json();
-  /** Until the counts stop moving: pushes to D1 and webhook deliveries happen after answers. */
-  async function settled(): Promise<Meters> {
-    let last = await meters();
-    for (let quiet = 0; quiet < 3; ) {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      const now = await meters();
-      quiet = JSON.stringify(now) === JSON.stringify(last) ? quiet + 1 : 0;
-      last = now;
-    }
-    return last;
-  }
-  /** The units `action` costs, everything it caused included. */
-  async function measure(action: () => Promise<unknown>): Promise<Meters> {
-    await settled();
-    await meters(true);
-    await action();
-    return settled();
-  }
-  const api = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const response = await fetch(`${worker.url}/api/v1${path}`, {
-      method,
-      headers: { "x-api-key": apiKey, "content-type": "application/json", ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok)
-      throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) : null;
-  };
-  const ssh = (identifier: string) =>
-    execFileSync(
-      "ssh",
-      [
-        "-p",
-        String(bridgePort),
-        "-F",
-        "/dev/null",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "IdentityAgent=none",
-        "-o",
-        "LogLevel=ERROR",
-        "-i",
-        keyPath,
-        "-T",
-        `${identifier}@127.0.0.1`,
-      ],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
-    );
-  /** A signature proof, sent as from `address` where the rig trusts `cf-connecting-ip`. */
-  const sign = async (challenge: string, url: string, address = "127.0.0.1") => {
-    const signature = await signChallenge(keyPath, challenge);
-    return fetch(url, {
-      method: "POST",
-      body: signature,
-      headers: { "content-type": "text/plain", "cf-connecting-ip": address },
-    });
-  };
-
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    bridge.kill("SIGTERM");
-    await receiver.close();
-    await worker.stop();
-    removeState(worker);
-  };
-  /** The seeded project's shard's size now: the index bytes its sessions take. */
-  const shardBytes = async () => (await settled()).d1SizeBytes[shard] ?? 0;
-  return {
-    worker,
-    receiver,
-    apiKey,
-    shard,
-    api,
-    ssh,
-    sign,
-    keyPath,
-    meters,
-    settled,
-    measure,
-    shardBytes,
-    stop,
-  };
-}
-
-/**
- * Minutes an object keeps a proof at most: it retires at its expiry's alarm, an hour after its
- * create by default, when that comes within 45 minutes of its 15-minute grace (RETIRE_AFTER_MS;
- * session-ending.ts); and days D1 keeps it by default.
- */
-const OBJECT_KEPT_MINUTES = 60;
-const RETENTION_DAYS = 30;
-/**
- * The lifecycle's clock: a retirement grace of 20 s and a session's timeout of 80 s (production's
- * 15 minutes and default hour, scaled down by 45), a retention "day" of 3 s (30 days: 90 s, so
- * erasure comes after retirement, as it does in production).
- */
-const LIFE_GRACE_SECONDS = 20;
-const LIFE_TIMEOUT_SECONDS = 80;
-const LIFE_DAY_SECONDS = 3;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Until `done()`, asked every 100 ms for at most a minute. */
 async function until(done: () => boolean) {
   for (const deadline = Date.now() + 60_000; !done(); await sleep(100))
@@ -245,123 +93,6 @@ function billOf(counts: Meters) {
   };
   return lifecycleBill(units).total;
 }
-
-/**
- * A proof over its whole life, as an integrator pays for it: created, proved over SSH, read once,
- * its webhook delivered; its object retired (its storage deleted) when the grace is over; erased
- * from its shard by the cron's sweep when its project's retention is; and the bytes it kept in
- * between. Each phase is counted by the Worker for `proofs` proofs at once and divided; the cron's
- * own cost when it has nothing to do is measured first and taken off the erasure. The bytes a
- * session keeps in D1 are `d1BytesPerSession` when given (measured over many more sessions than
- * the lifecycle makes: a 4 KiB page's growth over ten is mostly rounding).
- */
-export async function runLifecycle(proofs: number, d1BytesPerSession?: number) {
-  const rig = await proofRig({
-    RETIREMENT_GRACE_SECONDS: String(LIFE_GRACE_SECONDS),
-    RETENTION_DAY_SECONDS: String(LIFE_DAY_SECONDS),
-  });
-  const { worker, receiver, api, ssh, settled, meters } = rig;
-  const workerd = pidsMatching(`workerd serve.*127.0.0.1:${worker.port}`);
-  const cpuMs = () => workerd.reduce((sum, pid) => sum + cpuSeconds(pid), 0) * 1000;
-  /** The units of `action` (counts and workerd's CPU), everything it caused included. */
-  const phase = async (action: () => Promise<unknown>) => {
-    await settled();
-    await meters(true);
-    const cpu = cpuMs();
-    await action();
-    const counts = await settled();
-    return { counts, cpuMs: cpuMs() - cpu };
-  };
-  const cron = () => fetch(`${worker.url}${SCHEDULED_PATH}`).then((response) => response.text());
-  try {
-    await api("GET", "/auth/info/");
-    await api("POST", "/webhooks/", { url: `${receiver.url}/ok/life`, events: ["status_changed"] });
-    // The cron's own cost, measured before there is anything of this run's to erase: taken off
-    // the erasure below. (Run later, it would itself erase the run's earliest sessions.)
-    const idle = await phase(cron);
-    const ids: string[] = [];
-    const bytesBefore = await rig.shardBytes();
-    const live = await phase(async () => {
-      for (let i = 0; i < proofs; i++) {
-        const proof = await api("POST", "/ssh/collect/sessions/", {
-          timeout: LIFE_TIMEOUT_SECONDS,
-        });
-        ssh(proof.connection_identifier);
-        await api("GET", `/ssh/collect/sessions/${proof.id}/`);
-        ids.push(proof.id);
-      }
-    });
-    const closedAt = Date.now();
-    const lastExpiry = closedAt + LIFE_TIMEOUT_SECONDS * 1000;
-    const d1Bytes = d1BytesPerSession ?? ((await rig.shardBytes()) - bytesBefore) / proofs;
-    const objectBytes =
-      (
-        await Promise.all(
-          ids.map(
-            async (id) =>
-              (
-                (await (await fetch(`${worker.url}/__dev/sessions/${id}/storage`)).json()) as {
-                  bytes: number;
-                }
-              ).bytes,
-          ),
-        )
-      ).reduce((a, b) => a + b, 0) / proofs;
-    // Each object's alarm retires it, its storage deleted: the expiry's, set at create.
-    const retirement = await phase(() => sleep(lastExpiry + 3000 - Date.now()));
-    // Past the retention (30 three-second days): the cron's sweep erases them from the shard,
-    // every one of them in the run measured.
-    await sleep(closedAt + RETENTION_DAYS * LIFE_DAY_SECONDS * 1000 + 2000 - Date.now());
-    const listed = async () =>
-      ((await api("GET", "/ssh/collect/sessions/?limit=1")) as { total: number }).total;
-    const kept = await listed();
-    if (kept !== proofs) throw new Error(`${proofs - kept} sessions were erased before the sweep`);
-    const erasure = await phase(cron);
-    const left = await listed();
-    if (left !== 0) throw new Error(`${left} sessions were not erased`);
-    const per = (key: Count, ...counts: Meters[]) =>
-      counts.reduce((sum, one) => sum + one[key], 0) / proofs;
-    const erased = (key: Count) => (erasure.counts[key] - idle.counts[key]) / proofs;
-    const unit = (key: Count) =>
-      per(key, live.counts, retirement.counts) + Math.max(0, erased(key));
-    const units: LifeUnits = {
-      workerInvocations: unit("workerInvocations"),
-      durableObjectRequests: unit("durableObjectRequests"),
-      durableObjectRowsRead: unit("durableObjectRowsRead"),
-      durableObjectRowsWritten: unit("durableObjectRowsWritten"),
-      alarmsSet: unit("alarmsSet"),
-      d1RowsRead: unit("d1RowsRead"),
-      d1RowsWritten: unit("d1RowsWritten"),
-      queueMessages: unit("queueMessages"),
-      logLines: unit("logLines"),
-      durableObjectActiveMs: unit("durableObjectActiveMs"),
-      cpuMs: (live.cpuMs + retirement.cpuMs + Math.max(0, erasure.cpuMs - idle.cpuMs)) / proofs,
-      d1Bytes,
-      retentionDays: RETENTION_DAYS,
-      objectBytes,
-      objectKeptMinutes: OBJECT_KEPT_MINUTES,
-    };
-    const phases = [
-      ["live: create, SSH proof, GET, webhook", live.counts],
-      ["retirement", retirement.counts],
-      ["erasure (the cron's sweep, its idle run taken off)", erasure.counts],
-    ] as const;
-    const phaseRows = phases.map(([name, counts]) => {
-      const of = (key: Count) => (name.startsWith("erasure") ? erased(key) : per(key, counts));
-      return [name, ...LIFE_COLUMNS.map(([key]) => round(of(key)))];
-    });
-    return { units, phaseRows, ...lifecycleBill(units) };
-  } finally {
-    await rig.stop();
-  }
-}
-
-const round = (value: number) => String(Math.round(value * 100) / 100);
-
-const LIFE_COLUMNS: [Count, string][] = [
-  ...COLUMNS.filter(([key]) => key !== "d1WriteTransactions"),
-  ["durableObjectActiveMs", "DO active ms"],
-];
 
 export async function runCostBench(storageSessions = STORAGE_SESSIONS, write = true) {
   const rig = await proofRig(MANY_USERS_VARS);
@@ -420,14 +151,15 @@ export async function runCostBench(storageSessions = STORAGE_SESSIONS, write = t
         (await fetch(`${worker.url}/p/${page.connection_identifier}`)).text(),
       ),
     });
-    // One proof as an integrator pays for it: create, the SSH proof, GET, and the webhook.
+    // One proof as an integrator pays for it: create, the SSH proof, GET (and the webhooks').
+    const oneProof = async () => {
+      const proof = await api("POST", "/ssh/collect/sessions/", {});
+      ssh(proof.connection_identifier);
+      await api("GET", `/ssh/collect/sessions/${proof.id}/`);
+    };
     rows.push({
       name: "**one proof: create + SSH proof + GET + one webhook**",
-      counts: await measure(async () => {
-        const proof = await api("POST", "/ssh/collect/sessions/", {});
-        ssh(proof.connection_identifier);
-        await api("GET", `/ssh/collect/sessions/${proof.id}/`);
-      }),
+      counts: await measure(oneProof),
     });
 
     const proof = rows.at(-1)?.counts as Meters;
@@ -451,20 +183,14 @@ export async function runCostBench(storageSessions = STORAGE_SESSIONS, write = t
     rows.push({
       name: "one proof whose delivery fails once, then succeeds",
       counts: await measure(async () => {
-        const one = await api("POST", "/ssh/collect/sessions/", {});
-        ssh(one.connection_identifier);
-        await api("GET", `/ssh/collect/sessions/${one.id}/`);
+        await oneProof();
         await until(() => receiver.requestsTo("/fail-times/1/cost-failing").length >= 2);
       }),
     });
     await api("DELETE", `/webhooks/${failing.id}/`);
     rows.push({
       name: "one proof with no webhook (create + SSH proof + GET)",
-      counts: await measure(async () => {
-        const one = await api("POST", "/ssh/collect/sessions/", {});
-        ssh(one.connection_identifier);
-        await api("GET", `/ssh/collect/sessions/${one.id}/`);
-      }),
+      counts: await measure(oneProof),
     });
     await api("PATCH", `/webhooks/${hook.id}/`, { enabled: true });
     const row = (name: string) => rows.find((one) => one.name === name)?.counts as Meters;

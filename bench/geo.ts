@@ -17,7 +17,7 @@ import {
   startLocalWorker,
 } from "../test-support/local-worker.ts";
 import { waitForGreeting } from "../test-support/ssh-greeting.ts";
-import { machine, median, spawnBridge, table, writeSection } from "./lib.ts";
+import { machine, median, spawnBridge, sshArgs, table, writeSection } from "./lib.ts";
 
 /**
  * What each operation may add, as a multiple of R: a write answers once its session's object has
@@ -123,24 +123,7 @@ async function measureAt(distanceMs: number, iterations: number, dir: string, ke
       add("proof page load", performance.now() - page);
       add(
         "SSH proof (ssh start → result on the terminal)",
-        await timed("ssh", [
-          "-p",
-          String(bridgePort),
-          "-F",
-          "/dev/null",
-          "-o",
-          "StrictHostKeyChecking=no",
-          "-o",
-          "UserKnownHostsFile=/dev/null",
-          "-o",
-          "IdentitiesOnly=yes",
-          "-o",
-          "IdentityAgent=none",
-          "-i",
-          keyPath,
-          "-T",
-          `${identifier}@127.0.0.1`,
-        ]),
+        await timed("ssh", sshArgs(bridgePort, keyPath, identifier)),
       );
       // How soon a list without a bookmark, read near the caller, shows the bridge's change.
       const proven = performance.now();

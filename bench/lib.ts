@@ -56,6 +56,8 @@ export function pidsMatching(needle: string): number[] {
   }
 }
 
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Runs `task` with at most `concurrency` in flight; returns each call's duration in ms. */
 export async function loop(
   total: number,
@@ -167,3 +169,25 @@ export function signChallenge(keyPath: string, challenge: string) {
     child.stdin?.end(challenge);
   });
 }
+
+/** `ssh`'s arguments for a proof as `identifier` through the bridge on `port`, with `keyPath` only. */
+export const sshArgs = (port: number, keyPath: string, identifier: string) => [
+  "-p",
+  String(port),
+  "-F",
+  "/dev/null",
+  "-o",
+  "StrictHostKeyChecking=no",
+  "-o",
+  "UserKnownHostsFile=/dev/null",
+  "-o",
+  "IdentitiesOnly=yes",
+  "-o",
+  "IdentityAgent=none",
+  "-o",
+  "LogLevel=ERROR",
+  "-i",
+  keyPath,
+  "-T",
+  `${identifier}@127.0.0.1`,
+];

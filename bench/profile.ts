@@ -20,8 +20,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { ROOT } from "../scripts/local-dev.ts";
-import { proofRig } from "./cost.ts";
 import { cpuSeconds, machine, pidsMatching, scriptArgs, table, writeSection } from "./lib.ts";
+import { proofRig } from "./rig.ts";
 
 interface ProfileNode {
   id: number;

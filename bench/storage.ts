@@ -6,8 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { proofRig } from "./cost.ts";
 import { machine, scriptArgs, table, writeSection } from "./lib.ts";
+import { proofRig } from "./rig.ts";
 
 /** D1's documented maximum database size (developers.cloudflare.com/d1/platform/limits/). */
 const D1_MAX_BYTES = 10 * 1000 ** 3;
