@@ -170,6 +170,10 @@ describe("webhook queue consumer", () => {
     const path = `/echo/${crypto.randomUUID()}`;
     const { apiKey, invocationId } = await invocationFor(path);
     const session = await createSession<{ id: string }>(apiKey, "collect", {});
+    // A create answers once its object committed (SPEC §15); its row reaches D1 with the push.
+    await vi.waitFor(async () =>
+      expect(await db.select().from(sessions).where(eq(sessions.id, session.id))).toHaveLength(1),
+    );
     const [row] = await db
       .select()
       .from(webhookInvocations)
