@@ -39,7 +39,10 @@ export function runRateLimitBench(limits = [600, 240_000], write = true) {
   const rows = limits.map((limit) => {
     const hits = new HitLog();
     const grant = Math.max(1, Math.floor(limit * GRANT_SHARE));
-    const now = timed((at) => leaseSlidingWindow(hits, limit, grant, at, LEASE_MS).granted, LEASES);
+    const now = timed(
+      (at) => leaseSlidingWindow(hits, limit, grant, at, { leaseMs: LEASE_MS }).granted,
+      LEASES,
+    );
     const log: number[] = [];
     // The old log is slow at a large limit: fewer calls, the same steady state (a full window).
     const before = timed((at) => leaseAsBefore(log, limit, grant, at), Math.min(LEASES, 2_000));

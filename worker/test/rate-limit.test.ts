@@ -1,7 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { LEASE_MS } from "../src/api/rate-limit-leases.ts";
-import { consumeSlidingWindow, HitLog, leaseSlidingWindow } from "../src/domain/rate-limit.ts";
+import { QUIET_LEASE_MS } from "../src/api/rate-limit-leases.ts";
+import {
+  consumeSlidingWindow,
+  HitLog,
+  leaseSlidingWindow,
+  settleGrants,
+} from "../src/domain/rate-limit.ts";
 import { call, directory, expectProblem, newProject } from "./helpers.ts";
 
 describe("project rate limit", () => {
@@ -27,8 +32,10 @@ describe("project rate limit", () => {
     expect(problem.detail).toMatch(`${limit} requests per minute`);
     const retryAfter = Number(over.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(0);
-    // Grants to an isolate are logged as spent at the end of their lease: at most that much later.
-    expect(retryAfter).toBeLessThanOrEqual(60 + LEASE_MS / 1000);
+    // The isolate told the limiter when it spent its grants' hits, rounded up to the second: not
+    // at their leases' ends (QUIET_LEASE_MS for the first half of the limit).
+    expect(retryAfter).toBeLessThanOrEqual(61);
+    expect(QUIET_LEASE_MS / 1000).toBeGreaterThan(1);
 
     const otherProject = await newProject();
     expect((await call("/api/v1/auth/info/", { key: otherProject.apiKey })).status).toBe(200);
@@ -47,19 +54,47 @@ describe("project rate limit", () => {
   it("never exceeds the limit however leased hits are spent", () => {
     const hits = new HitLog();
     // Leases of 3 at t=0, spendable until t=2000, logged at 2000.
-    expect(leaseSlidingWindow(hits, 5, 3, 0, 2_000)).toMatchObject({ granted: 3, remaining: 2 });
-    expect(leaseSlidingWindow(hits, 5, 3, 0, 2_000)).toMatchObject({ granted: 2, remaining: 0 });
-    expect(leaseSlidingWindow(hits, 5, 1, 1_000, 2_000)).toMatchObject({ granted: 0 });
+    expect(leaseSlidingWindow(hits, 5, 3, 0, { leaseMs: 2_000 })).toMatchObject({
+      granted: 3,
+      remaining: 2,
+    });
+    expect(leaseSlidingWindow(hits, 5, 3, 0, { leaseMs: 2_000 })).toMatchObject({
+      granted: 2,
+      remaining: 0,
+    });
+    expect(leaseSlidingWindow(hits, 5, 1, 1_000, { leaseMs: 2_000 })).toMatchObject({ granted: 0 });
     // Spent at t=1999 at the latest, those hits count until 61,999: nothing before 62,000.
     expect(consumeSlidingWindow(hits, 5, 61_999).allowed).toBe(false);
     expect(consumeSlidingWindow(hits, 5, 62_000).allowed).toBe(true);
+  });
+
+  it("counts a grant's hits when they were spent once told, and frees the ones not spent", () => {
+    const hits = new HitLog();
+    const length = { leaseMs: 2_000, quietLeaseMs: 30_000 };
+    // At most half the limit: a quiet lease, logged at its end.
+    const grant = leaseSlidingWindow(hits, 10, 4, 0, length);
+    expect(grant).toMatchObject({ granted: 4, until: 30_000 });
+    // Past half the limit: the short lease.
+    expect(leaseSlidingWindow(hits, 10, 4, 0, length)).toMatchObject({ granted: 4, until: 2_000 });
+    // The first grant's isolate spent 1 hit by 1 s and tells of it: 3 are free, 1 counts from 1 s.
+    settleGrants(hits, [{ until: 30_000, granted: 4, spent: [[1_000, 1]] }], 5_000, 30_000);
+    expect(hits.total).toBe(5);
+    expect(leaseSlidingWindow(hits, 10, 5, 5_000, length)).toMatchObject({ granted: 5 });
+    expect(consumeSlidingWindow(hits, 10, 6_000)).toMatchObject({ allowed: false, retryAfter: 55 });
+    // Told again, or told more than it was granted, or of a grant the log never held: no change.
+    settleGrants(hits, [{ until: 30_000, granted: 4, spent: [] }], 6_000, 30_000);
+    settleGrants(hits, [{ until: 2_000, granted: 4, spent: [[1_000, 5]] }], 6_000, 30_000);
+    settleGrants(hits, [{ until: 9_999, granted: 1, spent: [] }], 6_000, 30_000);
+    expect(hits.total).toBe(10);
   });
 
   it("logs a lease of many hits as one entry, so a large limit costs a lease no more", () => {
     const hits = new HitLog();
     // 240,000 a minute, taken in leases of 12,000 (the largest grant, 5 %) every 3 s.
     for (let lease = 0; lease < 20; lease++)
-      expect(leaseSlidingWindow(hits, 240_000, 12_000, lease * 3_000, 2_000).granted).toBe(12_000);
+      expect(
+        leaseSlidingWindow(hits, 240_000, 12_000, lease * 3_000, { leaseMs: 2_000 }).granted,
+      ).toBe(12_000);
     expect(hits.total).toBe(240_000);
     expect(hits.runs).toBe(20);
     // Full: one more fits once the first lease's hits (logged at 2,000) leave, at 62,000.

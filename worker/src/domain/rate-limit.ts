@@ -43,6 +43,19 @@ export class HitLog {
     this.#total += count;
   }
 
+  /** Takes back `count` of the hits logged at `at`; false (and nothing taken) if it holds fewer. */
+  remove(at: number, count: number): boolean {
+    const run = this.#times.lastIndexOf(at);
+    const held = this.#counts[run] ?? 0;
+    if (run < 0 || held < count) return false;
+    if (held === count) {
+      this.#times.splice(run, 1);
+      this.#counts.splice(run, 1);
+    } else this.#counts[run] = held - count;
+    this.#total -= count;
+    return true;
+  }
+
   /** Forgets the hits made at or before `at`. */
   expire(at: number) {
     let runs = 0;
@@ -104,24 +117,64 @@ export interface RateLimitLease extends RateLimitDecision {
   until: number;
 }
 
+/** What an isolate did with a grant it no longer holds, told at its next lease. */
+export interface SpentGrant {
+  /** The grant's `until`: where its hits were logged. */
+  until: number;
+  granted: number;
+  /** The hits it spent, as runs: a time (rounded up to the second, never past `until`) and a count. */
+  spent: [number, number][];
+}
+
 /**
- * Grants up to `count` hits at once, to be spent within `leaseMs`. They are logged as if made
- * at the end of the lease, the latest they can be spent, so each counts in the window for at
- * least as long as the hit it stands for: the limit is never exceeded, however the grants are
- * spent. Hits granted but not spent are lost for the window (the cost of not asking each time).
+ * Puts a grant's hits where they were spent: its hits logged at its end are taken back, and the
+ * ones spent are logged at the (rounded-up) times they were. A hit is never logged earlier than it
+ * was made, so the limit still holds; unspent hits are free again. A grant whose hits have left
+ * the window already (or that the log never held) changes nothing.
+ */
+export function settleGrants(
+  hits: HitLog,
+  grants: SpentGrant[],
+  now: number,
+  longestLeaseMs: number,
+) {
+  for (const grant of grants) {
+    const spent = grant.spent.filter(
+      ([at, count]) => count > 0 && at <= grant.until && at >= grant.until - longestLeaseMs,
+    );
+    const total = spent.reduce((sum, [, count]) => sum + count, 0);
+    if (total > grant.granted || !hits.remove(grant.until, grant.granted)) continue;
+    for (const [at, count] of spent) hits.add(Math.min(at, now), count);
+  }
+}
+
+/** How long a lease may be spent: `leaseMs`, or `quietLeaseMs` while the window is quiet. */
+export interface LeaseLength {
+  leaseMs: number;
+  /** The lease when the window holds at most half the limit, this grant included. */
+  quietLeaseMs?: number;
+}
+
+/**
+ * Grants up to `count` hits at once, to be spent within the lease. They are logged as if made at
+ * the end of the lease, the latest they can be spent, so each counts in the window for at least as
+ * long as the hit it stands for: the limit is never exceeded, however the grants are spent. The
+ * isolate tells at its next lease when it spent them (settleGrants); hits of a grant never told
+ * of stay where they were logged.
  */
 export function leaseSlidingWindow(
   hits: HitLog,
   limit: number,
   count: number,
   now: number,
-  leaseMs: number,
+  { leaseMs, quietLeaseMs = leaseMs }: LeaseLength,
   windowMs = RATE_LIMIT_WINDOW_MS,
 ): RateLimitLease {
   const decision = checkSlidingWindow(hits, limit, now, windowMs);
-  const until = now + leaseMs;
-  if (!decision.allowed) return { ...decision, granted: 0, until };
+  if (!decision.allowed) return { ...decision, granted: 0, until: now + leaseMs };
   const granted = Math.min(count, decision.remaining);
+  const quiet = hits.total + granted <= limit / 2;
+  const until = now + (quiet ? quietLeaseMs : leaseMs);
   hits.add(until, granted);
   return { ...decision, remaining: decision.remaining - granted, granted, until };
 }

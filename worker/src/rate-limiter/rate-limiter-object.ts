@@ -6,6 +6,8 @@ import {
   leaseSlidingWindow,
   type RateLimitDecision,
   type RateLimitLease,
+  type SpentGrant,
+  settleGrants,
 } from "../domain/rate-limit.ts";
 import type { Env } from "../env.ts";
 
@@ -22,9 +24,21 @@ export class RateLimiter extends DurableObject<Env> {
     return consumeSlidingWindow(this.#hits, limit, Date.now(), windowMs);
   }
 
-  /** Grants up to `count` hits for an isolate to spend within `leaseMs` (api/rate-limit-leases.ts). */
-  async lease(limit: number, count: number, leaseMs: number): Promise<RateLimitLease> {
-    return leaseSlidingWindow(this.#hits, limit, count, Date.now(), leaseMs);
+  /**
+   * Grants up to `count` hits for an isolate to spend within `leaseMs` (`quietLeaseMs` while the
+   * window is at most half full), after putting the hits of its `spent` grants where they were
+   * spent (api/rate-limit-leases.ts).
+   */
+  async lease(
+    limit: number,
+    count: number,
+    leaseMs: number,
+    quietLeaseMs = leaseMs,
+    spent: SpentGrant[] = [],
+  ): Promise<RateLimitLease> {
+    const now = Date.now();
+    settleGrants(this.#hits, spent, now, Math.max(leaseMs, quietLeaseMs));
+    return leaseSlidingWindow(this.#hits, limit, count, now, { leaseMs, quietLeaseMs });
   }
 
   /** Whether one more hit would fit, without counting it. */
