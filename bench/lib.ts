@@ -58,6 +58,30 @@ export function pidsMatching(needle: string): number[] {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Until the processes `pids` names use less than `share` of one core over half a second (at most
+ * `maxMs`): work an earlier step left running, such as the pushes of sessions just created, is
+ * not counted against the next measurement.
+ */
+export async function quiet(pids: () => number[], share = 0.05, maxMs = 60_000): Promise<void> {
+  const cpu = () =>
+    pids().reduce((sum, pid) => {
+      try {
+        return sum + cpuSeconds(pid);
+      } catch {
+        return sum; // exited meanwhile
+      }
+    }, 0);
+  const deadline = Date.now() + maxMs;
+  let last = cpu();
+  while (Date.now() < deadline) {
+    await sleep(500);
+    const now = cpu();
+    if (now - last < share * 0.5) return;
+    last = now;
+  }
+}
+
 /** Runs `task` with at most `concurrency` in flight; returns each call's duration in ms. */
 export async function loop(
   total: number,
