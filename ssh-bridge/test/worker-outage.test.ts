@@ -10,6 +10,8 @@ describe("the Worker goes away and comes back", () => {
     for (const step of cleanup.reverse()) await step();
   });
 
+  // Starts a Worker in the test itself (its migrations and seed are wrangler processes), then
+  // again: 48 s alone on this machine, past the project's 60 s when CI's machine is busy.
   it("tells users the service is unavailable, keeps running, and recovers by itself", async () => {
     const worker = await startLocalWorker();
     cleanup.push(() => removeState(worker));
@@ -42,5 +44,5 @@ describe("the Worker goes away and comes back", () => {
     expect(after.stdout).toContain(key.sha256);
     const session = await api.getSession("collect", before.id);
     expect(session.connections.map((connection) => connection.outcome)).toEqual(["collected"]);
-  });
+  }, 180_000);
 });
