@@ -22,6 +22,13 @@ describe("benchmark scripts (smoke run, tiny sizes)", () => {
     expect(results.sshd[0]?.perSecond).toBeGreaterThan(0);
   }, 120_000);
 
+  it("ssh-proofs measures both servers with OpenSSH's own client", async () => {
+    const { results, markdown } = await runSshProofBench(2, 1, 1, false, "openssh");
+    expect(results.bridge[0]?.perSecond).toBeGreaterThan(0);
+    expect(results.sshd[0]?.perSecond).toBeGreaterThan(0);
+    expect(markdown).toContain("OpenSSH's `ssh`, one process a login");
+  }, 120_000);
+
   it("api measures keyproof and the minimal Worker", async () => {
     const { results } = await runApiBench(5, 2, 1, false);
     expect(results.list?.minimal[0]?.perSecond).toBeGreaterThan(0);
