@@ -98,9 +98,11 @@ async function measure(
   concurrency: number,
   key: { privateKey: string; path: string },
   clients: Clients,
+  workerPids: number[],
 ) {
-  // The creates' pushes to D1 and the last run's tail are done before either server is timed.
-  await quiet(() => [...target.pids(), ...pidsMatching("workerd")]);
+  // The creates' pushes to D1 and the last run's tail are done before either server is timed
+  // (this bench's own workerd: another's on the machine is not waited for).
+  await quiet(() => [...target.pids(), ...workerPids]);
   const cpuBefore = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const clientBefore = process.cpuUsage();
   // Per process, and only those alive at both ends: a workerd that exits mid-run (another
@@ -151,6 +153,7 @@ export async function runSshProofBench(
     hostKeyDir: join(dir, "bridge-keys"),
   });
   await waitForGreeting(bridgePort);
+  const workerPids = pidsMatching(`workerd serve.*127.0.0.1:${worker.port}`);
   const sshdPort = await freePort();
   const sshd = await startSshd({ dir, port: sshdPort, authorizedKeys: [publicKey] });
   const api = (path: string, init?: RequestInit) =>
@@ -200,6 +203,7 @@ export async function runSshProofBench(
           concurrency,
           key,
           clients,
+          workerPids,
         ),
       );
       counted.sshd.push(
@@ -219,6 +223,7 @@ export async function runSshProofBench(
           concurrency,
           key,
           clients,
+          workerPids,
         ),
       );
     }
