@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { makeKeyFixtures } from "./worker/test/setup/ssh-key-fixtures.ts";
 
 /** A JWK set of two Ed25519 keys, as ATTESTATION_KEYS holds one mid-rotation. */
@@ -9,12 +10,43 @@ function twoAttestationKeys(): string {
   return JSON.stringify({ keys: [key(), key()] });
 }
 
+/**
+ * The files that take longest, longest first: started first, they run beside the many short ones
+ * instead of after them, alone. (Vitest's own order puts larger files first until it has timed a
+ * run, and these are small files that wait a long time.) docs/testing.md keeps their times.
+ */
+const STARTED_FIRST = [
+  "ssh-bridge/test/npm-start.test.ts",
+  "ssh-bridge/test/bench-smoke-cost.test.ts",
+  "ssh-bridge/test/bench-smoke-shards.test.ts",
+  "ssh-bridge/test/fleet.test.ts",
+  "ssh-bridge/test/web-app-walk.test.ts",
+  "ssh-bridge/test/bench-smoke-ssh.test.ts",
+  "ssh-bridge/test/bench-smoke-api.test.ts",
+];
+
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const rank = (file: TestSpecification) => {
+      const at = STARTED_FIRST.findIndex((name) => file.moduleId.endsWith(name));
+      return at === -1 ? STARTED_FIRST.length : at;
+    };
+    // A stable sort: the rest keep vitest's order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig(async () => {
   // Each kind of database has its migrations: the directory's, and every index shard's.
   const directoryMigrations = await readD1Migrations("migrations/directory");
   const indexMigrations = await readD1Migrations("migrations/index");
   return {
     test: {
+      // This machine has two cores, and most of a bridge file's time is spent waiting (for ssh,
+      // workerd, a browser): three files at once keep both cores busy. (Vitest's default here is
+      // one less than the cores: one file at a time.)
+      maxWorkers: 3,
+      sequence: { sequencer: SlowestFirst },
       // The Worker's routine JSON lines (one per request) would bury what a failing test printed;
       // its warnings and errors still show. request-log.test.ts reads the lines it needs itself.
       onConsoleLog: (log: string) => !/^\{"level":"(debug|info)"/.test(log),
@@ -55,6 +87,13 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["worker/test/**/*.test.ts"],
+            // One workerd for every file a vitest worker runs, not one a file: starting one and
+            // migrating its databases took some 10 s a file. Files share its storage, so each test
+            // works in projects of its own, and a test that looks for a trace in every database
+            // makes traces no other test has (fresh-traces.ts).
+            isolate: false,
+            // Three files at once share two cores: a test that takes 1 s alone may take several.
+            testTimeout: 30_000,
             setupFiles: ["worker/test/setup/apply-migrations.ts"],
             globalSetup: ["worker/test/setup/http-servers-global.ts"],
           },

@@ -9,8 +9,9 @@
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { executeLocalSql, localShards, queryLocal, SCHEDULED_PATH } from "../scripts/local-dev.ts";
+import { localShards, SCHEDULED_PATH } from "../scripts/local-dev.ts";
 import { sqlString } from "../scripts/seed-sql.ts";
+import { localD1File, queryD1File, writeD1File } from "../test-support/local-d1.ts";
 import { removeState, seedProject, startLocalWorker } from "../test-support/local-worker.ts";
 import { BASE32, newConnectionIdentifier, newId, newIdSeries } from "../worker/src/lib/ids.ts";
 import { machine, scriptArgs, table, writeSection } from "./lib.ts";
@@ -137,20 +138,21 @@ export async function runErasureBench(sessionsPerShard = 3_000, write = true) {
       // Old ids: newId never goes back in time, and the sessions made after it must be old.
       const webhook = newId("wh", Date.now() - CLOSED_AGO_MS - 120_000);
       const now = new Date().toISOString();
-      executeLocalSql(
-        [
-          `UPDATE project_settings SET retention_days = 1 WHERE project_id = ${sqlString(project.projectId)};`,
-          `INSERT INTO webhooks (id, project_id, url, method, headers, events, retries, initial_backoff, backoff_multiplier, enabled, secret, created_at, updated_at) VALUES ${values(webhook, project.projectId, "https://example.com/hook", "post", "{}", "[]", 5, 10, 2, 1, "whsec_x", now, now)};`,
-          ...closedSessions(project.projectId, webhook, sessionsPerShard),
-        ],
-        worker.persistTo,
-        project.shard,
-      );
+      writeD1File(await localD1File(worker.persistTo, project.shard), [
+        `UPDATE project_settings SET retention_days = 1 WHERE project_id = ${sqlString(project.projectId)};`,
+        `INSERT INTO webhooks (id, project_id, url, method, headers, events, retries, initial_backoff, backoff_multiplier, enabled, secret, created_at, updated_at) VALUES ${values(webhook, project.projectId, "https://example.com/hook", "post", "{}", "[]", 5, 10, 2, 1, "whsec_x", now, now)};`,
+        ...closedSessions(project.projectId, webhook, sessionsPerShard),
+      ]);
       placed.push(project);
     }
     expect(placed.map((project) => project.shard).sort(), [...shards].sort());
+    const files = new Map(
+      await Promise.all(
+        shards.map(async (shard) => [shard, await localD1File(worker.persistTo, shard)] as const),
+      ),
+    );
     const left = (shard: string) =>
-      queryLocal<{ n: number }>("SELECT count(*) AS n FROM sessions", shard, worker.persistTo)[0]
+      queryD1File<{ n: number }>(files.get(shard) ?? "", "SELECT count(*) AS n FROM sessions")[0]
         ?.n ?? 0;
     for (const shard of shards) expect([left(shard)], [sessionsPerShard]);
     // The cron, as Cloudflare runs it every minute; each run erases what it can in 20 s a shard.
@@ -165,7 +167,7 @@ export async function runErasureBench(sessionsPerShard = 3_000, write = true) {
     for (const shard of shards) expect([shard, left(shard)], [shard, 0]);
     const cronSeconds = runs.reduce((sum, run) => sum + run, 0);
     // Wall time from the first run to every shard seen empty, the checks' own time included
-    // (each reads the shard's file with wrangler): the rate is a floor.
+    // (each reads the shard's file): the rate is a floor.
     const perMinute = (sessionsPerShard / seconds) * 60;
     const rows = shards.map((shard) => [
       shard,

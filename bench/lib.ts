@@ -4,6 +4,7 @@ import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { buildBridge } from "../scripts/build-bridge.ts";
 import { BIN, BRIDGE_NODE_ENV, bridgeCommand, ROOT } from "../scripts/local-dev.ts";
+import { stopWithThisProcess } from "../scripts/process-guard.ts";
 
 export const RESULTS_FILE = join(ROOT, "docs", "benchmarks.md");
 
@@ -137,7 +138,7 @@ export async function spawnBridge(
   bundled ??= buildBridge();
   await bundled;
   const [node, args] = bridgeCommand();
-  return spawn(node, args, {
+  const bridge = spawn(node, args, {
     env: {
       ...process.env,
       ...BRIDGE_NODE_ENV,
@@ -154,6 +155,8 @@ export async function spawnBridge(
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  stopWithThisProcess(bridge, { group: false });
+  return bridge;
 }
 
 /**

@@ -232,7 +232,8 @@ export async function runProfileBench(proofs = 50, write = true) {
   try {
     // Warm: the first proofs compile what the rest run.
     for (let i = 0; i < 3; i++) await proof();
-    const pids = pidsMatching("workerd");
+    // This rig's own workerd: others may run on the machine (tests beside a smoke run).
+    const pids = pidsMatching(`workerd serve.*127.0.0.1:${worker.port}`);
     const cpu = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
     let cpuMs = 0;
     const native = await nativeProfile(pids, async () => {

@@ -105,9 +105,8 @@ async function measure(
   await quiet(() => [...target.pids(), ...workerPids]);
   const cpuBefore = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const clientBefore = process.cpuUsage();
-  // Per process, and only those alive at both ends: a workerd that exits mid-run (another
-  // wrangler on the machine) would otherwise subtract its whole life from the figure.
-  const workerdBefore = new Map(pidsMatching("workerd").map((pid) => [pid, cpuSeconds(pid)]));
+  // This bench's own workerd (others may run on the machine: tests beside a smoke run).
+  const workerdBefore = new Map(workerPids.map((pid) => [pid, cpuSeconds(pid)]));
   const started = performance.now();
   const latencies = await loop(total, concurrency, async (i) => {
     if (clients === "openssh") await opensshLogin(target, i, key.path);
@@ -117,10 +116,10 @@ async function measure(
   const seconds = (performance.now() - started) / 1000;
   const cpu = target.pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
   const client = process.cpuUsage(clientBefore);
-  const workerd = pidsMatching("workerd").reduce((sum, pid) => {
-    const before = workerdBefore.get(pid);
-    return before === undefined ? sum : sum + cpuSeconds(pid) - before;
-  }, 0);
+  const workerd = workerPids.reduce(
+    (sum, pid) => sum + cpuSeconds(pid) - (workerdBefore.get(pid) ?? 0),
+    0,
+  );
   return {
     perSecond: total / seconds,
     p50: percentile(latencies, 50),
@@ -227,7 +226,7 @@ export async function runSshProofBench(
         ),
       );
     }
-    const workerdCpu = pidsMatching("workerd").length;
+    const workerdCpu = workerPids.length;
     const pick = (list: typeof results.bridge, field: keyof (typeof list)[number]) =>
       list.map((item) => item[field]);
     const cpuCell = (list: typeof results.bridge) =>

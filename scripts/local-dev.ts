@@ -198,7 +198,11 @@ export const localShards = (config?: string) =>
   d1Bindings(config).filter((binding) => /^INDEX_\d+$/.test(binding));
 
 /** Runs wrangler quietly and without blocking, as `wrangler` does; its output only on failure. */
-function wranglerAsync(args: string[], persistTo?: string, config?: string): Promise<string> {
+export function wranglerAsync(
+  args: string[],
+  persistTo?: string,
+  config?: string,
+): Promise<string> {
   const all = [
     ...args,
     ...(persistTo ? ["--persist-to", persistTo] : []),

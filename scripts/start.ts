@@ -38,6 +38,7 @@ import {
   StateDirTakenError,
   WRANGLER_STATE,
 } from "./local-dev.ts";
+import { stopWithThisProcess } from "./process-guard.ts";
 
 const HTTP_PORT = Number(process.env.PORT ?? 8787);
 const SSH_PORT = Number(process.env.SSH_PORT ?? 2222);
@@ -187,6 +188,7 @@ function start(
     // A group of its own: stopping wrangler stops the workerd under it too, hung or not.
     detached: true,
   });
+  stopWithThisProcess(child, { group: true });
   if (readable) {
     for (const [stream, print] of [
       [child.stdout, console.log],

@@ -4,16 +4,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  applyLocalMigrations,
   BIN,
-  executeLocalSql,
   freePort,
-  leastUsedLocalShard,
+  localShards,
   newAttestationKeySet,
   ROOT,
   runScheduledEvery,
 } from "../scripts/local-dev.ts";
+import { stopWithThisProcess } from "../scripts/process-guard.ts";
 import { accountSql, projectWithKeySql } from "../scripts/seed-sql.ts";
+import { copyMigratedState, localD1File, queryD1File, writeD1File } from "./local-d1.ts";
 
 export { freePort } from "../scripts/local-dev.ts";
 
@@ -33,6 +33,7 @@ export interface LocalWorker {
 /** A real `wrangler dev` (workerd, local D1/DO/Queues) on its own port and its own state. */
 export async function startLocalWorker(
   options: {
+    /** A state directory migrated already (copyMigratedState); a new one by default. */
     persistTo?: string;
     port?: number;
     secret?: string;
@@ -55,11 +56,12 @@ export async function startLocalWorker(
   } = {},
 ) {
   const persistTo = options.persistTo ?? mkdtempSync(join(tmpdir(), "keyproof-worker-"));
+  // A state of its own starts as a copy of the migrated template (one given is migrated already).
+  if (!options.persistTo) await copyMigratedState(persistTo, options.config);
   let port = options.port ?? (await freePort());
   const secret = options.secret ?? randomBytes(24).toString("base64url");
   const attestationKeys = options.attestationKeys ?? newAttestationKeySet();
   let inspectorPort = await freePort();
-  await applyLocalMigrations(persistTo, options.config);
   let child: ChildProcess | null = null;
   let stopScheduled: (() => void) | null = null;
   let started = false;
@@ -120,6 +122,7 @@ export async function startLocalWorker(
       },
     );
     const spawned = child;
+    stopWithThisProcess(spawned, { group: true });
     const exited = new Promise<false>((resolve) => spawned.once("exit", () => resolve(false)));
     const ready = `http://127.0.0.1:${port}${options.readyPath ?? "/api/v1/openapi.json"}`;
     const gone = () => spawned.exitCode !== null || spawned.signalCode !== null;
@@ -171,6 +174,10 @@ export async function startLocalWorker(
   return worker;
 }
 
+/**
+ * A new account and project with a live and a test API key, written straight into the local D1
+ * files (a running Worker reads them at once), on the shard holding fewest projects.
+ */
 export async function seedProject(
   worker: Pick<LocalWorker, "persistTo">,
 ): Promise<{ projectId: string; apiKey: string; testApiKey: string; shard: string }> {
@@ -180,10 +187,17 @@ export async function seedProject(
     "password",
     now,
   );
-  const shard = leastUsedLocalShard(worker.persistTo);
+  const directory = await localD1File(worker.persistTo, "DIRECTORY");
+  const held = new Map(
+    queryD1File<{ shard: string; n: number }>(
+      directory,
+      "SELECT shard, count(*) AS n FROM projects GROUP BY shard",
+    ).map((row) => [row.shard, row.n]),
+  );
+  const [shard = "INDEX_0"] = localShards().sort((a, b) => (held.get(a) ?? 0) - (held.get(b) ?? 0));
   const project = await projectWithKeySql(account.id, "Bridge tests", shard, now);
-  executeLocalSql(project.shardStatements, worker.persistTo, shard);
-  executeLocalSql([insert, ...project.statements], worker.persistTo);
+  writeD1File(await localD1File(worker.persistTo, shard), project.shardStatements);
+  writeD1File(directory, [insert, ...project.statements]);
   return {
     projectId: project.projectId,
     apiKey: project.apiKey,

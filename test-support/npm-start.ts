@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "../scripts/local-dev.ts";
+import { stopWithThisProcess } from "../scripts/process-guard.ts";
 import { freePort } from "./local-worker.ts";
 
 /** `npm start` as a user runs it (scripts/start.ts), on ports and state of its own. */
@@ -40,6 +41,7 @@ export async function startStack(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  stopWithThisProcess(child, { group: false });
   let output = "";
   const waiting = new Set<() => void>();
   for (const stream of [child.stdout, child.stderr])

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stopWithThisProcess } from "../scripts/process-guard.ts";
 import { waitForGreeting } from "./ssh-greeting.ts";
 
 const SSHD = "/usr/sbin/sshd";
@@ -52,6 +53,7 @@ export async function startSshd(options: {
   const child = spawn(SSHD, ["-D", "-e", "-f", join(dir, "sshd_config")], {
     stdio: ["ignore", "ignore", "pipe"],
   });
+  stopWithThisProcess(child, { group: false });
   let log = "";
   child.stderr?.on("data", (data) => (log += data));
   await waitForGreeting(port);

@@ -1,4 +1,7 @@
 import type { ServerChannel } from "ssh2";
+import type { ProvenKeyView } from "../../worker/src/protocol/key-outcomes.ts";
+import type { SessionKind } from "../../worker/src/protocol/messages.ts";
+import { confirmPromptLines, render } from "../../worker/src/protocol/terminal.ts";
 
 /**
  * The longest answer read without a terminal: "y" and a line ending, with room for spaces. Past
@@ -64,4 +67,21 @@ export function readConfirmation(
     channel.on("close", onClose);
     channel.on("end", onClose);
   });
+}
+
+/**
+ * The must_confirm prompt: the proven keys shown, the cursor left after the question, and the
+ * answer read (readConfirmation). `onPrompt` hears when the prompt is on the screen and when not.
+ */
+export async function askToConfirm(
+  channel: ServerChannel,
+  prompt: { kind: SessionKind; proven: ProvenKeyView[]; pty: boolean; deadlineMs: number },
+  onPrompt: (shown: boolean) => void,
+): Promise<boolean> {
+  const lines = confirmPromptLines(prompt.kind, prompt.proven, prompt.pty);
+  channel.write(render(lines, prompt.pty).replace(/\r?\n$/, ""));
+  onPrompt(true);
+  const confirmed = await readConfirmation(channel, prompt.pty, prompt.deadlineMs);
+  onPrompt(false);
+  return confirmed;
 }

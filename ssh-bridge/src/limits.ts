@@ -37,6 +37,21 @@ export const BRIDGE_DEFAULTS = {
   workerTimeoutMs: 10_000,
 } as const;
 
+/** What one connection may do and how long it may take (BRIDGE_DEFAULTS has their values). */
+export interface ConnectionLimits {
+  authDeadlineMs: number;
+  /** After authentication, the time a client has to open its session channel. */
+  sessionChannelDeadlineMs: number;
+  /** From TCP accept: the longest a connection may last, whatever it is doing. */
+  connectionLifetimeMs: number;
+  confirmDeadlineMs: number;
+  maxKeyOffers: number;
+  /** Signatures verified per connection: each costs CPU, so a client cannot ask without end. */
+  maxSignatureChecks: number;
+  /** Authentication requests per connection, of any method. */
+  maxAuthRequests: number;
+}
+
 /** Sliding one-minute count of new connections per client (budgetOf: an IPv6 client is its /64). */
 export class AddressRateLimiter {
   readonly #limit: number;

@@ -4,7 +4,7 @@
  * setting; docs/operations.md is the runbook.
  */
 
-import type { ConnectionLog } from "./connection.ts";
+import type { ConnectionLog } from "./connection-log.ts";
 import { BRIDGE_DEFAULTS } from "./limits.ts";
 import { jsonLogger, type LogLevel } from "./log.ts";
 import { BridgeMetrics } from "./metrics.ts";

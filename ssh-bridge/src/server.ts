@@ -3,7 +3,9 @@ import ssh2, { type Connection } from "ssh2";
 import { RESTARTING_MESSAGE } from "../../worker/src/protocol/terminal.ts";
 import { printableClientVersion } from "../../worker/src/protocol/terminal-text.ts";
 import { normalizeAddress } from "./client-identity.ts";
-import { BridgeConnection, type ConnectionLimits, type ConnectionLog } from "./connection.ts";
+import { BridgeConnection } from "./connection.ts";
+import type { ConnectionLog } from "./connection-log.ts";
+import type { ConnectionLimits } from "./limits.ts";
 import { AddressRateLimiter } from "./limits.ts";
 import type { BridgeMetrics } from "./metrics.ts";
 import { readProxyHeader, sendsProxyHeader } from "./proxy-protocol.ts";
@@ -35,6 +37,9 @@ export interface BridgeServer {
   readonly activeConnections: number;
 }
 
+/** After a stop cut the last connections: how long their reports and log lines may take. */
+const LAST_REPORTS_MS = 2_000;
+
 /** What the bridge knows of a socket before SSH starts on it. */
 interface Accepted {
   /** The client: the socket's peer, or the address a trusted balancer's PROXY header gave. */
@@ -55,6 +60,7 @@ const socketOf = (client: Connection) => (client as unknown as { _sock?: Socket 
 /** Builds the bridge; reads no environment, so tests can run several side by side. */
 export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
   const open = new Set<BridgeConnection>();
+  const ending = new Set<BridgeConnection>();
   const sockets = new Set<Socket>();
   const accepted = new WeakMap<Socket, Accepted>();
   const perAddress = new AddressRateLimiter(options.connectionsPerAddressPerMinute);
@@ -83,6 +89,9 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
     });
     open.add(connection);
     client.on("close", () => open.delete(connection));
+    // Until its report and log line are done: a stopping bridge waits for them.
+    ending.add(connection);
+    void connection.ended.then(() => ending.delete(connection));
   });
   // Garbage on the port, a client vanishing mid-handshake: each only ends its own connection.
   ssh.on("error", () => undefined);
@@ -218,6 +227,11 @@ export function createBridgeServer(options: BridgeServerOptions): BridgeServer {
       while (sockets.size > 0 && Date.now() - told < 2_000)
         await new Promise((r) => setTimeout(r, 50));
       for (const socket of sockets) socket.destroy();
+      // Each closed connection reports to the Worker and logs its line: a moment for them too.
+      await Promise.race([
+        Promise.all([...ending].map((connection) => connection.ended)),
+        new Promise((resolve) => setTimeout(resolve, LAST_REPORTS_MS)),
+      ]);
       await closed;
     },
     hurry() {

@@ -5,6 +5,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/local-dev.ts";
+import { stopWithThisProcess } from "../../scripts/process-guard.ts";
 import { freePort } from "../../test-support/local-worker.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test-support/webhook-receiver.ts";
 import { apiClient } from "./helpers/api.ts";
@@ -280,6 +281,7 @@ describe("README's webhook receiver", () => {
       env: { ...process.env, SECRET: secret },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    stopWithThisProcess(child, { group: false });
     let output = "";
     child.stdout?.on("data", (data: Buffer) => {
       output += data.toString();

@@ -5,6 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CLIENT_TYPES_PATH, clientTypes } from "../../scripts/client-types.ts";
 import { ROOT } from "../../scripts/local-dev.ts";
+import { stopWithThisProcess } from "../../scripts/process-guard.ts";
 import { freePort } from "../../test-support/local-worker.ts";
 import { launchChromium, screenshot } from "./helpers/chromium.ts";
 import { useBridge } from "./helpers/context.ts";
@@ -31,6 +32,7 @@ function startExample(port: number, keyproofUrl = inject("workerUrl")) {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  stopWithThisProcess(child, { group: false });
   let stderr = "";
   child.stderr?.on("data", (data: Buffer) => {
     stderr += data.toString();

@@ -1,17 +1,20 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
+import { copyMigratedState, localD1File } from "../../test-support/local-d1.ts";
 import { freePort, seedProject } from "../../test-support/local-worker.ts";
 import { type RunningStack, startStack } from "../../test-support/npm-start.ts";
 import { apiClient } from "./helpers/api.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 /**
- * Issue 44.21: `npm start` comes back from a crashed workerd, and waits out a busy D1 file; issue
- * 52: one `npm start` a state directory, and nothing left behind when a part fails to start.
+ * `npm start` as a user runs it: one start a state directory, a crashed workerd brought back, a
+ * busy D1 file waited out, and nothing left behind when a part fails to start. One state
+ * directory goes through it all, so the stack is started three times, not once a check.
  */
 
 const RUNNING = /keyproof is running\./;
@@ -20,12 +23,10 @@ afterAll(async () => {
   for (const stack of stacks) await stack.stop();
 });
 
-/** The local D1 databases' SQLite files under a state directory. */
-function d1Files(stateDir: string): string[] {
-  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite")
-    .map((name) => join(dir, name));
+async function started(options: Parameters<typeof startStack>[0] = {}) {
+  const stack = await startStack(options);
+  stacks.push(stack);
+  return stack;
 }
 
 async function until<T>(probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
@@ -39,28 +40,37 @@ async function until<T>(probe: () => Promise<T | null>, timeoutMs: number): Prom
 }
 
 describe("npm start", () => {
-  it("starts wrangler dev again when its workerd died and every request hangs, and proofs go on", async () => {
-    const stack = await startStack();
-    stacks.push(stack);
-    await stack.printed(RUNNING);
-    // What README shows, and no more: no wrangler banner, no table of bindings (issue 44.18).
-    expect(stack.output()).not.toMatch(/⛅️|Your Worker has access|^Binding\s/m);
-    const { apiKey } = await seedProject({ persistTo: stack.stateDir });
-    const api = apiClient(stack.url, apiKey);
+  it("starts on a new state directory, one at a time, again after a workerd crash, and after a busy D1 file", async () => {
+    // The first start ever: migrations, a bridge secret, host keys; what README shows, no more.
+    const first = await started();
+    await first.printed(RUNNING);
+    expect(first.output()).not.toMatch(/⛅️|Your Worker has access|^Binding\s/m);
+
+    // A second on the same state waits for the first, and never runs beside it.
+    const second = await started({ stateDir: first.stateDir });
+    await second.printed(
+      new RegExp(`Another npm start \\(pid ${first.process.pid}\\) uses .*; waiting up to 30 s`),
+      30_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(second.output()).not.toMatch(RUNNING);
+    expect(await first.stop()).toBe(0);
+    await second.printed(RUNNING);
+
+    // Its workerd dies under wrangler, as in a fault run: wrangler brings one back that hangs,
+    // and npm start starts wrangler dev again; the bridge, never restarted, takes proofs again.
+    const { apiKey } = await seedProject({ persistTo: second.stateDir });
+    const api = apiClient(second.url, apiKey);
     expect((await api.createSession("collect")).status).toBe("pending");
-
-    // workerd dies under wrangler, as in a fault run: wrangler brings one back that hangs.
-    const port = new URL(stack.url).port;
+    const port = new URL(second.url).port;
     execFileSync("pkill", ["-KILL", "-f", `workerd serve .*entry=127.0.0.1:${port}`]);
-    await stack.printed(/starting wrangler dev again/, 60_000);
-    await stack.printed(/The Worker answers again\./, 90_000);
-
-    // The API answers, and the bridge, which was never restarted, takes proofs again.
+    await second.printed(/starting wrangler dev again/, 60_000);
+    await second.printed(/The Worker answers again\./, 90_000);
     const session = await until(() => api.createSession("collect"), 30_000);
     const key = makeKey("ed25519");
     const proof = await until(async () => {
       const result = await runSsh({
-        port: stack.sshPort,
+        port: second.sshPort,
         user: session.connection_identifier,
         keys: [key],
       });
@@ -68,37 +78,41 @@ describe("npm start", () => {
     }, 60_000);
     expect(proof.stdout).toContain(key.sha256);
     expect((await api.getSession("collect", session.id)).status).toBe("completed");
-    expect(await stack.stop()).toBe(0);
-  }, 240_000);
-
-  it("waits for another npm start on the same STATE_DIR, and starts once it has stopped (issue 52, item 13)", async () => {
-    const first = await startStack();
-    stacks.push(first);
-    await first.printed(RUNNING);
-    const second = await startStack({ stateDir: first.stateDir });
-    stacks.push(second);
-    await second.printed(
-      new RegExp(`Another npm start \\(pid ${first.process.pid}\\) uses .*; waiting up to 30 s`),
-      30_000,
-    );
-    // Never two on one state: it does not start while the first runs.
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    expect(second.output()).not.toMatch(RUNNING);
-    expect(await first.stop()).toBe(0);
-    await second.printed(RUNNING);
     expect(await second.stop()).toBe(0);
-  }, 240_000);
 
-  it("stops everything it started, and announces nothing, when a bridge fails to start (item 26)", async () => {
+    // Another writer holds the D1 file for a few seconds, as a second wrangler would.
+    const holder = new DatabaseSync(await localD1File(second.stateDir, "DIRECTORY"));
+    holder.exec("BEGIN EXCLUSIVE");
+    const released = setTimeout(() => {
+      holder.exec("COMMIT");
+      holder.close();
+    }, 6_000);
+    try {
+      const third = await started({ stateDir: second.stateDir });
+      await third.printed(RUNNING);
+      expect(third.output()).not.toMatch(/SQLITE_BUSY|database is locked/);
+      expect(await third.stop()).toBe(0);
+    } finally {
+      clearTimeout(released);
+      if (holder.isOpen) {
+        holder.exec("COMMIT");
+        holder.close();
+      }
+    }
+  }, 360_000);
+
+  it("stops everything it started, and announces nothing, when a bridge fails to start", async () => {
     // Bridge 2's health port (HTTP_ADDRESS's port + 1) is taken.
     const healthPort = await freePort();
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(healthPort + 1, "127.0.0.1", resolve));
     try {
-      const stack = await startStack({
+      const stateDir = mkdtempSync(join(tmpdir(), "keyproof-state-"));
+      await copyMigratedState(stateDir);
+      const stack = await started({
+        stateDir,
         env: { BRIDGES: "2", HTTP_ADDRESS: `127.0.0.1:${healthPort}` },
       });
-      stacks.push(stack);
       const code = await new Promise<number | null>((resolve) =>
         stack.process.once("exit", resolve),
       );
@@ -118,34 +132,6 @@ describe("npm start", () => {
       free.close();
     } finally {
       taken.close();
-    }
-  }, 240_000);
-
-  it("waits while another process holds the local D1 file, then starts", async () => {
-    const first = await startStack();
-    stacks.push(first);
-    await first.printed(RUNNING);
-    await first.stop();
-    // Another writer holds the D1 file for a few seconds, as a second wrangler would.
-    const [file = ""] = d1Files(first.stateDir);
-    const holder = new DatabaseSync(file);
-    holder.exec("BEGIN EXCLUSIVE");
-    const released = setTimeout(() => {
-      holder.exec("COMMIT");
-      holder.close();
-    }, 6_000);
-    try {
-      const second = await startStack({ stateDir: first.stateDir });
-      stacks.push(second);
-      await second.printed(RUNNING);
-      expect(second.output()).not.toMatch(/SQLITE_BUSY|database is locked/);
-      expect(await second.stop()).toBe(0);
-    } finally {
-      clearTimeout(released);
-      if (holder.isOpen) {
-        holder.exec("COMMIT");
-        holder.close();
-      }
     }
   }, 240_000);
 });

@@ -7,6 +7,7 @@ import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildBridge } from "../../scripts/build-bridge.ts";
 import { ROOT } from "../../scripts/local-dev.ts";
+import { stopWithThisProcess } from "../../scripts/process-guard.ts";
 import { freePort } from "../../test-support/local-worker.ts";
 import { greets, waitForGreeting } from "../../test-support/ssh-greeting.ts";
 import { apiClient } from "./helpers/api.ts";
@@ -67,6 +68,7 @@ async function runBundle(env: Record<string, string> = {}, waitUntilListening = 
     env: settings as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  stopWithThisProcess(child, { group: false });
   const lines: Record<string, unknown>[] = [];
   let stderr = "";
   child.stderr?.on("data", (data) => (stderr += data));

@@ -5,7 +5,8 @@ import type { Database } from "../src/db/client.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { webhookInvocations } from "../src/db/webhooks.ts";
 import { PUSH_DELAY_MS } from "../src/session-object/index-feed.ts";
-import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
+import { blobOf, finishConnection, internal, openConnection } from "./bridge-calls.ts";
+import { freshAddress, freshEd25519, freshWord } from "./fresh-traces.ts";
 import { call, callJson, createSession, expectProblem, newProject } from "./helpers.ts";
 import {
   changeHeldSession,
@@ -18,8 +19,6 @@ import {
 
 /** A session made and erased as retention (SPEC §19) and its checks see it, for every test of it. */
 
-const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
-
 export interface Detail {
   id: string;
   status: string;
@@ -27,7 +26,10 @@ export interface Detail {
   connections: { ip_address: string; keys: { public_key_sha256: string }[] }[];
 }
 
-/** A collected session (a key, an address, events, a webhook delivery) that closed `ago` ms ago. */
+/**
+ * A collected session (a key, an address, events, a webhook delivery) that closed `ago` ms ago,
+ * with a key, an address and an external id of its own.
+ */
 export async function closedSession(ago: number) {
   const { apiKey, projectId, db, shard } = await newProject();
   await callJson("/api/v1/webhooks/", 201, {
@@ -35,10 +37,11 @@ export async function closedSession(ago: number) {
     key: apiKey,
     body: { url: `${env.RECEIVER_URL}/retention` },
   });
-  const session = await createSession<Detail>(apiKey, "collect", { external_id: "user-erased" });
-  const { outcome } = await connectAndFinish(session.connection_identifier, {
-    keys: [blobOf(ed25519?.openssh ?? "")],
-  });
+  const externalId = `user-${freshWord()}`;
+  const session = await createSession<Detail>(apiKey, "collect", { external_id: externalId });
+  const address = freshAddress();
+  const opened = await openConnection(session.connection_identifier, address);
+  const { outcome } = await finishConnection(opened, { keys: [blobOf(await freshEd25519())] });
   expect(outcome).toBe("collected");
   await indexed(session.id);
   // The push the bridge's change asked for (300 ms on) is made, and its alarm set, before the
@@ -54,10 +57,10 @@ export async function closedSession(ago: number) {
   expect(fingerprint).not.toBe("");
   // Before: D1 holds it, its events and its delivery.
   const before = await everythingInD1();
-  for (const trace of [session.id, session.connection_identifier, fingerprint])
-    expect(before).toContain(trace);
+  const traces = [session.id, session.connection_identifier, fingerprint, address, externalId];
+  for (const trace of traces) expect(before).toContain(trace);
   expect(await deliveriesIn(db, projectId)).toBeGreaterThan(0);
-  return { apiKey, projectId, db, shard, session, fingerprint };
+  return { apiKey, projectId, db, shard, session, fingerprint, traces };
 }
 
 /** Delivery records in D1 of the project's events (an invocation names no session itself). */
@@ -73,7 +76,7 @@ export async function deliveriesIn(db: Database, projectId: string) {
 export async function expectErased(
   { apiKey, projectId, db }: { apiKey: string; projectId: string; db: Database },
   session: Detail,
-  fingerprint: string,
+  traces: string[],
 ) {
   await expectProblem(
     await call(`/api/v1/ssh/collect/sessions/${session.id}`, { key: apiKey }),
@@ -93,8 +96,7 @@ export async function expectErased(
   const events = await callJson<{ items: unknown[] }>("/api/v1/events/", 200, { key: apiKey });
   expect(events.items).toEqual([]);
   const after = await everythingInD1();
-  for (const trace of [session.id, session.connection_identifier, fingerprint, "198.51.100.7"])
-    expect(after).not.toContain(trace);
+  for (const trace of traces) expect(after).not.toContain(trace);
   expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
   expect(await deliveriesIn(db, projectId)).toBe(0);
 }

@@ -109,6 +109,8 @@ describe("a push pending when its project's data is deleted (item 1)", () => {
     const made = await createInDomain(contextOf(project), "collect", {
       external_id: "pending-push",
     });
+    // Its push, made after the answer, is refused; the object then forgets the session.
+    await indexed(made.session.id);
     await expectGone({
       id: made.session.id,
       connection_identifier: made.session.connectionIdentifier,
@@ -169,7 +171,7 @@ describe("retention that meets a live object (item 2)", () => {
     // A development day of one second: the sweep finds it past its retention, its object holding it.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await sweepRetention({ ...env, RETENTION_DAY_SECONDS: "1" }, closed.shard);
-    await expectErased(closed, closed.session, closed.fingerprint);
+    await expectErased(closed, closed.session, closed.traces);
   });
 
   it("never pushes back a session the sweep erased while its object held it", async () => {
@@ -189,7 +191,7 @@ describe("retention that meets a live object (item 2)", () => {
       200,
     );
     await indexed(closed.session.id);
-    await expectErased(closed, closed.session, closed.fingerprint);
+    await expectErased(closed, closed.session, closed.traces);
   });
 });
 

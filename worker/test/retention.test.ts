@@ -47,18 +47,18 @@ describe("retention_days", () => {
 
 describe("a closed session past its project's retention", () => {
   it("is erased by its object's alarm: every surface, D1 and the object's storage", async () => {
-    const { apiKey, projectId, db, session, fingerprint } = await closedSession(2 * DAY_MS);
+    const { apiKey, projectId, db, session, traces } = await closedSession(2 * DAY_MS);
     await callJson("/api/v1/project", 200, {
       method: "PATCH",
       key: apiKey,
       body: { retention_days: 1 },
     });
     expect(await runDurableObjectAlarm(objectOf(session.id))).toBe(true);
-    await expectErased({ apiKey, projectId, db }, session, fingerprint);
+    await expectErased({ apiKey, projectId, db }, session, traces);
   });
 
   it("is erased by the sweep once its object retired, and retention is counted per project", async () => {
-    const { apiKey, projectId, db, shard, session, fingerprint } = await closedSession(
+    const { apiKey, projectId, db, shard, session, traces } = await closedSession(
       RETIRE_AFTER_MS + 60_000,
     );
     // Kept for now (30 days): the object retires and the session stays listed, in its shard.
@@ -77,7 +77,7 @@ describe("a closed session past its project's retention", () => {
     expect(await listed()).toEqual([session.id]);
     // Thirty days on, the sweep erases it from its shard, in a batch, asking no object.
     await sweepRetention(env, shard, new Date(Date.now() + 31 * DAY_MS));
-    await expectErased({ apiKey, projectId, db }, session, fingerprint);
+    await expectErased({ apiKey, projectId, db }, session, traces);
   });
 
   it("never touches an open session", async () => {

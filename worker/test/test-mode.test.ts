@@ -32,10 +32,14 @@ const simulate = (key: string, kind: "collect" | "verify", id: string, body: unk
     body,
   });
 
+/** The bookmark of each key's last simulation: the event log sent it reads what that wrote. */
+const bookmarks = new Map<string, string>();
+
 const simulated = async (key: string, kind: "collect" | "verify", id: string, body: unknown) => {
   const response = await simulate(key, kind, id, body);
   const text = await response.text();
   expect(response.status, text).toBe(200);
+  bookmarks.set(key, response.headers.get("keyproof-bookmark") ?? "");
   return JSON.parse(text) as Detail;
 };
 
@@ -43,7 +47,7 @@ const events = (key: string, sessionId: string) =>
   callJson<{ items: { type: string; livemode: boolean }[] }>(
     `/api/v1/events/?session_id=${sessionId}`,
     200,
-    { key },
+    { key, headers: bookmarks.has(key) ? { "keyproof-bookmark": bookmarks.get(key) ?? "" } : {} },
   );
 
 describe("keys and data by mode", () => {

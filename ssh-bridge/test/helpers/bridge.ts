@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import type { ConnectionLog } from "../../src/connection.ts";
+import type { ConnectionLog } from "../../src/connection-log.ts";
 import { BRIDGE_DEFAULTS } from "../../src/limits.ts";
 import { type BridgeServerOptions, createBridgeServer } from "../../src/server.ts";
 import { loadOrCreateHostKeys } from "../../src/server-keys.ts";

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
+import type { ProjectContext } from "../../domain/context.ts";
 import { listEvents } from "../../domain/event-log.ts";
 import { listSessionRows, loadSessionDetail } from "../../domain/session-views.ts";
 import {
@@ -8,6 +9,7 @@ import {
   createSession,
   deleteSession,
   redactSession,
+  sessionIndexed,
 } from "../../domain/sessions.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import type { SessionKind, SessionStatus } from "../../protocol/messages.ts";
@@ -35,6 +37,15 @@ type Form = Record<string, string | File | (string | File)[]>;
 
 const kindOf = (value: string | undefined): SessionKind =>
   value === "verify" ? "verify" : "collect";
+
+/**
+ * A write is answered once the session's object has it; the list the next page shows reads D1.
+ * So a page's write has the object push it first: the user sees what they did. (While D1 is away
+ * the list cannot be read either, and says so.)
+ */
+function pushedForNextPage(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
+  return sessionIndexed(ctx, kind, sessionId).catch(() => undefined);
+}
 
 function kindOfSession(sessionId: string): SessionKind {
   if (sessionId.startsWith("cs_")) return "collect";
@@ -148,6 +159,7 @@ export const sessionRoutes = new Hono<AppEnv>()
         newWebhookRow(ctx, null, hook, `body.webhooks[${i}]`),
       );
       const { session, skipped, skippedCount } = await createSession(ctx, kind, input, hooks);
+      await pushedForNextPage(ctx, kind, session.id);
       const shown = skipped.slice(0, NOTICE_SKIPPED_SHOWN);
       const more = skippedCount > shown.length ? `; and ${skippedCount - shown.length} more` : "";
       const notice =
@@ -205,6 +217,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const back = `/projects/${project.id}/sessions/${sessionId}`;
     try {
       await completeSession(ctx, kindOfSession(sessionId), sessionId);
+      await pushedForNextPage(ctx, kindOfSession(sessionId), sessionId);
       return redirectWith(c, back, { notice: "Session completed." });
     } catch (error) {
       return redirectWith(c, back, { error: errorMessage(error) });
@@ -220,6 +233,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       return redirectWith(c, back, { error: "Tick the box to confirm the redaction." });
     try {
       await redactSession(ctx, kindOfSession(sessionId), sessionId);
+      await pushedForNextPage(ctx, kindOfSession(sessionId), sessionId);
       return redirectWith(c, back, { notice: "Session redacted: its personal data is erased." });
     } catch (error) {
       return redirectWith(c, back, { error: errorMessage(error) });
