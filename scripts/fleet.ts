@@ -4,10 +4,14 @@
  * deploy/haproxy.cfg is the same configuration for VMs, with production's health-check pace.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { networkInterfaces } from "node:os";
+import { join } from "node:path";
 import { BRIDGE_DEFAULTS } from "../ssh-bridge/src/limits.ts";
+import { freePort } from "./local-dev.ts";
+import { haproxyLine } from "./start-log.ts";
+import type { Supervisor } from "./start-supervisor.ts";
 
 /** One bridge of a local fleet: its name, its SSH port (HAProxy's server) and its health port. */
 export interface FleetBridge {
@@ -135,4 +139,73 @@ export async function haproxyServers(statsSocket: string): Promise<Map<string, s
     servers.set(name, (cells[at("status")] ?? "").split(" ")[0] ?? "");
   }
   return servers;
+}
+
+/**
+ * The bridges to run. One: on `sshPort`, health at `httpAddress`. Several: each on a free port of
+ * its own, health at `httpAddress`'s port and the ones after it.
+ */
+export async function fleetBridges(
+  count: number,
+  sshPort: number,
+  httpAddress: string,
+): Promise<FleetBridge[]> {
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(httpAddress);
+  const httpHost = match?.[1] ?? match?.[2] ?? "127.0.0.1";
+  const httpPort = Number(match?.[3] ?? 9464);
+  const fleet: FleetBridge[] = [];
+  for (let i = 0; i < count; i++)
+    fleet.push({
+      id: `bridge-${i + 1}`,
+      sshPort: count === 1 ? sshPort : await freePort(),
+      httpHost,
+      httpPort: httpPort + i,
+    });
+  return fleet;
+}
+
+export function healthAddress(bridge: FleetBridge): string {
+  const host = bridge.httpHost.includes(":") ? `[${bridge.httpHost}]` : bridge.httpHost;
+  return `${host}:${bridge.httpPort}`;
+}
+
+/**
+ * HAProxy on the SSH port, in the foreground under `npm start`, with its configuration in `dir`;
+ * ready once it counts every bridge up (its stats socket says so).
+ */
+export async function startBalancer(
+  supervisor: Supervisor,
+  binary: string,
+  options: {
+    dir: string;
+    listenHost: string;
+    listenPort: number;
+    bridges: FleetBridge[];
+    readyTimeoutMs: number;
+  },
+) {
+  mkdirSync(options.dir, { recursive: true });
+  const config = join(options.dir, "haproxy.cfg");
+  const statsSocket = join(options.dir, "haproxy.sock");
+  writeFileSync(config, haproxyConfig({ ...options, statsSocket }));
+  // -db: stay in the foreground; its notices (a bridge going down or up) are its only lines,
+  // each once, without its pid: `haproxy Server bridges/bridge-1 is DOWN, ...`.
+  supervisor.start({
+    name: "haproxy",
+    command: binary,
+    args: ["-db", "-f", config],
+    readable: (line) => `haproxy ${haproxyLine(line)}`,
+  });
+  const deadline = Date.now() + options.readyTimeoutMs;
+  while (Date.now() < deadline && !supervisor.stopping) {
+    const servers = await haproxyServers(statsSocket).catch(() => new Map<string, string>());
+    if (options.bridges.every((bridge) => servers.get(bridge.id) === "UP")) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  if (!supervisor.stopping) {
+    console.error(
+      `HAProxy did not count every bridge up within ${options.readyTimeoutMs / 1000} s.`,
+    );
+    supervisor.stop(1);
+  }
 }

@@ -373,7 +373,7 @@ const LOCAL_PORTS = { from: 20_000, to: 32_000 };
 const handedOut = new Set<number>();
 
 /** Whether a server can listen on `port` of 127.0.0.1 now. */
-function bindable(port: number): Promise<boolean> {
+export function bindable(port: number): Promise<boolean> {
   const server = createServer();
   return new Promise((resolve) => {
     server.once("error", () => resolve(false));

@@ -37,7 +37,9 @@ const seconds = (value: number | undefined) => (value === undefined ? "—" : va
 console.log(before ? "| File | before s | after s |\n|---|---:|---:|" : "| File | s |\n|---|---:|");
 for (const [file, time] of slowest)
   console.log(
-    before ? `| ${file} | ${seconds(before.get(file))} | ${seconds(time)} |` : `| ${file} | ${seconds(time)} |`,
+    before
+      ? `| ${file} | ${seconds(before.get(file))} | ${seconds(time)} |`
+      : `| ${file} | ${seconds(time)} |`,
   );
 const sum = (times: Map<string, number>) => [...times.values()].reduce((a, b) => a + b, 0);
 console.log(

@@ -9,6 +9,8 @@ import { freePort } from "./local-worker.ts";
 /** `npm start` as a user runs it (scripts/start.ts), on ports and state of its own. */
 export interface RunningStack {
   url: string;
+  /** The Worker's port (PORT). */
+  port: number;
   sshPort: number;
   healthAddress: string;
   stateDir: string;
@@ -22,9 +24,10 @@ export interface RunningStack {
 }
 
 export async function startStack(
-  options: { stateDir?: string; env?: Record<string, string> } = {},
+  options: { stateDir?: string; port?: number; env?: Record<string, string> } = {},
 ): Promise<RunningStack> {
-  const [port, sshPort, healthPort] = [await freePort(), await freePort(), await freePort()];
+  const port = options.port ?? (await freePort());
+  const [sshPort, healthPort] = [await freePort(), await freePort()];
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "keyproof-state-"));
   const healthAddress = `127.0.0.1:${healthPort}`;
   const child = spawn(process.execPath, [join(ROOT, "scripts", "start.ts")], {
@@ -52,6 +55,7 @@ export async function startStack(
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   const stack: RunningStack = {
     url: `http://127.0.0.1:${port}`,
+    port,
     sshPort,
     healthAddress,
     stateDir,

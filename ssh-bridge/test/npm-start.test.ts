@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
+import { bindable } from "../../scripts/local-dev.ts";
 import { copyMigratedState, localD1File } from "../../test-support/local-d1.ts";
 import { freePort, seedProject } from "../../test-support/local-worker.ts";
 import { type RunningStack, startStack } from "../../test-support/npm-start.ts";
@@ -28,6 +29,15 @@ async function started(options: Parameters<typeof startStack>[0] = {}) {
   stacks.push(stack);
   return stack;
 }
+
+/** The command lines of the processes that name `stateDir` (wrangler, workerd, HAProxy). */
+const processesUsing = (stateDir: string) =>
+  spawnSync("pgrep", ["-af", stateDir], { encoding: "utf8" }).stdout.trim();
+
+const exitOf = (stack: RunningStack) =>
+  stack.process.exitCode !== null
+    ? Promise.resolve(stack.process.exitCode)
+    : new Promise<number | null>((resolve) => stack.process.once("exit", resolve));
 
 async function until<T>(probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -91,7 +101,13 @@ describe("npm start", () => {
       const third = await started({ stateDir: second.stateDir });
       await third.printed(RUNNING);
       expect(third.output()).not.toMatch(/SQLITE_BUSY|database is locked/);
-      expect(await third.stop()).toBe(0);
+      // Killed outright, it leaves nothing behind: not wrangler, workerd or the bridge.
+      third.process.kill("SIGKILL");
+      await until(
+        async () =>
+          processesUsing(third.stateDir) === "" && (await bindable(third.port)) ? true : null,
+        15_000,
+      );
     } finally {
       clearTimeout(released);
       if (holder.isOpen) {
@@ -101,37 +117,31 @@ describe("npm start", () => {
     }
   }, 360_000);
 
-  it("stops everything it started, and announces nothing, when a bridge fails to start", async () => {
-    // Bridge 2's health port (HTTP_ADDRESS's port + 1) is taken.
-    const healthPort = await freePort();
+  it("stops everything it started, and announces nothing, when a part fails to start", async () => {
+    // Its port taken: one line says which and what to do, at once; nothing is started.
     const taken = createServer();
-    await new Promise<void>((resolve) => taken.listen(healthPort + 1, "127.0.0.1", resolve));
+    const port = await freePort();
+    await new Promise<void>((resolve) => taken.listen(port, "127.0.0.1", resolve));
     try {
-      const stateDir = mkdtempSync(join(tmpdir(), "keyproof-state-"));
-      await copyMigratedState(stateDir);
-      const stack = await started({
-        stateDir,
-        env: { BRIDGES: "2", HTTP_ADDRESS: `127.0.0.1:${healthPort}` },
-      });
-      const code = await new Promise<number | null>((resolve) =>
-        stack.process.once("exit", resolve),
+      const refused = await started({ port });
+      expect(await exitOf(refused)).toBe(1);
+      expect(refused.output()).toMatch(
+        new RegExp(`keyproof cannot start: the Worker's port \\(PORT\\), ${port}, is taken`),
       );
-      expect(code).toBe(1);
-      expect(stack.output()).toMatch(/bridge-2 stopped \(exit 1\); stopping everything\./);
-      expect(stack.output()).not.toMatch(RUNNING);
-      // No balancer left behind holding the SSH port.
-      const balancers = spawnSync("pgrep", ["-f", join(stack.stateDir, "haproxy")], {
-        encoding: "utf8",
-      });
-      expect(balancers.stdout.trim()).toBe("");
-      const free = createServer();
-      await new Promise<void>((resolve, reject) => {
-        free.once("error", reject);
-        free.listen(stack.sshPort, "127.0.0.1", resolve);
-      });
-      free.close();
+      expect(refused.output()).not.toMatch(/Applying local D1 migrations|Address already in use/);
     } finally {
       taken.close();
     }
+    // A bridge that cannot start (its setting refused) stops everything started before it.
+    const stateDir = mkdtempSync(join(tmpdir(), "keyproof-state-"));
+    await copyMigratedState(stateDir);
+    const stack = await started({ stateDir, env: { BRIDGES: "2", DRAIN_SECONDS: "soon" } });
+    expect(await exitOf(stack)).toBe(1);
+    expect(stack.output()).toMatch(/bridge-\d stopped \(exit 1\); stopping everything\./);
+    expect(stack.output()).not.toMatch(RUNNING);
+    // Nothing left behind: no wrangler, workerd or balancer, and the ports are free again.
+    await until(async () => (processesUsing(stateDir) === "" ? true : null), 15_000);
+    expect(await bindable(stack.sshPort)).toBe(true);
+    expect(await bindable(stack.port)).toBe(true);
   }, 240_000);
 });
