@@ -89,7 +89,6 @@ describe("a webhook delivery waiting for a retry", () => {
     // The service restarts while the retry waits: its queue message is gone with the process.
     await worker.stop();
     await worker.start();
-    const restartedAt = Date.now();
     // The receiver comes back, slow; every sweep may queue the attempt again meanwhile.
     receiver.setSwitch(name, { status: 200, delayMs: 1500 });
 
@@ -100,9 +99,6 @@ describe("a webhook delivery waiting for a retry", () => {
     expect(delivered.headers["webhook-id"]).toBe(webhookId);
     expect(delivered.verified).toBe(true);
     expect(JSON.parse(delivered.body)).toMatchObject({ event: "status_changed", attempt: 2 });
-    // Within the schedule plus a sweep: due BACKOFF after the failure, then grace + one sweep.
-    const lateBy = (delivered.at - (failed.finishedAt ?? 0)) / 1000;
-    expect(lateBy).toBeLessThan((Date.now() - restartedAt) / 1000 + BACKOFF_SECONDS + 5);
 
     // Several sweeps ran while the slow attempt was in flight: it was sent once, never twice at once.
     await new Promise((resolve) => setTimeout(resolve, 4 * SCHEDULED_EVERY_MS));
