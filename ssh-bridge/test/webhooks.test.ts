@@ -111,11 +111,10 @@ describe("webhooks end to end", () => {
       () => receiver.requestsTo(path),
       (list) => list.length >= 3,
     );
-    expect(requests).toHaveLength(3);
-    expect(new Set(requests.map((request) => request.headers["webhook-id"])).size).toBe(1);
     expect(requests.map((request) => (JSON.parse(request.body) as Envelope).attempt)).toEqual([
       1, 2, 3,
     ]);
+    expect(new Set(requests.map((request) => request.headers["webhook-id"])).size).toBe(1);
     const settled = await waitFor(
       () => deliveries(hook.id),
       (list) => list.items[0]?.status === "succeeded",

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
 import { acceptInvitation, invitationFor } from "../../domain/invitations.ts";
 import { pageContext, redirectWith } from "../forms.ts";
-import { InvitationPage } from "../pages/project-pages.tsx";
+import { InvitationPage } from "../pages/invitation-page.tsx";
 
 /** `/invitations/<token>`: whoever opens the link signed in may join the project it names. */
 export const invitationRoutes = new Hono<AppEnv>()

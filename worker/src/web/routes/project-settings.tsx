@@ -39,7 +39,9 @@ import {
   takeShownOnce,
   text,
 } from "../forms.ts";
-import { ProjectHomePage, ProjectsPage, SettingsPage } from "../pages/project-pages.tsx";
+import { ProjectHomePage } from "../pages/project-home-page.tsx";
+import { SettingsPage } from "../pages/project-settings-page.tsx";
+import { ProjectsPage } from "../pages/projects-page.tsx";
 
 type Context = HonoContext<AppEnv>;
 
@@ -221,7 +223,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
   .post("/api-keys/:key_id/revoke", async (c) => {
     const ctx = c.var.project;
     const form = await c.req.parseBody();
-    // Integrations using the key fail at once: one click does not do it (project-pages.tsx).
+    // Integrations using the key fail at once: one click does not do it (project-settings-page.tsx).
     if (text(form, "confirm") !== "revoke")
       return redirectWith(c, `${settingsPath(c)}#api-keys`, {
         error: "Tick the box to confirm revoking the key.",

@@ -27,7 +27,9 @@ import {
   takeShownOnce,
   text,
 } from "../forms.ts";
-import { NewSessionPage, SessionListPage, SessionPage } from "../pages/session-pages.tsx";
+import { NewSessionPage } from "../pages/new-session-page.tsx";
+import { SessionListPage } from "../pages/session-list-page.tsx";
+import { SessionPage } from "../pages/session-page.tsx";
 
 /** Skipped forge keys the notice after creation names; it counts the rest. */
 const NOTICE_SKIPPED_SHOWN = 3;
