@@ -25,6 +25,15 @@ const STARTED_FIRST = [
   "ssh-bridge/test/bench-smoke-api.test.ts",
 ];
 
+/** Bridge-side files that start nothing: the quick check runs them with the worker project. */
+const NODE_ONLY = [
+  "ssh-bridge/test/import-graph.test.ts",
+  "ssh-bridge/test/index-migrations.test.ts",
+  "ssh-bridge/test/key-decisions.test.ts",
+  "ssh-bridge/test/proxy-protocol.test.ts",
+  "ssh-bridge/test/terminal.test.ts",
+];
+
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]) {
     const rank = (file: TestSpecification) => {
@@ -99,11 +108,21 @@ export default defineConfig(async () => {
           },
         },
         {
+          // Plain Node, nothing started: the bridge's rules, its terminal text, PROXY headers,
+          // the import graph, the index's migrations over SQLite.
+          test: {
+            name: "node",
+            environment: "node",
+            include: NODE_ONLY,
+          },
+        },
+        {
           // Real bridges and a real `wrangler dev`, driven by the OpenSSH client.
           test: {
             name: "bridge",
             environment: "node",
             include: ["ssh-bridge/test/**/*.test.ts"],
+            exclude: NODE_ONLY,
             globalSetup: ["ssh-bridge/test/setup/global-worker.ts"],
             testTimeout: 60_000,
             hookTimeout: 90_000,

@@ -71,7 +71,7 @@ export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst
   const worker = await startLocalWorker({
     persistTo,
     // Each shard's primary takes its queries one at a time, QUERY_MS each, as D1 does: a burst
-    // queues there as it would in production (db/simulated-primary.ts).
+    // queues there as it would in production (development/d1-simulation.ts).
     vars: { METERING: "on", SIMULATED_D1_QUERY_MS: String(QUERY_MS) },
   });
   const keyPath = join(persistTo, "user_key");

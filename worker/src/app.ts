@@ -22,7 +22,7 @@ import { signatureRoutes } from "./api/signatures.ts";
 import { collectTestHelperRoutes, verifyTestHelperRoutes } from "./api/test-helpers.ts";
 import { projectWebhookRoutes, sessionWebhookRoutes } from "./api/webhooks.ts";
 import type { AppEnv } from "./app-env.ts";
-import { setSimulatedQueryMs } from "./db/simulated-primary.ts";
+import { setSimulatedQueryMs } from "./development/d1-simulation.ts";
 import { JWKS_MAX_AGE_SECONDS, publishedKeys } from "./domain/attestations.ts";
 import { sessionObject } from "./domain/session-address.ts";
 import { internalRoutes } from "./internal/routes.ts";

@@ -1,7 +1,7 @@
 import { env as startEnv } from "cloudflare:workers";
 import { buildApp } from "./app.ts";
 import { configurationProblems } from "./config.ts";
-import { withD1 } from "./db/simulated-primary.ts";
+import { withD1 } from "./db/d1-calls.ts";
 import { everyMinute } from "./domain/housekeeping.ts";
 import type { Env } from "./env.ts";
 import { meter } from "./lib/meter.ts";

@@ -1,7 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { setD1Outage, withD1 } from "../src/db/simulated-primary.ts";
+import { withD1 } from "../src/db/d1-calls.ts";
+import { setD1Outage } from "../src/development/d1-simulation.ts";
 import { everyMinute } from "../src/domain/housekeeping.ts";
 import { objectNameOfIdentifier } from "../src/domain/session-address.ts";
 import { randomBase32 } from "../src/lib/ids.ts";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { setPrimaryGate } from "../src/db/simulated-primary.ts";
+import { setPrimaryGate } from "../src/development/d1-simulation.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, newProject } from "./helpers.ts";
 import { objectOf, storageOf } from "./session-objects.ts";

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { projects } from "../src/db/directory.ts";
 import { projectSettings } from "../src/db/project-settings.ts";
 import { sessions } from "../src/db/sessions.ts";
-import { setD1Outage } from "../src/db/simulated-primary.ts";
 import { eventRows, webhookInvocations } from "../src/db/webhooks.ts";
+import { setD1Outage } from "../src/development/d1-simulation.ts";
 import {
   deleteProject,
   deleteTestData,

@@ -5,13 +5,13 @@ import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { projects } from "../src/db/directory.ts";
 import { connections, sessions } from "../src/db/sessions.ts";
+import { events, webhookInvocations } from "../src/db/webhooks.ts";
 import {
   primaryCalls,
   sessionsOpened,
   setD1Outage,
   setPrimaryGate,
-} from "../src/db/simulated-primary.ts";
-import { events, webhookInvocations } from "../src/db/webhooks.ts";
+} from "../src/development/d1-simulation.ts";
 import { deleteTestData } from "../src/domain/project-erasure.ts";
 import { idempotentSessionIds } from "../src/domain/session-address.ts";
 import { metricCounts } from "../src/lib/metrics.ts";

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { sessions } from "../src/db/sessions.ts";
-import { setD1Outage } from "../src/db/simulated-primary.ts";
 import { events, webhookInvocations } from "../src/db/webhooks.ts";
+import { setD1Outage } from "../src/development/d1-simulation.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
 import { indexed } from "./session-objects.ts";
 

@@ -6,7 +6,7 @@ import { database } from "../src/db/client.ts";
 import { shardBinding, shardDb, shardNames, shardOfIdentifier } from "../src/db/databases.ts";
 import { shards } from "../src/db/directory.ts";
 import { sessions } from "../src/db/sessions.ts";
-import { setD1Outage } from "../src/db/simulated-primary.ts";
+import { setD1Outage } from "../src/development/d1-simulation.ts";
 import { emptiestShard } from "../src/domain/projects.ts";
 import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";

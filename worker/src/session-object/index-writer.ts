@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { getTableColumns } from "drizzle-orm";
 import { D1_MAX_BOUND_PARAMETERS } from "../db/client.ts";
+import { withD1 } from "../db/d1-calls.ts";
 import { sessions } from "../db/sessions.ts";
-import { withD1 } from "../db/simulated-primary.ts";
 import type { Env } from "../env.ts";
 import { meterWriterRequest } from "../lib/meter.ts";
 import { isD1KnownAway, isRefusedOnItsMerits } from "../lib/unavailable.ts";

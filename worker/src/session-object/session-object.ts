@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+import { withD1 } from "../db/d1-calls.ts";
 import type { SessionRow } from "../db/sessions.ts";
-import { withD1 } from "../db/simulated-primary.ts";
 import type { WebhookRow } from "../db/webhooks.ts";
 import type { ContinueRefusal, Watcher } from "../domain/proof-continue.ts";
 import type { ProofStatus } from "../domain/proof-status.ts";
