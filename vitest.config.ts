@@ -2,6 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { stopChildrenWithThisProcess } from "./scripts/process-guard.ts";
 import { makeKeyFixtures } from "./worker/test/setup/ssh-key-fixtures.ts";
 
 /** A JWK set of two Ed25519 keys, as ATTESTATION_KEYS holds one mid-rotation. */
@@ -46,6 +47,9 @@ class SlowestFirst extends BaseSequencer {
 }
 
 export default defineConfig(async () => {
+  // The Worker tests' workerd is Miniflare's child, in this process: it stops with the run, however
+  // the run ends (killed outright too).
+  stopChildrenWithThisProcess("workerd serve");
   // Each kind of database has its migrations: the directory's, and every index shard's.
   const directoryMigrations = await readD1Migrations("migrations/directory");
   const indexMigrations = await readD1Migrations("migrations/index");
@@ -124,6 +128,7 @@ export default defineConfig(async () => {
             include: ["ssh-bridge/test/**/*.test.ts"],
             exclude: NODE_ONLY,
             globalSetup: ["ssh-bridge/test/setup/global-worker.ts"],
+            setupFiles: ["ssh-bridge/test/setup/end-with-runner.ts"],
             testTimeout: 60_000,
             hookTimeout: 90_000,
           },

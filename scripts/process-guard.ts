@@ -26,3 +26,25 @@ export function stopWithThisProcess(child: ChildProcess, options: { group: boole
   ].join("\n");
   spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
 }
+
+/**
+ * The same for the children of this process that something else spawns (Miniflare's workerd,
+ * under vitest): a watcher notes them by their command line (`pattern`, as `pgrep -f` reads it)
+ * while this process lives, and stops those still running once it is gone.
+ */
+export function stopChildrenWithThisProcess(pattern: string) {
+  const parent = process.pid;
+  const script = [
+    "seen=''",
+    `while kill -0 ${parent} 2>/dev/null; do`,
+    // (Not this watcher itself, whose own command line names the pattern.)
+    `  seen=$(printf '%s\\n' $seen $(pgrep -P ${parent} -f "$1" | grep -vx $$) | sort -u)`,
+    `  sleep ${GUARD_POLL_SECONDS}`,
+    "done",
+    '[ -n "$seen" ] || exit 0',
+    "kill -TERM $seen 2>/dev/null",
+    `sleep ${GUARD_GRACE_SECONDS}`,
+    "kill -KILL $seen 2>/dev/null",
+  ].join("\n");
+  spawn("sh", ["-c", script, "guard", pattern], { detached: true, stdio: "ignore" }).unref();
+}

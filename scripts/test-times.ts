@@ -2,8 +2,8 @@
  * The slowest test files of a run, from vitest's own JSON report, as docs/testing.md shows them:
  *   npm test -- --reporter=default --reporter=json --outputFile.json=after.json
  *   node scripts/test-times.ts after.json [before.json] [rows]
- * With a second report, each file's seconds in it stand beside (a file split or renamed since
- * shows a dash).
+ * With a second report, each file's seconds in it stand beside, and a file either took long in
+ * is listed (a dash where a run did not have it: split or added since).
  */
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
@@ -32,14 +32,17 @@ if (!afterPath) {
 }
 const after = fileSeconds(afterPath);
 const before = beforePath ? fileSeconds(beforePath) : null;
-const slowest = [...after].sort((a, b) => b[1] - a[1]).slice(0, Number(rows));
+// With a report to compare, a file either run took long in is listed (one split since, too).
+const longest = (file: string) => Math.max(after.get(file) ?? 0, before?.get(file) ?? 0);
+const files = [...new Set([...after.keys(), ...(before?.keys() ?? [])])];
+const slowest = files.sort((a, b) => longest(b) - longest(a)).slice(0, Number(rows));
 const seconds = (value: number | undefined) => (value === undefined ? "—" : value.toFixed(1));
 console.log(before ? "| File | before s | after s |\n|---|---:|---:|" : "| File | s |\n|---|---:|");
-for (const [file, time] of slowest)
+for (const file of slowest)
   console.log(
     before
-      ? `| ${file} | ${seconds(before.get(file))} | ${seconds(time)} |`
-      : `| ${file} | ${seconds(time)} |`,
+      ? `| ${file} | ${seconds(before.get(file))} | ${seconds(after.get(file))} |`
+      : `| ${file} | ${seconds(after.get(file))} |`,
   );
 const sum = (times: Map<string, number>) => [...times.values()].reduce((a, b) => a + b, 0);
 console.log(
