@@ -1,6 +1,6 @@
 /**
  * `node bench/burst.ts [proofs]`: D1 write transactions per proof when proofs come one at a time
- * and when they come at once (issue #33, item 4), counted by the Worker itself against
+ * and when they come at once, counted by the Worker itself against
  * `wrangler dev`: each proof is an API create and a signature proof (the proof without SSH, so a
  * burst is as concurrent as the machine allows). From the statements those transactions run per
  * proof and D1's one-query-at-a-time limit, the proofs per second one index shard absorbs.

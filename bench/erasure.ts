@@ -1,5 +1,5 @@
 /**
- * `node bench/erasure.ts [sessions per shard]`: how fast retention erases (SPEC §19, issue #45):
+ * `node bench/erasure.ts [sessions per shard]`: how fast retention erases:
  * every shard wrangler.toml binds is given that many closed sessions past their project's
  * retention — each with a connection, a collected key, three events and a webhook delivery of
  * each, as a proof leaves them — written straight into the shard, their objects long retired.
@@ -20,7 +20,7 @@ import { machine, scriptArgs, table, writeSection } from "./lib.ts";
 const ROWS_PER_STATEMENT = 50;
 /** The sessions closed this long ago: past a one-day retention of one-second days. */
 const CLOSED_AGO_MS = 10 * 60_000;
-/** What a minute of the cron must erase, per shard, at least (issue #45). */
+/** What a minute of the cron must erase, per shard, at least. */
 const TARGET_PER_MINUTE = 1_000;
 
 const values = (...items: (string | number | null)[]) =>

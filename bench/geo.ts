@@ -21,7 +21,7 @@ import { machine, median, spawnBridge, sshArgs, table, writeSection } from "./li
 
 /**
  * What each operation may add, as a multiple of R: a write answers once its session's object has
- * committed (issue 54), alone or right after another; a read sent the bookmark of writes whose
+ * committed, alone or right after another; a read sent the bookmark of writes whose
  * push is still on its way waits for it (read-your-writes), so it has no target here.
  */
 const TARGETS: Record<string, number> = {

@@ -1,5 +1,5 @@
 /**
- * A shard that holds 30 days of a busy project (issue 53): two projects of `sessions` closed
+ * A shard that holds 30 days of a busy project: two projects of `sessions` closed
  * sessions each on one shard — their connections, keys, event rows, and every delivery of the
  * first project's webhook — loaded straight into the shard's SQLite file, then proofs with a
  * webhook on that project and on a project alone on an empty shard, in the same run: one by one

@@ -173,7 +173,7 @@ export function scriptArgs(moduleUrl: string): (number | undefined)[] | null {
 /**
  * Signature proofs from many users, as production sees them: the Worker believes the edge's
  * `cf-connecting-ip` (TRUST_CF_CONNECTING_IP), and each proof comes from an address of its own,
- * so the per-address limit (60 a minute, SPEC §6) counts each user, not the bench.
+ * so the per-address limit (60 a minute) counts each user, not the bench.
  */
 export const MANY_USERS_VARS = { TRUST_CF_CONNECTING_IP: "true" };
 

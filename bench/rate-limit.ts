@@ -1,5 +1,5 @@
 /**
- * `node bench/rate-limit.ts`: what one lease costs the project's rate limiter (issue 53, item 5),
+ * `node bench/rate-limit.ts`: what one lease costs the project's rate limiter,
  * at a small limit and a large one: the window kept full by leases of the largest grant (5 % of
  * the limit, api/rate-limit-leases.ts), one every 100 ms; the mean CPU time a lease takes, in
  * the rate limiter's own code (domain/rate-limit.ts) in Node.

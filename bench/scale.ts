@@ -1,6 +1,5 @@
 /**
- * `node bench/scale.ts [projects per shard] [proofs per project]`: the index scaled out (SPEC §15,
- * issue #45), measured. Against `wrangler dev` with every shard wrangler.toml binds, projects are
+ * `node bench/scale.ts [projects per shard] [proofs per project]`: the index scaled out, measured. Against `wrangler dev` with every shard wrangler.toml binds, projects are
  * seeded on every shard (the seed spreads them), each with a webhook for \`status_changed\`, and
  * each makes a burst of proofs at once — an API create and a signature proof each, and the
  * webhook's delivery, all projects together. Counted by the Worker itself
@@ -39,7 +38,7 @@ import {
 const D1_MAX_BYTES = 10 * 1000 ** 3;
 const D1_QUERIES_PER_SECOND = 1_000;
 const OBJECT_REQUESTS_PER_SECOND = 1_000;
-/** The retention a day's capacity is figured at: the default (SPEC §19). */
+/** The retention a day's capacity is figured at: the default. */
 const RETENTION_DAYS = 30;
 
 export async function runScaleBench(projectsPerShard = 3, proofsPerProject = 40, write = true) {

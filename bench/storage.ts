@@ -1,6 +1,6 @@
 /**
  * `node bench/storage.ts [sessions]`: what a closed session keeps, in the D1 index and in its
- * object, before and after its retention erases it (SPEC §19), and so how many sessions a day one
+ * object, before and after its retention erases it, and so how many sessions a day one
  * index database holds. Runs `wrangler dev` with a retention day of one second.
  */
 import { writeFileSync } from "node:fs";

@@ -55,7 +55,7 @@ function binds(host: string, port: number): string[] {
 }
 
 /**
- * One budget per client for the whole fleet (issue 52): its new connections a minute, counted by
+ * One budget per client for the whole fleet: its new connections a minute, counted by
  * the balancer, which sees every one, against its address (an IPv6 client's /64, as each bridge
  * counts); past it, the connection is refused before any bridge sees it. The same lines are in
  * deploy/haproxy.cfg (ssh-bridge/test/shipped-config.test.ts keeps them equal).

@@ -184,7 +184,7 @@ function whenNotBusy(command: () => void) {
 
 /**
  * The D1 bindings a wrangler configuration declares (wrangler.toml by default): the directory
- * and every index shard (SPEC §15), in the order they are written.
+ * and every index shard, in the order they are written.
  */
 export function d1Bindings(config = join(ROOT, "wrangler.toml")): string[] {
   const blocks = readFileSync(config, "utf8").split(/^\[\[/m);

@@ -18,7 +18,7 @@ export async function accountSql(email: string, password: string, now: string) {
 
 /**
  * SQL for a new project owned by `accountId`, placed on `shard`, with a live and a test API key
- * (SPEC §20), and those keys in plaintext: the directory's statements, and the shard's (its
+ * (test mode), and those keys in plaintext: the directory's statements, and the shard's (its
  * retention copy).
  */
 export async function projectWithKeySql(

@@ -32,7 +32,7 @@ export interface paths {
         };
         /**
          * The project's event log, newest first
-         * @description Every event any webhook could receive, for as long as its session is kept (SPEC §19: deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.
+         * @description Every event any webhook could receive, for as long as its session is kept (deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.
          */
         get: operations["listEvents"];
         put?: never;
@@ -118,7 +118,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a collection session with its connections and keys
-         * @description Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.
+         * @description Its events and their webhook delivery records are erased with it; the `keyproof-bookmark` of the answer makes a list wait for the deletion.
          */
         delete: operations["deleteCollectSession"];
         options?: never;
@@ -181,7 +181,7 @@ export interface paths {
         put?: never;
         /**
          * Erase a closed collection session's personal data
-         * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).
+         * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections.
          */
         post: operations["redactCollectSession"];
         delete?: never;
@@ -285,7 +285,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a verification session with its connections and keys
-         * @description Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.
+         * @description Its events and their webhook delivery records are erased with it; the `keyproof-bookmark` of the answer makes a list wait for the deletion.
          */
         delete: operations["deleteVerifySession"];
         options?: never;
@@ -348,7 +348,7 @@ export interface paths {
         put?: never;
         /**
          * Erase a closed verification session's personal data
-         * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).
+         * @description Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections.
          */
         post: operations["redactVerifySession"];
         delete?: never;
@@ -1164,7 +1164,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /** @description The connection's id */
@@ -1282,7 +1282,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /** @description The connection's id */
@@ -1389,7 +1389,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 client_version: string;
@@ -1431,7 +1431,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 collect_session_connection_identifier: string;
@@ -1482,7 +1482,7 @@ export interface components {
             external_id: string | null;
             /** @description `cs_...` or `vs_...` */
             id: string;
-            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            /** @description `false` for a test session (made with a `kp_test_` key) */
             livemode: boolean;
             /** @description Connections are accepted until completed or expired */
             multi_connection: boolean;
@@ -1590,7 +1590,7 @@ export interface components {
             external_id: string | null;
             /** @description `cs_...` or `vs_...` */
             id: string;
-            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            /** @description `false` for a test session (made with a `kp_test_` key) */
             livemode: boolean;
             /** @description Connections are accepted until completed or expired */
             multi_connection: boolean;
@@ -1722,7 +1722,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not */
@@ -1933,7 +1933,7 @@ export interface components {
             entity: "collect_session" | "verify_session" | "webhook";
             /** @description `evt_...`; sorts by time */
             id: string;
-            /** @description `false` for test data (made with a `kp_test_` key, SPEC §20) */
+            /** @description `false` for test data (made with a `kp_test_` key) */
             livemode: boolean;
             /** @description The event's payload, as webhooks deliver it (docs/webhooks.md) */
             payload: {
@@ -1981,7 +1981,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 message: string;
@@ -2035,12 +2035,12 @@ export interface components {
             /** @description `prj_...` */
             id: string;
             name: string;
-            /** @description Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it (SPEC §19). 1 … 3650, default 30. A change applies to sessions already closed. */
+            /** @description Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it. 1 … 3650, default 30. A change applies to sessions already closed. */
             retention_days: number;
         };
         /** @description Only the fields given change */
         ProjectPatch: {
-            /** @description Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it (SPEC §19). 1 … 3650, default 30. A change applies to sessions already closed. */
+            /** @description Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it. 1 … 3650, default 30. A change applies to sessions already closed. */
             retention_days?: number;
         };
         SignatureResult: {
@@ -2116,7 +2116,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /**
@@ -2161,7 +2161,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 failed_attempts: number;
@@ -2205,7 +2205,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 client_version: string;
@@ -2247,7 +2247,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /**
@@ -2309,7 +2309,7 @@ export interface components {
             id: string;
             /** @description The keys to prove, in the order given */
             keys: components["schemas"]["ConfiguredKey"][];
-            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            /** @description `false` for a test session (made with a `kp_test_` key) */
             livemode: boolean;
             /** @description Every configured key must be proven */
             match_all_keys: boolean;
@@ -2474,7 +2474,7 @@ export interface components {
             id: string;
             /** @description The keys to prove, in the order given */
             keys: components["schemas"]["ConfiguredKey"][];
-            /** @description `false` for a test session (made with a `kp_test_` key, SPEC §20) */
+            /** @description `false` for a test session (made with a `kp_test_` key) */
             livemode: boolean;
             /** @description Every configured key must be proven */
             match_all_keys: boolean;
@@ -2631,7 +2631,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /** @description When the change ends the session: its result signed (an attestation, as `GET .../attestation/` gives), signed as this attempt was sent and valid for 10 minutes; null when the service signs none or the session was redacted. Only deliveries carry it: the event log does not */
@@ -2670,7 +2670,7 @@ export interface components {
             event_id: string;
             /** @description The session's id (the webhook's, for `ping`) */
             id: string;
-            /** @description `false` for an event about test data, sent only to test webhooks (SPEC §20) */
+            /** @description `false` for an event about test data, sent only to test webhooks */
             livemode: boolean;
             payload: {
                 /** @description The keys that matched */

@@ -1,5 +1,5 @@
 /**
- * A CI-style test of a keyproof integration in test mode (SPEC §20): no SSH key in sight.
+ * A CI-style test of a keyproof integration in test mode: no SSH key in sight.
  *
  *   KEYPROOF_URL=http://localhost:8787 KEYPROOF_TEST_API_KEY=kp_test_... npx node examples/hosted-flow/ci-test.ts
  *

@@ -1,4 +1,4 @@
--- The directory (SPEC §15): account-level data, one database for the whole service. Each
+-- The directory: account-level data, one database for the whole service. Each
 -- project names the index shard that holds its sessions, events and webhooks.
 CREATE TABLE `accounts` (
 	`id` text PRIMARY KEY NOT NULL,

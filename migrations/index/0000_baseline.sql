@@ -1,4 +1,4 @@
--- An index shard (SPEC §15): the sessions, connections, keys, events, webhooks and deliveries of
+-- An index shard: the sessions, connections, keys, events, webhooks and deliveries of
 -- the projects the directory places here. Projects live in the directory: nothing here refers to
 -- them by a foreign key, and erasing a project deletes its rows here by its id.
 CREATE TABLE `project_settings` (

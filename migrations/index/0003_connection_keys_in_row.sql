@@ -1,5 +1,5 @@
 -- A connection's row holds the keys it proved (`keys`, JSON as the Worker writes it): a proof
--- writes one row where a connection and its key were two, and erasure deletes one (issue 47).
+-- writes one row where a connection and its key were two, and erasure deletes one.
 -- connection_keys keeps only security keys, whose counters are looked up by fingerprint.
 ALTER TABLE `connections` ADD `keys` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 UPDATE `connections` SET `keys` = (

@@ -1,4 +1,4 @@
--- A push's events are one row of `event_rows` (issue 47): one row written a push, not one an
+-- A push's events are one row of `event_rows`: one row written a push, not one an
 -- event, and one deleted at erasure. Their ids share their first 29 characters and the row is
 -- keyed by the first; the fields their payloads all start with are kept once, in `common`
 -- (db/webhooks.ts). Each event kept before this is a row of its own, keyed by its own id;

@@ -1,4 +1,4 @@
--- A project's home page figures of each day gone by, worked out once and kept (issue 53): the page
+-- A project's home page figures of each day gone by, worked out once and kept: the page
 -- reads the days it knows instead of walking 30 days of a busy project's sessions at each view.
 CREATE TABLE `project_days` (
 	`project_id` text NOT NULL,

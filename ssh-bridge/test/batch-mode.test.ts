@@ -3,7 +3,7 @@ import { useBridge } from "./helpers/context.ts";
 import { certify, makeKey, runSsh, type SshOptions, type UserKey } from "./helpers/ssh.ts";
 
 /**
- * Issue 52, item 12: `ssh -o BatchMode=yes` (how scripts and CI run ssh) turns keyboard-interactive
+ * `ssh -o BatchMode=yes` (how scripts and CI run ssh) turns keyboard-interactive
  * off. Wherever a key was proven the client is let in through publickey and exits 0 or 1 with the
  * result text, as an interactive one does; where none was, it cannot be let in at all (255).
  */

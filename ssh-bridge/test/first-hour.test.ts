@@ -13,7 +13,7 @@ import { launchChromium } from "./helpers/chromium.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
-/** Issue 34 (and 32's continue step) in Chromium: what a new user meets in the first hour. */
+/** What a new user meets in the first hour. */
 
 const ctx = useBridge();
 let browser: Browser;
@@ -237,7 +237,7 @@ describe("the proof page's way back", () => {
   });
 });
 
-describe("a proof page someone else opened first (issue 44.10)", () => {
+describe("a proof page someone else opened first", () => {
   it("never locks out the user's own browser: each browser that watched continues once", async () => {
     const api = apiClient(ctx.worker.url, site.apiKey);
     const key = makeKey();

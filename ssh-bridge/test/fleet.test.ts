@@ -11,7 +11,7 @@ import { apiClient } from "./helpers/api.ts";
 import { makeKey, runSsh, type SshOptions } from "./helpers/ssh.ts";
 
 /**
- * Issue 46: `BRIDGES=2 npm start` runs real HAProxy (PROXY v2, /readyz health checks) in front
+ * `BRIDGES=2 npm start` runs real HAProxy (PROXY v2, /readyz health checks) in front
  * of two bridges, and real OpenSSH clients prove through it while one bridge drains.
  */
 
@@ -58,7 +58,7 @@ describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
     const config = readFileSync(join(ROOT, "deploy", "haproxy.cfg"), "utf8");
     expect(config).toMatch(/send-proxy-v2/);
     expect(config).toMatch(/option httpchk GET \/readyz/);
-    // One budget per client for the fleet, as `npm start`'s balancer has it (issue 52, item 7).
+    // One budget per client for the fleet, as `npm start`'s balancer has it.
     for (const line of CLIENT_BUDGET) expect(config).toContain(line);
     // Above a bridge's longest connection (180 s): the balancer never cuts one the bridge keeps.
     expect(Number(/timeout client (\d+)s/.exec(config)?.[1])).toBeGreaterThan(180);
@@ -211,7 +211,7 @@ describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
       ),
     ).toBe(1);
 
-    // A bridge that dies (kill -9) is started again; the other serves meanwhile (issue 52, item 25).
+    // A bridge that dies (kill -9) is started again; the other serves meanwhile.
     process.kill(other.pid, "SIGKILL");
     await stack.printed(new RegExp(`${other.id} stopped \\(SIGKILL\\); starting it again\\.`));
     const meanwhile = await prove();
@@ -219,7 +219,7 @@ describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
     await stack.printed(new RegExp(`${other.id} started again`), 30_000);
     expect(stack.output()).not.toMatch(/stopping everything/);
 
-    // One budget per client for the whole fleet (issue 52, item 7): from one address, 120 new
+    // One budget per client for the whole fleet: from one address, 120 new
     // connections a minute get an SSH greeting, whichever bridge each reaches; the rest none.
     let greeted = 0;
     for (let i = 0; i < 125; i++) if (await greetsFrom("127.0.0.3", stack.sshPort)) greeted += 1;

@@ -7,11 +7,11 @@ import { startBridge } from "./helpers/bridge.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh, startAgent } from "./helpers/ssh.ts";
 
-/** Issue 44 with the real OpenSSH client: items 13, 14 and 20. */
+/** Items 13, 14 and 20. */
 
 const ctx = useBridge();
 
-describe("the -i hint (item 13)", () => {
+describe("the -i hint", () => {
   it("records the key chosen, not the agent's first, when the hint is followed", async () => {
     const inAgent = makeKey("ed25519");
     const chosen = makeKey("ed25519");
@@ -54,7 +54,7 @@ describe("the -i hint (item 13)", () => {
   });
 });
 
-describe("a connection that offers no key (item 14)", () => {
+describe("a connection that offers no key", () => {
   it("is told how to offer one, and uses up no attempt of a verification session", async () => {
     const expected = makeKey("ed25519");
     const session = await ctx.api.createSession("verify", {
@@ -128,7 +128,7 @@ async function losingFirstReport(workerUrl: string) {
   };
 }
 
-describe("a report whose answer is lost (item 20)", () => {
+describe("a report whose answer is lost", () => {
   const proxy = losingFirstReport(inject("workerUrl"));
   let bridge: Awaited<ReturnType<typeof startBridge>> | null = null;
   afterAll(async () => {

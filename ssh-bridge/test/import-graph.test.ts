@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/local-dev.ts";
 
 /**
- * The house's shape (issue 44.25): no module imports itself through others, and the domain
+ * The house's shape: no module imports itself through others, and the domain
  * returns data the web app renders, never the other way round. Imports are read by TypeScript's
  * own pre-processor, type-only imports included: a circle of types is a circle to a reader too.
  */
@@ -65,7 +65,7 @@ function findCircle(graph: Map<string, string[]>): string[] | null {
 const worker = importGraph(sourceFiles(join(ROOT, "worker/src")));
 const bridge = importGraph(sourceFiles(join(ROOT, "ssh-bridge/src")));
 
-describe("the import graph (issue 44.25)", () => {
+describe("the import graph", () => {
   it("finds a circle when there is one (the check itself)", () => {
     const graph = new Map([
       ["a.ts", ["b.ts"]],

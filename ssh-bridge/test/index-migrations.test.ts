@@ -6,7 +6,7 @@ import { ROOT } from "../../scripts/local-dev.ts";
 
 /**
  * An index shard's migrations over data written before them, in SQLite as D1 runs it (foreign
- * keys on). Migration 0003 moves each connection's keys into its row (issue 47): what was there
+ * keys on). Migration 0003 moves each connection's keys into its row: what was there
  * must be there after, in the shape the Worker reads (db/sessions.ts `IndexedConnectionKey`).
  */
 

@@ -11,7 +11,7 @@ import { launchChromium, screenshot } from "./helpers/chromium.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
-/** Issue 20 end to end: the example integration in Chromium, with a real `ssh` proof. */
+/** The example integration in Chromium, with a real `ssh` proof. */
 
 const ctx = useBridge();
 let browser: Browser;
@@ -65,7 +65,7 @@ describe("the example integration (examples/hosted-flow)", () => {
     const key = makeKey("ed25519");
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(exampleUrl);
-    // Its language is named, for screen readers and translation (issue 52, item 22).
+    // Its language is named, for screen readers and translation.
     expect(await page.getAttribute("html", "lang")).toBe("en");
     await page.fill("textarea[name=public_key]", key.publicKey);
     await page.click("button");

@@ -4,7 +4,7 @@ import { fakeForgeClient } from "../../test-support/fake-forge.ts";
 import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
-/** Issue 21 end to end: keys a (fake) forge lists, proven with the real OpenSSH client. */
+/** Keys a (fake) forge lists, proven with the real OpenSSH client. */
 
 const ctx = useBridge();
 const forgeUrl = inject("forgeUrl");

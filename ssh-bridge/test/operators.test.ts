@@ -14,7 +14,7 @@ import { apiClient } from "./helpers/api.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 /**
- * Issue 22 with the bridge as deployed: the one-file bundle, run by a plain `node` from a
+ * The bridge as deployed: the one-file bundle, run by a plain `node` from a
  * directory with no node_modules, in front of the shared Worker.
  */
 

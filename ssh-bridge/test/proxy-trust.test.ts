@@ -113,7 +113,7 @@ describe("PROXY protocol from a trusted balancer", () => {
   });
 });
 
-describe("per-address budgets (issue 52, items 6 and 9)", () => {
+describe("per-address budgets", () => {
   it("counts a client's IPv6 address by its /64", async () => {
     await withBridge("127.0.0.1/32", { connectionsPerAddressPerMinute: 2 }, async (bridge) => {
       const from = (source: string) =>

@@ -7,7 +7,7 @@ import { ROOT } from "../../scripts/local-dev.ts";
 import { removeState, seedProject, startLocalWorker } from "../../test-support/local-worker.ts";
 import { apiClient } from "./helpers/api.ts";
 
-describe("npm run preflight (issue 52, item 18)", () => {
+describe("npm run preflight", () => {
   const run = (config: string) =>
     spawnSync(process.execPath, [join(ROOT, "scripts", "preflight.ts"), config], {
       encoding: "utf8",

@@ -10,7 +10,7 @@ import { useBridge } from "./helpers/context.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
 /**
- * Issue 30 as an integrator and a dashboard user meet it (SPEC §20): a test key from the web
+ * A test key from the web
  * app, a test session proved by the real `ssh` and by the test helper, the dashboard's switch
  * showing one mode at a time, and "Delete all test data" leaving live data alone.
  */
@@ -180,7 +180,7 @@ describe("the CI-style test the READMEs print (examples/hosted-flow/ci-test.ts)"
   );
 });
 
-describe("README's test-helper recipe (issue 52, item 16)", () => {
+describe("README's test-helper recipe", () => {
   /** The block of README that makes a test session and reads its id into ID. */
   const recipe = readFileSync(join(ROOT, "README.md"), "utf8")
     .split("```sh\n")

@@ -15,7 +15,7 @@ import {
   type UserKey,
 } from "./helpers/ssh.ts";
 
-/** Issue 19, with the real OpenSSH client: the bridge cannot be stalled, nor talked round. */
+/** With the real OpenSSH client: the bridge cannot be stalled, nor talked round. */
 
 const worker = { url: inject("workerUrl"), secret: inject("bridgeSecret") };
 const api = apiClient(worker.url, inject("apiKey"));
@@ -58,7 +58,7 @@ function pipedSsh(command: string, args: string[], timeoutMs: number): Promise<S
 const logOf = (of: Bridge, identifier: string) =>
   of.logs.find((line) => line.identifier === identifier);
 
-describe("one client cannot stall the bridge (item 1)", () => {
+describe("one client cannot stall the bridge", () => {
   it("declines 64 MiB typed at the prompt while ten other users prove their keys", async () => {
     const flooded = await api.createSession("collect", { must_confirm: true });
     const flooder = makeKey();
@@ -91,7 +91,7 @@ describe("one client cannot stall the bridge (item 1)", () => {
   });
 });
 
-describe("connections end (item 3)", () => {
+describe("connections end", () => {
   it("closes a login that never opens a session channel (ssh -N)", async () => {
     const session = await api.createSession("collect");
     const started = Date.now();
@@ -128,7 +128,7 @@ describe("connections end (item 3)", () => {
   });
 });
 
-describe("a refused identifier ends at once (item 12)", () => {
+describe("a refused identifier ends at once", () => {
   it.each(["unknown", "completed"])(
     "says why and disconnects, never asking for a password (%s)",
     async (kind) => {
@@ -200,7 +200,7 @@ interface ProtocolWithAuthPK {
   ): void;
 }
 
-describe("signatures are checked under the key's own algorithm (item 5)", () => {
+describe("signatures are checked under the key's own algorithm", () => {
   it("never records an RSA key signed with SHA-1 under another key type's name", async () => {
     const session = await api.createSession("collect");
     await mislabelledProof(bridge.port, session.connection_identifier, makeKey("rsa", 2048));
@@ -212,7 +212,7 @@ describe("signatures are checked under the key's own algorithm (item 5)", () => 
   });
 });
 
-describe("certificates obey their restrictions, with real ssh (items 2 and 7)", () => {
+describe("certificates obey their restrictions, with real ssh", () => {
   async function verifyWithCertificate(options: string[], id = "restricted") {
     const ca = makeKey();
     const key = makeKey();
@@ -257,7 +257,7 @@ describe("certificates obey their restrictions, with real ssh (items 2 and 7)", 
   });
 });
 
-describe("the signature URL does not take a client's word for its address (item 10)", () => {
+describe("the signature URL does not take a client's word for its address", () => {
   it("records the socket's address locally, whatever cf-connecting-ip says", async () => {
     const session = (await api.createSession("collect")) as Session & {
       signature_challenge: string;

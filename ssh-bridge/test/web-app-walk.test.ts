@@ -222,7 +222,7 @@ describe("every page of the web app, on a phone and a laptop, light and dark", (
               );
             for (const { what, ratio } of audit.contrasts)
               if (ratio < MIN_CONTRAST) problems.push(`${name}: ${ratio.toFixed(2)}:1 ${what}`);
-            // WCAG 2.1 A and AA, as axe-core checks them: none on any page (issue 44.26).
+            // WCAG 2.1 A and AA, as axe-core checks them: none on any page.
             for (const violation of await axeViolations(page))
               problems.push(`${name}: axe ${violation}`);
             const shot = `${name}-${viewportName}-${colorScheme}`;
@@ -457,7 +457,7 @@ describe("the dashboard as a new user meets it", () => {
     expect(await page.textContent("main")).toContain("Session deleted.");
     await api.request("GET", `/ssh/collect/sessions/${session.id}/`, undefined, 404);
 
-    // Every confirming checkbox sits on the line of its sentence, at its start (issue 44.18).
+    // Every confirming checkbox sits on the line of its sentence, at its start.
     await page.goto(`${site.project}/settings`);
     await page.click("#api-keys ~ .table-wrap details.confirm summary, details.confirm summary");
     const boxes = await page.$$eval("label.check", (labels) =>

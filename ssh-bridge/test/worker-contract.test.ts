@@ -110,7 +110,7 @@ describe("the bridge against the Worker interface", () => {
     }
   });
 
-  it("renews the connection's place while the user sits at the prompt (issue 35.2)", async () => {
+  it("renews the connection's place while the user sits at the prompt", async () => {
     const fake = fakeWorker({ mustConfirm: true });
     const bridge = await startBridge(ctx.worker, { worker: fake.worker });
     try {

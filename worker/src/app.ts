@@ -101,7 +101,7 @@ export function buildApp() {
       }),
     ),
   );
-  // The keys that sign attestations, for anyone to verify them offline (SPEC §16).
+  // The keys that sign attestations, for anyone to verify them offline.
   app.get("/.well-known/jwks.json", async (c) => {
     c.header("cache-control", `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
     return c.json(await publishedKeys(c.env));

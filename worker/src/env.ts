@@ -17,7 +17,7 @@ declare global {
       SIMULATED_D1_PRIMARY_MS?: string;
       /** Development only: a primary takes this long a query, one at a time (bench/history.ts). */
       SIMULATED_D1_QUERY_MS?: string;
-      /** Development only: the seconds in a retention day (SPEC §19), to see erasure happen. */
+      /** Development only: the seconds in a retention day, to see erasure happen. */
       RETENTION_DAY_SECONDS?: string;
       /** Development only: seconds after its close a session's object retires (15 minutes). */
       RETIREMENT_GRACE_SECONDS?: string;

@@ -213,7 +213,7 @@ describe("collection sessions: expiry and deletion", () => {
     const inIndex = () =>
       db.select().from(connections).where(eq(connections.sessionId, session.id));
     const [row] = await inIndex();
-    // The connection's row holds its key (issue 47): no row of its own for a key that is not a
+    // The connection's row holds its key: no row of its own for a key that is not a
     // security key.
     expect(row?.keys.map((key) => key.publicKeySsh.split(" ")[1])).toEqual([
       ed25519.openssh.split(" ")[1],
@@ -253,7 +253,7 @@ describe("lists of both kinds", () => {
       const kind = i % 3 === 0 ? "verify" : "collect";
       const body = kind === "verify" ? { keys: [{ public_key: ed25519.openssh }] } : {};
       const { id } = await createSession(apiKey, kind, body);
-      // A create answers before D1 has it (issue 54): each is in D1 before it is changed there.
+      // A create answers before D1 has it: each is in D1 before it is changed there.
       await indexed(id);
       // Each in a status of its own, as D1's index has it: the list reads D1.
       await db

@@ -73,7 +73,7 @@ describe("a connection racing API changes", () => {
       multi_key: true,
     });
     const first = await finish(session.id, connectionId);
-    // The bridge never heard the answer (the Worker restarted) and reports again (issue 44.20).
+    // The bridge never heard the answer (the Worker restarted) and reports again.
     const second = await finish(session.id, connectionId);
     expect(first.json.outcome).toBe("collected");
     expect(second.json).toEqual(first.json);

@@ -14,7 +14,7 @@ import {
 } from "./session-objects.ts";
 
 /**
- * Issue 47: a connection's row in the index holds the keys it proved (`connections.keys`), and
+ * A connection's row in the index holds the keys it proved (`connections.keys`), and
  * only security keys also have a key row (their counters are looked up by fingerprint). Every
  * reader finds the keys there: the object reading its session back, the event log, the overview
  * and redaction.
@@ -53,7 +53,7 @@ async function twoConnections() {
 const detailOf = (apiKey: string, sessionId: string) =>
   callJson<Detail>(`${BASE}${sessionId}/`, 200, { key: apiKey });
 
-describe("a session's connections in the index (issue 47)", () => {
+describe("a session's connections in the index", () => {
   it("keeps each connection's keys inside its row, and no key rows but security keys", async () => {
     expect(first && second).toBeTruthy();
     const { project, session, connectionIds } = await twoConnections();

@@ -6,7 +6,7 @@ import { contract } from "./openapi-contract.ts";
 import { world } from "./openapi-world.ts";
 import { objectOf } from "./session-objects.ts";
 
-/** Issue 31: the OpenAPI document describes every answer the API gives. */
+/** The OpenAPI document describes every answer the API gives. */
 
 const ed = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;

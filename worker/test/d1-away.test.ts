@@ -20,7 +20,7 @@ import {
   storageOf,
 } from "./session-objects.ts";
 
-/** Issue 35: what a session's object can answer is answered while D1 is away; the rest is a 503. */
+/** What a session's object can answer is answered while D1 is away; the rest is a 503. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
@@ -186,7 +186,7 @@ describe("while D1 is away", () => {
   }, 40_000);
 });
 
-describe("the cron while one database is away (issue 52, item 27)", () => {
+describe("the cron while one database is away", () => {
   it("names the database that is away, and only it", async () => {
     const warned: Record<string, unknown>[] = [];
     const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => {
@@ -285,7 +285,7 @@ describe("a connection whose bridge went quiet", () => {
   });
 });
 
-describe("a lookup that finds nothing (trust, third pass, item 2)", () => {
+describe("a lookup that finds nothing", () => {
   it("leaves no table, entry or alarm in the object it asked", async () => {
     const identifier = randomBase32(26);
     expect((await call(`/p/${identifier}`)).status).toBe(404);

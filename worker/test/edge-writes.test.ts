@@ -6,7 +6,7 @@ import { call, newProject } from "./helpers.ts";
 import { objectOf, storageOf } from "./session-objects.ts";
 
 /**
- * Issue 54, target 1 (SPEC §15): an API write answers once the session's object has committed
+ * An API write answers once the session's object has committed
  * it, not after D1 has; its bookmark names what D1 does not have yet, so a read sent it sees the
  * write, every time.
  */

@@ -17,7 +17,7 @@ import {
   storageOf,
 } from "./session-objects.ts";
 
-/** A session made and erased as retention (SPEC §19) and its checks see it, for every test of it. */
+/** A session made and erased as retention and its checks see it, for every test of it. */
 
 export interface Detail {
   id: string;

@@ -28,7 +28,7 @@ import {
 } from "./helpers.ts";
 import { everythingInD1, indexed, NOTHING_STORED, objectOf, storageOf } from "./session-objects.ts";
 
-/** Issue 52, items 1–5 (SPEC §19): erasure is final in every order of events. */
+/** Erasure is final in every order of events. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
@@ -84,7 +84,7 @@ async function expectGone(session: Detail) {
     expect(d1).not.toContain(trace);
 }
 
-describe("a push pending when its project's data is deleted (item 1)", () => {
+describe("a push pending when its project's data is deleted", () => {
   it("is refused once the project is deleted, and its object erases itself", async () => {
     const project = await newProject();
     const session = await createdWhileShardAway(project, project.apiKey);
@@ -160,7 +160,7 @@ describe("a push pending when its project's data is deleted (item 1)", () => {
   });
 });
 
-describe("retention that meets a live object (item 2)", () => {
+describe("retention that meets a live object", () => {
   it("erases a session its object still holds through the object: 404 everywhere at once", async () => {
     const closed = await closedSession(5_000);
     await callJson("/api/v1/project", 200, {
@@ -184,7 +184,7 @@ describe("retention that meets a live object (item 2)", () => {
     // The sweep erases it from D1 alone: by the object's clock it closed long ago, so it is not
     // one the object could still hold — but this one does.
     await sweepRetention(env, closed.shard, new Date(Date.now() + 2 * 86_400_000));
-    // A change it pushes (answered at the object, issue 54) is past its retention: the push is
+    // A change it pushes (answered at the object) is past its retention: the push is
     // refused, and the object lets it go.
     const path = `/api/v1/ssh/collect/sessions/${closed.session.id}`;
     expect((await call(`${path}/redact/`, { method: "POST", key: closed.apiKey })).status).toBe(
@@ -195,7 +195,7 @@ describe("retention that meets a live object (item 2)", () => {
   });
 });
 
-describe("a retired session's object (item 3)", () => {
+describe("a retired session's object", () => {
   it("reads nothing back for another project's key, nor for the other mode's", async () => {
     const closed = await closedSession(RETIRE_AFTER_MS + 60_000);
     expect(await runDurableObjectAlarm(objectOf(closed.session.id))).toBe(true);
@@ -213,7 +213,7 @@ describe("a retired session's object (item 3)", () => {
   });
 });
 
-describe("a DELETE that races its session's push (item 4)", () => {
+describe("a DELETE that races its session's push", () => {
   it("leaves no event and no delivery of the session, with a webhook listening", async () => {
     const { apiKey, projectId, db } = await newProject();
     await callJson("/api/v1/webhooks/", 201, {
@@ -246,7 +246,7 @@ describe("a DELETE that races its session's push (item 4)", () => {
   });
 });
 
-describe("a retention change (item 5)", () => {
+describe("a retention change", () => {
   const retentionIn = async (project: TestProject) => {
     const [row] = await project.db
       .select()

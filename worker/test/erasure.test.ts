@@ -9,7 +9,7 @@ import { call, createSession, directory } from "./helpers.ts";
 import { everyDatabase, everythingInD1, objectOf, rowsNaming } from "./session-objects.ts";
 import { browserWithProject, signedUpBrowser } from "./web-client.ts";
 
-/** Issue 29, item 3 (SPEC §19): deleting a project, and an account that owns none. */
+/** Deleting a project, and an account that owns none. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
@@ -62,7 +62,7 @@ describe("deleting a project", () => {
     const left = await everythingInD1();
     for (const trace of [open.id, closed.id, open.connection_identifier])
       expect(left).not.toContain(trace);
-    // Only its tombstone in its shard names it: no push for it is written again (issue 52).
+    // Only its tombstone in its shard names it: no push for it is written again.
     const naming = await Promise.all(everyDatabase().map(([, d1]) => rowsNaming(d1, projectId)));
     expect(naming.flat()).toEqual(["project_settings"]);
     const storage = await runInDurableObject(objectOf(open.id), (_instance, state) => [

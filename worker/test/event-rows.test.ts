@@ -9,7 +9,7 @@ import { call, callJson, createSession, newProject, type TestProject } from "./h
 import { changeHeldSession, indexed } from "./session-objects.ts";
 
 /**
- * Issue 47: the events one push carries are one row of `event_rows` (one row written, one deleted
+ * The events one push carries are one row of `event_rows` (one row written, one deleted
  * at erasure), their ids one series; every reader sees them one by one, through the `events`
  * view, each found from its id alone.
  */
@@ -53,7 +53,7 @@ const logOf = (project: TestProject, sessionId: string) =>
     { key: project.apiKey },
   );
 
-describe("a push's events in one row (issue 47)", () => {
+describe("a push's events in one row", () => {
   it("keeps a proof's open and finish in one row, each event found by its id", async () => {
     const project = await newProject();
     const session = await createSession<Session>(project.apiKey, "collect", {});

@@ -8,7 +8,7 @@ import { connectAndFinish } from "./bridge-calls.ts";
 import { callJson, createSession, newProject } from "./helpers.ts";
 
 /**
- * Issue 47: a first attempt's queue message is sent before its push commits, so the invocation
+ * A first attempt's queue message is sent before its push commits, so the invocation
  * needs no entry in the sweep's index (a row written less a delivery); only when the queue
  * refused the message is the attempt due there, for the every-minute sweep.
  */
@@ -47,7 +47,7 @@ function queuedFromNowOn() {
   return sent;
 }
 
-describe("a first attempt queued before its commit (issue 47)", () => {
+describe("a first attempt queued before its commit", () => {
   it("is queued while D1 has no invocation yet, and is not in the sweep's index", async () => {
     const { project, webhook, session } = await listening();
     const send = env.WEBHOOK_QUEUE.sendBatch.bind(env.WEBHOOK_QUEUE);

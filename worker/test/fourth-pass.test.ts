@@ -30,7 +30,7 @@ import {
 import { changeHeldSession, indexed, objectOf, storageOf } from "./session-objects.ts";
 import { browserWithProject, signedUpBrowser } from "./web-client.ts";
 
-/** Issue 44: test and live never mix, erasure reaches every copy, and the smaller items. */
+/** Test and live never mix, erasure reaches every copy, and the smaller items. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const DAY_MS = 86_400_000;
@@ -56,7 +56,7 @@ const createWithKey = (apiKey: string, key: string, body: Record<string, unknown
     headers: { "idempotency-key": key },
   });
 
-describe("modes never mix (items 1, 5, 7)", () => {
+describe("modes never mix", () => {
   it("lets a test key read the project's settings but not change them; a live key changes them", async () => {
     const { apiKey, testKey } = await newProject();
     const read = await callJson<{ retention_days: number }>("/api/v1/project", 200, {
@@ -110,7 +110,7 @@ describe("modes never mix (items 1, 5, 7)", () => {
   });
 });
 
-describe("bookmarks (item 6)", () => {
+describe("bookmarks", () => {
   it("are read only once the API key is known, and only for the project they were sealed for", async () => {
     const a = await newProject();
     const b = await newProject();
@@ -123,7 +123,7 @@ describe("bookmarks (item 6)", () => {
     const bookmark = created.headers.get("keyproof-bookmark") ?? "";
     expect(bookmark).toMatch(/\.[A-Za-z0-9_-]{22}$/);
     // Another project's key sending it: not opened, not answered back; the primary is read, as
-    // for any value of the documented form the Worker did not make (issue 52, item 23).
+    // for any value of the documented form the Worker did not make.
     const other = await call("/api/v1/ssh/collect/sessions/", {
       key: b.apiKey,
       headers: { "keyproof-bookmark": bookmark },
@@ -156,7 +156,7 @@ describe("bookmarks (item 6)", () => {
   });
 });
 
-describe("erasure forgets idempotent answers (item 2)", () => {
+describe("erasure forgets idempotent answers", () => {
   it("answers 410 for a create whose session retention erased", async () => {
     const { apiKey } = await newProject();
     const first = await createWithKey(apiKey, "made-then-erased", { external_id: "user-9" });
@@ -195,7 +195,7 @@ describe("erasure forgets idempotent answers (item 2)", () => {
   });
 });
 
-describe("idempotent ids never come back (item 3)", () => {
+describe("idempotent ids never come back", () => {
   it("derives another session from the same key and body once the record is new", () => {
     const request = { key: "live:K", fingerprint: "f".repeat(64) };
     const first = idempotentSessionIds("collect", "secret", "prj_x", "INDEX_0", {
@@ -266,7 +266,7 @@ describe("idempotent ids never come back (item 3)", () => {
   });
 });
 
-describe("test attestations fail the documented jose recipe (item 4)", () => {
+describe("test attestations fail the documented jose recipe", () => {
   it("have their own issuer and audience", async () => {
     const { projectId, testKey } = await newProject();
     const session = await createSession<Detail>(testKey, "collect");
@@ -289,7 +289,7 @@ describe("test attestations fail the documented jose recipe (item 4)", () => {
   });
 });
 
-describe("D1's errors told apart (item 8)", () => {
+describe("D1's errors told apart", () => {
   it("takes D1's own words for being away, a query's fault for its own, and the rest as unknown", () => {
     const away = asIndexError(
       new Error("D1_ERROR: D1 DB is overloaded. Too many requests queued."),
@@ -304,7 +304,7 @@ describe("D1's errors told apart (item 8)", () => {
   });
 });
 
-describe("redaction delivers only `redacted` to webhooks made after (item 11)", () => {
+describe("redaction delivers only `redacted` to webhooks made after", () => {
   it("fans a session's old events out to no webhook made since, pushed again or not", async () => {
     const { apiKey, projectId, db, shard } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect");
@@ -371,7 +371,7 @@ describe("redaction delivers only `redacted` to webhooks made after (item 11)", 
   });
 });
 
-describe("a session read back from D1 with a connection in progress (item 19)", () => {
+describe("a session read back from D1 with a connection in progress", () => {
   it("answers, closes the connection at its alarm, and never sets an alarm at 0", async () => {
     const { apiKey, db } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect", {
@@ -424,7 +424,7 @@ describe("a session read back from D1 with a connection in progress (item 19)", 
   });
 });
 
-describe("a connection that offers no key (item 14)", () => {
+describe("a connection that offers no key", () => {
   it("is not a verification session's attempt", async () => {
     const { apiKey } = await newProject();
     const session = await createSession<Detail & { failed_attempts: number }>(apiKey, "verify", {
@@ -448,7 +448,7 @@ describe("a connection that offers no key (item 14)", () => {
   });
 });
 
-describe("the cron while D1 is away (item 22)", () => {
+describe("the cron while D1 is away", () => {
   it("writes one line per duty, no stack, and does not throw", async () => {
     const warnings = vi.spyOn(console, "warn");
     const errors = vi.spyOn(console, "error");
@@ -471,7 +471,7 @@ describe("the cron while D1 is away (item 22)", () => {
   });
 });
 
-describe("back-to-back writes (item 24)", () => {
+describe("back-to-back writes", () => {
   it("each reach the primary at once, not behind the transaction in flight", async () => {
     const { apiKey } = await newProject();
     const one = await createSession<Detail>(apiKey, "collect");
@@ -493,7 +493,7 @@ describe("back-to-back writes (item 24)", () => {
         key: apiKey,
         body: { external_id: id },
       });
-    // Each is answered at its object (issue 54); their pushes follow.
+    // Each is answered at its object; their pushes follow.
     expect((await patch(one.id)).status).toBe(200);
     await vi.waitFor(() => expect(entered.length).toBe(1));
     expect((await patch(two.id)).status).toBe(200);
@@ -505,7 +505,7 @@ describe("back-to-back writes (item 24)", () => {
   });
 });
 
-describe("the OpenAPI document's operations (item 15)", () => {
+describe("the OpenAPI document's operations", () => {
   it("each have a stable, distinct operationId", async () => {
     const doc = await callJson<{ paths: Record<string, Record<string, { operationId?: string }>> }>(
       "/api/v1/openapi.json",
@@ -521,7 +521,7 @@ describe("the OpenAPI document's operations (item 15)", () => {
   });
 });
 
-describe("the hosted page's continue step (item 10)", () => {
+describe("the hosted page's continue step", () => {
   it("lets each browser that watched continue once; another's use takes nothing from the user's", async () => {
     const { apiKey } = await newProject();
     const session = await createSession<Detail>(apiKey, "collect", {
@@ -548,7 +548,7 @@ describe("the hosted page's continue step (item 10)", () => {
   });
 });
 
-describe("the web app's owners-only and who made a key (item 9)", () => {
+describe("the web app's owners-only and who made a key", () => {
   it("keeps retention for owners and shows each key's author, also once they left", async () => {
     const owner = await browserWithProject();
     const base = `/projects/${owner.projectId}`;
@@ -585,7 +585,7 @@ describe("the web app's owners-only and who made a key (item 9)", () => {
   });
 });
 
-describe("a forge that cannot be reached, in the web form (item 18)", () => {
+describe("a forge that cannot be reached, in the web form", () => {
   it("is said above the form, blaming no field and showing no internal reference", async () => {
     const { browser, projectId } = await browserWithProject();
     const page = await browser.post(`/projects/${projectId}/sessions`, {

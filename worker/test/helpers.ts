@@ -40,7 +40,7 @@ export interface TestProject {
   projectId: string;
   apiKey: string;
   keyId: string;
-  /** The same project's `kp_test_` key (SPEC §20). */
+  /** The same project's `kp_test_` key. */
   testKey: string;
   /** The index shard the project was placed on, and drizzle over it. */
   shard: string;

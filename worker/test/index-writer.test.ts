@@ -7,11 +7,11 @@ import { setD1Outage } from "../src/development/d1-simulation.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
 import { indexed } from "./session-objects.ts";
 
-/** Issue 33, item 4: one writer for D1's index, group-committing the pushes of many sessions. */
+/** One writer for D1's index, group-committing the pushes of many sessions. */
 
 afterEach(() => setD1Outage(false));
 
-/** A shard's writer: one per shard (SPEC §15). */
+/** A shard's writer: one per shard. */
 const writer = (shard: string) => env.INDEX_WRITER.get(env.INDEX_WRITER.idFromName(shard));
 
 /** Creates `count` collection sessions at once; each answer with its bookmark. */
@@ -41,7 +41,7 @@ describe("the index writer", () => {
     const { apiKey, shard } = await newProject();
     const before = await writer(shard).stats();
     const created = await burst(apiKey, 30);
-    // Each answered at its object (issue 54): their pushes follow, together.
+    // Each answered at its object: their pushes follow, together.
     await Promise.all(created.map((c) => indexed(c.id)));
     const after = await writer(shard).stats();
     const pushes = after.pushes - before.pushes;

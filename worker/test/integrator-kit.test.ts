@@ -19,7 +19,7 @@ import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, callJson, createSession, deliveryAt, expectProblem, newProject } from "./helpers.ts";
 import { objectOf } from "./session-objects.ts";
 
-/** Issue 20 inside workerd: return_url, attestations, Idempotency-Key, request ids. */
+/** Inside workerd: return_url, attestations, Idempotency-Key, request ids. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const ATTESTATION = "keyproof-attestation+jwt";
@@ -155,7 +155,7 @@ describe("attestations", () => {
   it("publishes both keys of a rotation, and the first signs", async () => {
     const { attestation } = await verifiedSession();
     const published = await jwks();
-    // Both configured keys, in order, then the test-mode key derived from the first (SPEC §20).
+    // Both configured keys, in order, then the test-mode key derived from the first.
     expect(published.keys).toHaveLength(3);
     const configured = (JSON.parse(env.ATTESTATION_KEYS ?? "{}") as { keys: { x: string }[] }).keys;
     expect(published.keys.slice(0, 2).map((key) => key.x)).toEqual(configured.map((key) => key.x));
@@ -273,7 +273,7 @@ describe("Idempotency-Key", () => {
   it("answers 409 to a repeat while the first is still running", async () => {
     const { apiKey } = await newProject();
     // A verification session whose keys come from a slow forge: the first is still fetching
-    // them (a create answers once its object holds it, never waiting for D1: issue 54).
+    // them (a create answers once its object holds it, never waiting for D1).
     const account = `slow-${Date.now().toString(36)}`;
     await fakeForgeClient(env.FORGE_URL).setAccounts({
       [account]: { keys: [ed25519?.openssh ?? ""], delayMs: 1_000 },
@@ -292,7 +292,7 @@ describe("Idempotency-Key", () => {
     expect((await slow("slow")).headers.get("idempotent-replayed")).toBe("true");
   });
 
-  it("finds the first run's session when a create died after its object held it (issue 35.6)", async () => {
+  it("finds the first run's session when a create died after its object held it", async () => {
     const { apiKey, projectId } = await newProject();
     const body = { external_id: "user-7", webhooks: [{ url: `${env.RECEIVER_URL}/crash` }] };
     const first = await post(apiKey, "create-user-7", body);
@@ -320,7 +320,7 @@ describe("Idempotency-Key", () => {
     expect(list.total).toBe(1);
   });
 
-  it("writes nothing for a project that never sent a key, until it sends one (issue 47)", async () => {
+  it("writes nothing for a project that never sent a key, until it sends one", async () => {
     const { apiKey, projectId } = await newProject();
     const records = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(projectId));
     const tables = () =>

@@ -190,7 +190,7 @@ describe("internal endpoints", () => {
   });
 });
 
-describe("the development seed (issue 52, item 20)", () => {
+describe("the development seed", () => {
   const seed = async (secret: string, environment: string) => {
     const body = JSON.stringify({
       email: `seed-${crypto.randomUUID()}@example.com`,

@@ -7,7 +7,7 @@ import { blobOf, connectAndFinish, finishConnection, openConnection } from "./br
 import { call, callJson, expectProblem, locations, newProject } from "./helpers.ts";
 import { browserWithProject } from "./web-client.ts";
 
-/** Issue 21 inside workerd: keys_from against a real HTTP forge on 127.0.0.1 (named `fake`). */
+/** Inside workerd: keys_from against a real HTTP forge on 127.0.0.1 (named `fake`). */
 
 const BASE = "/api/v1/ssh/verify/sessions/";
 const forge = fakeForgeClient(env.FORGE_URL);

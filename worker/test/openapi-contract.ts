@@ -47,7 +47,7 @@ export function contract() {
         .map(([method, operation]) => ({
           method,
           path,
-          // A trailing slash is canonical and its absence accepted (SPEC §4).
+          // A trailing slash is canonical and its absence accepted.
           pattern: new RegExp(`^${path.replace(/\/$/, "").replace(/\{\w+\}/g, "[^/]+")}/?$`),
           operation,
         })),

@@ -6,7 +6,7 @@ import { contract, resolved } from "./openapi-contract.ts";
 import { world } from "./openapi-world.ts";
 
 /**
- * Issue 31: every operation of the served document, fed parameters and bodies generated from the
+ * Every operation of the served document, fed parameters and bodies generated from the
  * document itself (fast-check), some fitting its schemas and some not. Each answer must be below
  * 500 and one the document lists, with a body that fits (helpers.ts `call` checks every answer).
  */
@@ -111,7 +111,7 @@ describe("fuzzing every operation from the OpenAPI document", () => {
     expect(operations).toBeGreaterThanOrEqual(40);
   }, 120_000);
 
-  it("reads every bookmark of the documented form, not only one the Worker made (issue 52, item 23)", async () => {
+  it("reads every bookmark of the documented form, not only one the Worker made", async () => {
     const { document } = await contract();
     const project = await newProject();
     const concrete = await world(project);

@@ -99,7 +99,7 @@ describe("OpenAPI document", () => {
     // The service's own address (PUBLIC_URL), not the Host the request named.
     expect(html).toContain('curl -X POST "http://localhost:8787/api/v1/ssh/verify/sessions/"');
     expect(html).toContain('id="problem-conflict"');
-    // Code in the errors' table is code, not text between backticks (issue 52, item 22).
+    // Code in the errors' table is code, not text between backticks.
     expect(html).toContain("<code>errors</code> names each field");
     expect(html).not.toMatch(/`[a-z_]+`/);
     expect(html).toContain('id="webhook-events"');

@@ -17,7 +17,7 @@ import { changeHeldSession, indexed, objectOf } from "./session-objects.ts";
 import { browserWithProject } from "./web-client.ts";
 
 /**
- * Issue 53, item 1 (CONVENTIONS, "Bounded by the request, not by history"): every statement the
+ * Every statement the
  * Worker and its objects send for a request, a proof, a delivery, a sweep, a retirement or an
  * erasure walks a range its request bounds. Each is explained (EXPLAIN QUERY PLAN) against the
  * real schema: a SCAN of a table that grows with history fails, as does a SEARCH of one that
@@ -262,7 +262,7 @@ function unbounded(sql: string, plan: PlanStep[]): string[] {
   return problems.map((problem) => `${problem}\n    in: ${sql}`);
 }
 
-describe("every statement on a hot path (issue 53, item 1)", () => {
+describe("every statement on a hot path", () => {
   it("walks a range its request bounds, never a table's past", async () => {
     recordStatements(true);
     try {

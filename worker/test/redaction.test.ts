@@ -18,7 +18,7 @@ import {
   storageOf,
 } from "./session-objects.ts";
 
-/** Issue 29, item 2 (SPEC §19): redaction erases a closed session's personal data, not its outline. */
+/** Redaction erases a closed session's personal data, not its outline. */
 
 const fixture = (label: string) => env.TEST_KEYS.accepted.find((key) => key.label === label);
 const ed25519 = fixture("ed25519");

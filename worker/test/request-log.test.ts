@@ -8,7 +8,7 @@ import { PROOF_PAGE_REQUESTS_PER_ADDRESS } from "../src/web/routes/proof.tsx";
 import { call, createSession, newProject } from "./helpers.ts";
 import { Browser, browserWithProject, signedUpBrowser } from "./web-client.ts";
 
-/** Issue 22, the Worker's side: one JSON line per API and bridge request, joined by request id. */
+/** The Worker's side: one JSON line per API and bridge request, joined by request id. */
 
 /** The JSON lines the Worker writes while `run` runs. */
 async function linesDuring(run: () => Promise<unknown>) {
@@ -131,7 +131,7 @@ describe("the Worker's log lines", () => {
     expect(lines.filter((entry) => entry.msg === "request")).toEqual([]);
   });
 
-  it("logs the web app's refusals of who may act, each naming the client's address (issue 52, item 10)", async () => {
+  it("logs the web app's refusals of who may act, each naming the client's address", async () => {
     const { browser, email } = await signedUpBrowser();
     await browser.post("/signout");
     const stranger = new Browser();
@@ -153,7 +153,7 @@ describe("the Worker's log lines", () => {
     for (const line of refusals) expect(line.client_address).toBe(stranger.address);
   });
 
-  it("logs every deletion, redaction and retention change, whatever the share of successes (item 11)", async () => {
+  it("logs every deletion, redaction and retention change, whatever the share of successes", async () => {
     const { apiKey } = await newProject();
     const sampled = { ...env, REQUEST_LOG_SUCCESS_ONE_IN: "10" };
     const send = (method: string, path: string, body?: unknown) =>
@@ -187,7 +187,7 @@ describe("the Worker's log lines", () => {
     for (const line of logged) expect(line.client_address).toEqual(expect.any(String));
   });
 
-  it("logs each form the web app is sent, with its account (item 11)", async () => {
+  it("logs each form the web app is sent, with its account", async () => {
     const { browser, projectId } = await browserWithProject("Logged project");
     const lines = await linesDuring(() =>
       browser.post(`/projects/${projectId}/api-keys`, { name: "ci", mode: "live" }),

@@ -17,7 +17,7 @@ import { closedSession, type Detail, deliveriesIn, expectErased } from "./erasur
 import { call, callJson, createSession, directory, expectProblem, newProject } from "./helpers.ts";
 import { everythingInD1, indexed, NOTHING_STORED, objectOf, storageOf } from "./session-objects.ts";
 
-/** Issue 29 (SPEC §19): retention per project; erasure by the object's alarm and by the sweep. */
+/** Retention per project; erasure by the object's alarm and by the sweep. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const DAY_MS = 86_400_000;

@@ -14,7 +14,7 @@ import {
   storageOf,
 } from "./session-objects.ts";
 
-/** Issue 33.3: a closed session's object retires; the session is still read, from the index. */
+/** A closed session's object retires; the session is still read, from the index. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 

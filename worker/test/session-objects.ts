@@ -13,7 +13,7 @@ import {
 import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 
 /**
- * A session's Durable Object, where its state lives (SPEC §15): the namespace's own stub, not the
+ * A session's Durable Object, where its state lives: the namespace's own stub, not the
  * metered one the Worker uses, because `runInDurableObject` accepts only a real stub.
  */
 export const objectOf = (sessionId: string) =>
@@ -116,7 +116,7 @@ export const everythingInObject = (stub: DurableObjectStub) =>
 
 /**
  * A connection's row in the index as redaction leaves it: no address or software, and its one
- * key (inside the row, issue 47) without anything that identifies it.
+ * key (inside the row) without anything that identifies it.
  */
 export function expectRedactedConnectionRow(row: typeof connections.$inferSelect | undefined) {
   expect(row).toMatchObject({ ipAddress: "[redacted]", clientVersion: "[redacted]" });

@@ -21,7 +21,7 @@ import {
   storageOf,
 } from "./session-objects.ts";
 
-/** Issue 45 (SPEC §15): a directory and index shards, each project's index data in one. */
+/** A directory and index shards, each project's index data in one. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const DAY_MS = 86_400_000;

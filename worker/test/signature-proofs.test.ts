@@ -128,7 +128,7 @@ describe("proof by ssh-keygen -Y sign", () => {
     });
     const other = await send(session.connection_identifier, signature("ed25519").armored);
     const text = await other.text();
-    // Recorded, but nothing counted: a 4xx, so `curl --fail` and scripts can tell (issue 44.17).
+    // Recorded, but nothing counted: a 4xx, so `curl --fail` and scripts can tell.
     expect(other.status).toBe(422);
     expect(text).toContain("The key you offered is not one this session expects:");
     expect(text).toContain(

@@ -5,7 +5,7 @@ import { verifyAttestation } from "../../client/src/index.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, callJson, createSession, deliveryAt, expectProblem, newProject } from "./helpers.ts";
 
-/** Issue 30 (SPEC §20): test mode — keys by mode, data never mixed, test helpers. */
+/** Test mode — keys by mode, data never mixed, test helpers. */
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 const ecdsa = env.TEST_KEYS.accepted.find((key) => key.label === "ecdsa-256");

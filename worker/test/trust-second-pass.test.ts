@@ -19,7 +19,7 @@ import { changeHeldSession, lapseConnections, objectOf } from "./session-objects
 import { SIGNATURE_CHALLENGE } from "./setup/ssh-key-fixtures.ts";
 import { browserWithProject } from "./web-client.ts";
 
-/** Issue 19: each item's regression tests that run inside workerd (the rest: ssh-bridge/test). */
+/** Each item's regression tests that run inside workerd (the rest: ssh-bridge/test). */
 
 const { certificates, badPem, privateKeys, accepted, securityKeys, signatures } = env.TEST_KEYS;
 const certificate = (label: string) => {
@@ -61,7 +61,7 @@ async function collectedFrom(label: string, ipAddress: string) {
   return { finished, connection: after.connections[0], apiKey, session };
 }
 
-describe("certificates obey their restrictions (item 2)", () => {
+describe("certificates obey their restrictions", () => {
   it("is not valid with a critical option sshd does not know", async () => {
     const { connection } = await collectedFrom("an unknown critical option", "198.51.100.7");
     expect(connection?.keys[0]?.certificate).toMatchObject({
@@ -128,7 +128,7 @@ describe("certificates obey their restrictions (item 2)", () => {
   });
 });
 
-describe("certificate text is escaped before it is stored (item 7)", () => {
+describe("certificate text is escaped before it is stored", () => {
   it("escapes controls and bidirectional overrides as OpenSSH's logs do, everywhere", async () => {
     const { connection, apiKey, session } = await collectedFrom(
       "a bidirectional override in its key id",
@@ -162,7 +162,7 @@ describe("certificate text is escaped before it is stored (item 7)", () => {
   });
 });
 
-describe("every place a public key is accepted refuses what is not one (items 6 and 13)", () => {
+describe("every place a public key is accepted refuses what is not one", () => {
   const places = [
     { field: "keys", body: (text: string) => ({ keys: [{ public_key: text }] }) },
     {
@@ -223,7 +223,7 @@ describe("every place a public key is accepted refuses what is not one (items 6 
   });
 });
 
-describe("a regressed counter on a key already collected (item 11)", () => {
+describe("a regressed counter on a key already collected", () => {
   it("records the second proof, marked, so a cloned key is visible", async () => {
     const { apiKey } = await newProject();
     const sk = securityKeys.find((key) => key.label === "sk-ed25519");
@@ -256,7 +256,7 @@ interface SignatureSession {
   signature_url: string;
 }
 
-describe("signature proofs and stale SSH connections (item 9)", () => {
+describe("signature proofs and stale SSH connections", () => {
   it("closes connections whose bridge never reported, and a late report keeps nothing", async () => {
     const { apiKey } = await newProject();
     const session = await createSession<SignatureSession>(apiKey, "collect", {
@@ -282,7 +282,7 @@ describe("signature proofs and stale SSH connections (item 9)", () => {
   });
 });
 
-describe("the signature URL's client address (item 10)", () => {
+describe("the signature URL's client address", () => {
   it("believes cf-connecting-ip only as an address, in one spelling, and only behind the edge", () => {
     const edge = { TRUST_CF_CONNECTING_IP: "true" };
     const cases: [string | null, string][] = [
@@ -303,7 +303,7 @@ describe("the signature URL's client address (item 10)", () => {
   });
 });
 
-describe("the proof page's live channel cannot be squatted (item 8)", () => {
+describe("the proof page's live channel cannot be squatted", () => {
   const watch = async (identifier: string, address: string) =>
     call(`/p/${identifier}/live`, {
       headers: { upgrade: "websocket", "cf-connecting-ip": address },
@@ -380,7 +380,7 @@ describe("the proof page's live channel cannot be squatted (item 8)", () => {
   });
 });
 
-describe("webhook attempts take the time when they are claimed (item 4)", () => {
+describe("webhook attempts take the time when they are claimed", () => {
   it("sends one attempt per attempt number, freshly signed, with a slow receiver and the sweeper running", async () => {
     const { apiKey, db, shard } = await newProject();
     const path = `/slow/1500/${crypto.randomUUID()}`;

@@ -16,7 +16,7 @@ import {
 } from "./helpers.ts";
 import { objectOf } from "./session-objects.ts";
 
-/** Issue 32 inside workerd: what the public proof page and anonymous requests can get. */
+/** Inside workerd: what the public proof page and anonymous requests can get. */
 
 const forge = fakeForgeClient(env.FORGE_URL);
 const { accepted, refused, privateKeys } = env.TEST_KEYS;
@@ -271,7 +271,7 @@ describe("bookmarks", () => {
       await expectProblem(response, 400);
       expect(response.headers.get("keyproof-bookmark")).toBe("first-unconstrained");
     }
-    // Of the form but not made by the Worker (issue 52, item 23): the primary is read, and the
+    // Of the form but not made by the Worker: the primary is read, and the
     // answer's bookmark is D1's own, nothing of the one sent.
     const forged = `ffffffff-ffffffff-ffffffff-ffffffffffffffffffffffffffffffff.${"A".repeat(22)}`;
     const read = await call("/api/v1/ssh/collect/sessions/", {

@@ -215,7 +215,7 @@ describe("projects and settings", () => {
     expect(settings.html.match(/api-keys\/key_[0-9a-z]+\/revoke/g)).toHaveLength(1);
     expect(settings.html).toContain(plaintext.slice(0, 12));
     const keyId = settings.html.match(/api-keys\/(key_[0-9a-z]+)\/revoke/)?.[1];
-    // One click does not do it: the box naming what follows must be ticked (issue 44.16).
+    // One click does not do it: the box naming what follows must be ticked.
     const unticked = await browser.follow(
       await browser.post(`/projects/${projectId}/api-keys/${keyId}/revoke`),
     );
@@ -357,7 +357,7 @@ describe("webhooks in the browser", () => {
     expect(edited.html).toContain(
       `<a href="/projects/${projectId}/settings" aria-current="page">Settings</a>`,
     );
-    // Settings names each of its areas, webhooks and members among them (issue 52, item 19).
+    // Settings names each of its areas, webhooks and members among them.
     const settings = await browser.get(`/projects/${projectId}/settings`);
     const areas = /<nav class="section-nav" aria-label="Settings">(.*?)<\/nav>/s.exec(
       settings.html,

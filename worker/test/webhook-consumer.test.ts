@@ -170,7 +170,7 @@ describe("webhook queue consumer", () => {
     const path = `/echo/${crypto.randomUUID()}`;
     const { apiKey, invocationId } = await invocationFor(path);
     const session = await createSession<{ id: string }>(apiKey, "collect", {});
-    // A create answers once its object committed (SPEC §15); its row reaches D1 with the push.
+    // A create answers once its object committed; its row reaches D1 with the push.
     await vi.waitFor(async () =>
       expect(await db.select().from(sessions).where(eq(sessions.id, session.id))).toHaveLength(1),
     );
@@ -450,7 +450,7 @@ describe("webhook sweeper", () => {
   });
 });
 
-describe("a batch of messages for several webhooks (issue 52, item 28)", () => {
+describe("a batch of messages for several webhooks", () => {
   it("delivers each webhook's without waiting for a slow receiver's", async () => {
     const slow = await invocationFor("/slow/900/batch-slow");
     const fast = await invocationFor("/ok/batch-fast");

@@ -11,7 +11,7 @@ declare module "vitest" {
     workerUrl: string;
     bridgeSecret: string;
     apiKey: string;
-    /** The same project's `kp_test_` key (SPEC §20). */
+    /** The same project's `kp_test_` key. */
     testApiKey: string;
     persistTo: string;
     /** The bridges' host keys, whose fingerprints the Worker's proof page shows. */

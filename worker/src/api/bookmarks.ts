@@ -11,7 +11,7 @@ import { seal, unseal } from "../lib/sealed.ts";
 import { IndexUnavailableError } from "../lib/unavailable.ts";
 
 /**
- * Read-your-writes across D1's read replicas (SPEC §15, docs/decisions.md): every API response
+ * Read-your-writes across D1's read replicas (docs/decisions.md): every API response
  * carries the bookmark of the newest state it saw or wrote of its project's shard (a project's
  * data is in one shard, so its bookmarks are that shard's); a request that sends it back reads at
  * least that fresh. Without one, reads go to the nearest replica, which may lag the primary.

@@ -13,7 +13,7 @@ export const eventRoutes = apiRouter().openapi(
     tags: ["Events"],
     summary: "The project's event log, newest first",
     description:
-      "Every event any webhook could receive, for as long as its session is kept (SPEC §19: deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.",
+      "Every event any webhook could receive, for as long as its session is kept (deleting, or erasing after `retention_days`, takes its events): compare with what your receiver saw to reconcile.",
     request: { query: eventListQuery },
     responses: { 200: jsonResponse(listEnvelope(event), "A page of events") },
   }),

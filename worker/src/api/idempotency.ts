@@ -9,7 +9,7 @@ import { ApiError, badRequest } from "../lib/errors.ts";
 import { objectStub } from "../lib/meter.ts";
 
 /**
- * `Idempotency-Key` on a POST (SPEC §16): a retry with the same key and body gets the first answer
+ * `Idempotency-Key` on a POST: a retry with the same key and body gets the first answer
  * again (`Idempotent-Replayed: true`) instead of a second session or webhook; the same key with
  * another body is a 422; a retry while the first is still running, a 409. Per project, for 24
  * hours; answers of 500 and above are not kept, so a retry runs again, nor those of a request
@@ -39,7 +39,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const records = objectStub(c.env, c.env.IDEMPOTENCY, c.var.project.projectId);
   // The body is read once here; Hono keeps it for the route's own validation.
   const fingerprint = await sha256Hex(`${c.req.method} ${c.req.path}\n${await c.req.text()}`);
-  // Each mode has its own keys (SPEC §20): a request never replays the other mode's answer,
+  // Each mode has its own keys: a request never replays the other mode's answer,
   // whatever its key looks like.
   const recorded = `${c.var.project.livemode ? "live" : "test"}:${key}`;
   const admission = await records.admit(recorded, fingerprint);
@@ -72,7 +72,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
       ? c.body(body, status as ContentfulStatusCode, replayed)
       : c.body(null, status as StatusCode, replayed);
   }
-  // A create derives its session's id from this, so a run again after a crash finds it (SPEC §16).
+  // A create derives its session's id from this, so a run again after a crash finds it.
   c.set("idempotency", { key: recorded, fingerprint, firstAt: admission.firstAt });
   try {
     await next();

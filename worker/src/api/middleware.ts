@@ -45,7 +45,7 @@ export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
 /**
  * The project-wide limit, counted by one Durable Object per project and mode, which grants each
  * isolate a few requests at a time (api/rate-limit-leases.ts says how exact that is). Test
- * traffic has a bucket of its own: a test suite never spends what live requests need (SPEC §20).
+ * traffic has a bucket of its own: a test suite never spends what live requests need.
  */
 export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   const limit = Number(c.env.RATE_LIMIT_PER_MINUTE) || DEFAULT_RATE_LIMIT_PER_MINUTE;

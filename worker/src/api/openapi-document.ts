@@ -35,7 +35,7 @@ const TAGS = [
   {
     name: "Test helpers",
     description:
-      "Test mode (SPEC §20): with a `kp_test_` key, drive a test session to each outcome without an SSH key in sight. A live key gets 404, as for an unknown path.",
+      "Test mode: with a `kp_test_` key, drive a test session to each outcome without an SSH key in sight. A live key gets 404, as for an unknown path.",
   },
 ];
 
@@ -212,6 +212,6 @@ export function registerApiKeyScheme(app: OpenAPIHono<AppEnv>) {
     in: "header",
     name: API_KEY_HEADER,
     description:
-      "An API key from the project's settings in the web app: `kp_live_...` reads and writes live data, `kp_test_...` the project's test data (SPEC §20).",
+      "An API key from the project's settings in the web app: `kp_live_...` reads and writes live data, `kp_test_...` the project's test data.",
   });
 }

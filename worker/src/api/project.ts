@@ -8,7 +8,7 @@ import { project, projectPatch } from "../schemas/project.ts";
 import { jsonBody, jsonResponse, problems } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
-/** `/api/v1/project`: the key's own project, and its retention (SPEC §19). */
+/** `/api/v1/project`: the key's own project, and its retention. */
 
 const TEST_KEY_REFUSED =
   "A test key (kp_test_) reads the project's settings but cannot change them: they govern live data too. Use a live key (kp_live_) or the project's settings page.";
@@ -57,7 +57,7 @@ export const projectRoutes = apiRouter()
     }),
     async (c) => {
       const ctx = c.var.project;
-      // Test data never touches live data, and retention erases live sessions (SPEC §20).
+      // Test data never touches live data, and retention erases live sessions.
       if (!ctx.livemode) throw new ApiError(403, TEST_KEY_REFUSED);
       const patch = c.req.valid("json");
       if (patch.retention_days !== undefined) await setRetentionDays(ctx, patch.retention_days);

@@ -12,7 +12,7 @@ const PROBES = new Set(["/internal/v1/health"]);
 /**
  * The bridge's calls: the bridge logs every connection itself, with the same request id, so the
  * Worker's line for a call that succeeded says nothing new (and each is a billed Workers Logs
- * event, issue 47): at `info` only when it failed, else at `debug`.
+ * event): at `info` only when it failed, else at `debug`.
  */
 const BRIDGE_CALLS = "/internal/";
 
@@ -28,7 +28,7 @@ let succeeded = 0;
 /**
  * Whether an API request that succeeded is logged at `info`: one in REQUEST_LOG_SUCCESS_ONE_IN
  * (wrangler.toml: 10), counted here, so a fixed share and not a random one. Each line is a billed
- * Workers Logs event (issue 47); a failure is always logged, and head sampling (which would drop
+ * Workers Logs event; a failure is always logged, and head sampling (which would drop
  * failures as often) stays at 1.
  */
 function sampledSuccess(env: AppEnv["Bindings"]) {
@@ -37,7 +37,7 @@ function sampledSuccess(env: AppEnv["Bindings"]) {
   return succeeded === 0;
 }
 
-/** What changes data for good or who may act: logged every time, never sampled (issue 52). */
+/** What changes data for good or who may act: logged every time, never sampled. */
 const DESTRUCTIVE_API = [
   (method: string) => method === "DELETE",
   (method: string, path: string) => method === "POST" && /\/redact\/?$/.test(path),

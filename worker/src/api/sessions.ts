@@ -216,7 +216,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         tags: [tag],
         summary: `Erase a closed ${noun}'s personal data`,
         description:
-          "Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections (SPEC §19).",
+          "Its public keys, fingerprints, key comments and names, certificates, client addresses and software, `external_id`, `return_url`, `principal`, forge accounts, `ssh_banner` and `ssh_message` are erased from the session, its event log and its webhook delivery records, here and in storage; what is left is its outline: id, kind, status, its keys, connections and attempts counted, timestamps and `redacted_at`. A `redacted` event follows; its attestation answers 410 from then on. A second call answers the same. 409 while the session accepts connections.",
         request: { params: sessionIdParam },
         responses: {
           200: jsonResponse(spec.detail, `The redacted ${noun}`),
@@ -278,7 +278,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         tags: [tag],
         summary: `Delete a ${noun} with its connections and keys`,
         description:
-          "Its events and their webhook delivery records are erased with it (SPEC §19); the `keyproof-bookmark` of the answer makes a list wait for the deletion.",
+          "Its events and their webhook delivery records are erased with it; the `keyproof-bookmark` of the answer makes a list wait for the deletion.",
         request: { params: sessionIdParam },
         responses: { 204: { description: "Deleted" } },
       }),

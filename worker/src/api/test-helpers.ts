@@ -15,7 +15,7 @@ import { jsonBody, jsonResponse, problems } from "./responses.ts";
 import { apiRouter } from "./router.ts";
 
 /**
- * `POST /api/v1/test_helpers/ssh/{collect,verify}/sessions/{id}/simulate/` (SPEC §20): test keys
+ * `POST /api/v1/test_helpers/ssh/{collect,verify}/sessions/{id}/simulate/`: test keys
  * only. A live key is told what any unknown path is told, so live integrations never lean on it.
  */
 function testHelperRoutes(kind: SessionKind) {

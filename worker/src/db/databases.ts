@@ -2,7 +2,7 @@ import type { Env } from "../env.ts";
 import { type Database, database } from "./client.ts";
 
 /**
- * Which database a query goes to (SPEC §15, CONVENTIONS "Many databases"): account-level data in
+ * Which database a query goes to : account-level data in
  * the directory (`DIRECTORY`), each project's index data in the one shard the directory names for
  * it (`INDEX_0`, `INDEX_1`, ...). Shards are the D1 bindings named so: adding one is a binding in
  * wrangler.toml, its migrations and a deploy; new projects then go to the emptiest shard.

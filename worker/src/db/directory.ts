@@ -14,7 +14,7 @@ export const projects = sqliteTable(
     id: text().primaryKey(),
     name: text().notNull(),
     createdAt: text("created_at").notNull(),
-    /** Days a closed session is kept before it is erased (SPEC §19): 1 … 3650. */
+    /** Days a closed session is kept before it is erased: 1 … 3650. */
     retentionDays: integer("retention_days").notNull().default(30),
     /** The index shard (its D1 binding, `INDEX_2`) that holds the project's sessions and events. */
     shard: text().notNull(),
@@ -49,7 +49,7 @@ export const apiKeys = sqliteTable(
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
     name: text().notNull(),
-    /** Whose data the key reads and writes (SPEC §20): `kp_live_…` keys live, `kp_test_…` test. */
+    /** Whose data the key reads and writes: `kp_live_…` keys live, `kp_test_…` test. */
     livemode: integer({ mode: "boolean" }).notNull().default(true),
     prefix: text().notNull(),
     /** SHA-256 (hex) of the full key; the plaintext is never stored. */

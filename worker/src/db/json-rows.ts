@@ -5,7 +5,7 @@ import type { Database } from "./client.ts";
 
 /**
  * Many rows of one table in one statement: the rows travel as one JSON array, a single bound
- * value, and `json_each` turns it back into rows (issue 53). D1 binds at most 100 values a
+ * value, and `json_each` turns it back into rows. D1 binds at most 100 values a
  * statement, so rows bound value by value took one statement for every four sessions; a query is
  * what the primary's ceiling counts (about 1 ms each, D1's limits page), not a row.
  */

@@ -18,7 +18,7 @@ export interface Page {
 
 /**
  * How far past a page's end a list counts its `total`: a count walks what it counts, and a
- * project's whole history would be a walk without end (issue 53). A list with more than this
+ * project's whole history would be a walk without end. A list with more than this
  * beyond its page says `offset + limit + 10,000`; `has_more` is exact either way.
  */
 export const TOTAL_COUNTED_PAST_PAGE = 10_000;

@@ -3,8 +3,8 @@ import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core"
 /**
  * What an index shard must know of a project it holds, copied from the directory when it changes:
  * how long its closed sessions are kept, for the shard's own retention sweep and its sessions'
- * objects; and what of it was erased, so that nothing erased comes back (SPEC §19). No query
- * joins across databases (SPEC §15).
+ * objects; and what of it was erased, so that nothing erased comes back. No query
+ * joins across databases.
  */
 export const projectSettings = sqliteTable("project_settings", {
   projectId: text("project_id").primaryKey(),
@@ -34,7 +34,7 @@ export interface DayFigures {
  * A project's home page figures for a day gone by, of the sessions made that day, in one mode:
  * worked out once, from that day's range of the sessions index, and kept, so the page reads
  * the days it already knows rather than walking 30 days of a busy project's sessions at each
- * view (issue 53). Counts only: nothing personal. Erased with the project (or its test data).
+ * view. Counts only: nothing personal. Erased with the project (or its test data).
  */
 export const projectDays = sqliteTable(
   "project_days",

@@ -14,7 +14,7 @@ import type { SecurityKeyRecord } from "../protocol/public-keys.ts";
 export const CONNECTION_OUTCOMES = ["in_progress", ...CONNECTION_RESULTS, "disconnected"] as const;
 
 /**
- * A session's rows live in two stores: its Durable Object, which holds the truth (SPEC §15), and
+ * A session's rows live in two stores: its Durable Object, which holds the truth, and
  * D1, the project-wide index the object feeds. Each row's columns are declared once here; D1's
  * tables add their references and indexes, the object's (session-object/tables.ts) what only it
  * keeps. `version` is the session's change counter when the row last changed: the index never
@@ -43,9 +43,9 @@ export const sessionColumns = () => ({
   principal: text(),
   /** When a connection first proved a key through a trusted CA's certificate. */
   certificateVerifiedAt: text("certificate_verified_at"),
-  /** What `ssh-keygen -Y sign` must sign now; a recorded proof uses it up (SPEC §13). */
+  /** What `ssh-keygen -Y sign` must sign now; a recorded proof uses it up. */
   signatureChallenge: text("signature_challenge").notNull().default(""),
-  /** Where the hosted proof page sends the user when done, with the result (SPEC §16). */
+  /** Where the hosted proof page sends the user when done, with the result. */
   returnUrl: text("return_url"),
   expiredAt: text("expired_at").notNull(),
   createdAt: text("created_at").notNull(),
@@ -53,11 +53,11 @@ export const sessionColumns = () => ({
   completedAt: text("completed_at"),
   verifiedAt: text("verified_at"),
   /**
-   * When its personal data was erased (SPEC §19): its keys, addresses, client software,
+   * When its personal data was erased: its keys, addresses, client software,
    * `external_id` and `return_url` are gone from every row; the outline stays.
    */
   redactedAt: text("redacted_at"),
-  /** Live data, or test data (SPEC §20): only keys of its mode see it. */
+  /** Live data, or test data: only keys of its mode see it. */
   livemode: integer({ mode: "boolean" }).notNull().default(true),
   /**
    * Its events' ids, oldest first: how a session's events are found (its event log, deliveries,
@@ -140,7 +140,7 @@ const ofSession = () =>
     .references(() => sessions.id, { onDelete: "cascade" });
 
 /*
- * An index shard's tables (SPEC §15): a project's index data lives in the one shard the directory
+ * An index shard's tables: a project's index data lives in the one shard the directory
  * names for it. Projects live in the directory, so nothing here refers to them by a foreign key:
  * erasing a project deletes its rows here by its id (domain/project-erasure.ts).
  */
@@ -150,7 +150,7 @@ export const sessions = sqliteTable(
   // Every index entry is a row written (D1 bills it), so a project's sessions have one index for
   // the lists: by mode and kind, in creation order (a list reads only its mode's sessions). Not by
   // status: a status in the index moved its entry when the session closed, a row written a proof
-  // (issue 47); a list filtered by status reads its kind's sessions newest first until its page
+  //; a list filtered by status reads its kind's sessions newest first until its page
   // is full, and its count reads them all. The retention sweep reads this index too
   // (domain/retention.ts).
   (t) => [
@@ -186,7 +186,7 @@ export type IndexedConnectionKey = Omit<
  * A session's connections are keyed by session first (WITHOUT ROWID): the key is the index that
  * reads them by session, so a row written is one row billed. A connection's row holds the keys it
  * proved (`keys`, JSON): a proof writes one row where a connection and its key were two, and
- * erasure deletes one (issue 47). A connection goes with its session (never removed alone).
+ * erasure deletes one. A connection goes with its session (never removed alone).
  */
 export const connections = sqliteTable(
   "connections",

@@ -48,7 +48,7 @@ export const EVENT_SERIES_LENGTH = 29;
 /**
  * The outbox: written in the same D1 batch as the change that caused it. Events outlive their
  * session (no foreign key), so a deleted session's history can still be reconciled. A push's
- * events are one row (issue 47): a row written, not one an event. Their ids are one series
+ * events are one row: a row written, not one an event. Their ids are one series
  * (`newIdSeries`): the first 29 characters shared, the last counting from `0`, and the row's key
  * is its first event's id, so the row of any event id is the one keyed between its first 29
  * characters and itself (`eventAt`): one seek. A row made before the series (an event alone) is
@@ -64,7 +64,7 @@ export const eventRows = sqliteTable(
     projectId: text("project_id").notNull(),
     sessionId: text("session_id"),
     entity: text({ enum: EVENT_ENTITIES }).notNull(),
-    /** Its session's mode, or its webhook's for a ping (SPEC §20). */
+    /** Its session's mode, or its webhook's for a ping. */
     livemode: integer({ mode: "boolean" }).notNull().default(true),
     /** Its events, in the order of their ids. */
     events: text({ mode: "json" }).$type<StoredEvent[]>().notNull(),
@@ -182,7 +182,7 @@ export const webhooks = sqliteTable(
     backoffMultiplier: real("backoff_multiplier").notNull(),
     enabled: integer({ mode: "boolean" }).notNull(),
     secret: text().notNull(),
-    /** Made with a test key, it hears only test events; a live one only live events (SPEC §20). */
+    /** Made with a test key, it hears only test events; a live one only live events. */
     livemode: integer({ mode: "boolean" }).notNull().default(true),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),

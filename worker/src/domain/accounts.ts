@@ -111,7 +111,7 @@ export async function accountForWebSession(
 }
 
 /**
- * An account deletes itself (SPEC §19) once it owns no project: its memberships, web sessions and
+ * An account deletes itself once it owns no project: its memberships, web sessions and
  * the invitations it made or took go with it (cascades and `set null`).
  */
 export async function deleteAccount(db: Database, accountId: string) {

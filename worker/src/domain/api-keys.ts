@@ -7,7 +7,7 @@ import { newId, randomBase32 } from "../lib/ids.ts";
 import { isIndexUnavailable } from "../lib/unavailable.ts";
 import { freeTextProblem } from "../schemas/text.ts";
 
-/** Each key's mode is in its name (SPEC §20): live data, or test data. */
+/** Each key's mode is in its name: live data, or test data. */
 export const API_KEY_PREFIXES = { live: "kp_live_", test: "kp_test_" } as const;
 export type KeyMode = keyof typeof API_KEY_PREFIXES;
 /** 32 base32 characters: 160 bits of randomness after the recognisable prefix. */
@@ -99,8 +99,8 @@ export async function createApiKey(
  */
 export const API_KEY_CACHE_MS = 10_000;
 /**
- * While D1 cannot be reached, a key this isolate verified within this long keeps working (SPEC
- * §15: what does not need the index goes on). Safe for revocation: revoking is itself a D1 write,
+ * While D1 cannot be reached, a key this isolate verified within this long keeps working (what does
+ * not need the index goes on). Safe for revocation: revoking is itself a D1 write,
  * so no key can be revoked during the outage; the only key served that should not be is one
  * revoked in the 10 s before it began, by an isolate that had not yet looked again.
  */

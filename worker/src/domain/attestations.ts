@@ -6,7 +6,7 @@ import { BASE32, randomBase32 } from "../lib/ids.ts";
 import type { SessionState } from "./session-commands.ts";
 
 /**
- * Signed attestations (SPEC §16): a session's result as a JWT anyone can verify offline with the
+ * Signed attestations: a session's result as a JWT anyone can verify offline with the
  * keys at /.well-known/jwks.json. Ed25519 (`EdDSA`), from the secret ATTESTATION_KEYS, a JWK set
  * whose first key signs and whose every key is published, so keys rotate without a gap
  * (docs/attestations.md).
@@ -14,7 +14,7 @@ import type { SessionState } from "./session-commands.ts";
 export const ATTESTATION_TYPE = "keyproof-attestation+jwt";
 export const ATTESTATION_TTL_SECONDS = 600;
 /**
- * What sets a test session's attestation apart from a live one besides its key (SPEC §20): its
+ * What sets a test session's attestation apart from a live one besides its key: its
  * issuer and audience, so a verifier that checks `iss` and `aud` as docs/attestations.md says
  * refuses it whatever library it uses.
  */
@@ -69,7 +69,7 @@ interface SigningKey {
 
 interface KeySet {
   signing: SigningKey;
-  /** Signs test sessions' attestations (SPEC §20): its own key and `kid`, never the live one. */
+  /** Signs test sessions' attestations: its own key and `kid`, never the live one. */
   testSigning: SigningKey;
   published: JWK[];
 }
@@ -210,7 +210,7 @@ export async function signAttestation(
 }
 
 /**
- * The attestation of a closed session's end (SPEC §16), which the return redirect and the ending
+ * The attestation of a closed session's end, which the return redirect and the ending
  * webhook both carry: issued at the session's close, named after the session, and Ed25519
  * signatures are deterministic (RFC 8032), so it is the same token whoever signs it and however
  * often — the object from its copy, a delivery from D1's — and nothing needs to keep it.

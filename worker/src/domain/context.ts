@@ -3,7 +3,7 @@ import type { Env } from "../env.ts";
 
 /**
  * What every project-scoped domain function receives: its databases, bindings, the caller's
- * project. `db` is the project's index shard (SPEC §15: sessions, events, webhooks, deliveries),
+ * project. `db` is the project's index shard (sessions, events, webhooks, deliveries),
  * through the request's Sessions API session where the API opened one; `directory` holds the
  * account-level data (projects, members, API keys). No query reads both.
  */
@@ -14,7 +14,7 @@ export interface ProjectContext {
   shard: string;
   env: Env;
   projectId: string;
-  /** Live data, or the project's test data (SPEC §20): never both. */
+  /** Live data, or the project's test data: never both. */
   livemode: boolean;
   now: Date;
 }

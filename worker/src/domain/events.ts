@@ -27,7 +27,7 @@ export const statusChanged = (session: SessionRow, status: SessionStatus): Plann
   payload: { ...sessionPayload(session), status, previous_status: session.status },
 });
 
-/** The session's personal data is gone (SPEC §19): the event names it, and says nothing else. */
+/** The session's personal data is gone: the event names it, and says nothing else. */
 export const sessionRedacted = (session: SessionRow, at: string): PlannedEvent => ({
   type: "redacted",
   payload: { ...sessionPayload({ ...session, externalId: null }), redacted_at: at },

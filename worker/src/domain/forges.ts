@@ -12,7 +12,7 @@ import {
 import type { ProblemError } from "../schemas/common.ts";
 
 /**
- * Keys from code forges (SPEC §17): `keys_from: ["github:alice"]` makes the keys the account
+ * Keys from code forges: `keys_from: ["github:alice"]` makes the keys the account
  * publishes at `<forge>/<username>.keys` configured keys of a verification session, each with its
  * `source`. Forges come from the FORGES setting, merged over GitHub, GitLab and Codeberg.
  */

@@ -12,7 +12,7 @@ import { sweepErasedProjects } from "./project-erasure.ts";
 import { sweepRetention } from "./retention.ts";
 
 /**
- * The cron's work (every minute, SPEC §15, §19): for each index shard, on its own — one shard
+ * The cron's work (every minute): for each index shard, on its own — one shard
  * away holds up none of the others — overdue webhook deliveries sent again, sessions past their
  * retention erased, rows of deleted projects (and test data) left behind erased, and the shard's
  * size measured for where new projects go; once an hour,

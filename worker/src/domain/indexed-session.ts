@@ -26,7 +26,7 @@ export interface IndexedSession extends SessionState {
 /**
  * The session `ref` names, everything of it, read from the shard's primary: null if there is none
  * for the caller (another project's, the other mode's), or none any more — its project deleted,
- * its test data deleted, or past its retention, which the cron is about to erase (SPEC §19: what
+ * its test data deleted, or past its retention, which the cron is about to erase (what
  * was erased never comes back, not even for the minute before the sweep). An id is one round trip.
  */
 export async function readFromIndex(

@@ -15,7 +15,7 @@ import { erasureStatements, mayBeHeldForMs } from "./retention.ts";
 import { sessionObject } from "./session-address.ts";
 
 /**
- * Deleting a project, or its test data (SPEC §19, §20), so that nothing of it ever comes back:
+ * Deleting a project, or its test data (§20), so that nothing of it ever comes back:
  * its shard marks it first (`project_settings`, the project's row there, is its tombstone), then
  * waits for its writer's transactions under way, so that every push after — an object's that was
  * pending while the shard was away, a create in an isolate that still knew the key — is refused,
@@ -176,7 +176,7 @@ async function eraseRows(project: PlacedProject, erased: Erased, budgetMs: numbe
 }
 
 /**
- * Deleting a project (SPEC §19): its owner types its name to confirm. Its API keys stop at once;
+ * Deleting a project: its owner types its name to confirm. Its API keys stop at once;
  * its shard marks it erased (no push for it is written from then on); its sessions' objects let
  * them go; its shard's rows go — sessions (their keys and connections with them), events with
  * their deliveries, webhooks with theirs — the tombstone staying; then the directory's project,
@@ -206,7 +206,7 @@ export async function deleteProject(
 }
 
 /**
- * "Delete all test data" (SPEC §20, owners): every test session of the project made until now is
+ * "Delete all test data" (owners): every test session of the project made until now is
  * erased — through its object where it may be held (its identifier unknown from then on, over
  * `ssh` too), and from the shard: the sessions (keys and connections with them), their events
  * (deliveries with them), the test webhooks (with their pings). A test session whose push was

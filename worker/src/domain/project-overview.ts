@@ -159,7 +159,7 @@ async function windowFigures(ctx: ProjectContext, since: number, today: number) 
 export async function projectOverview(ctx: ProjectContext): Promise<ProjectOverview> {
   const today = Date.parse(ctx.now.toISOString().slice(0, 10));
   const since = today - (OVERVIEW_DAYS - 1) * DAY_MS;
-  // The mode shown: test data never counts in live figures, nor the reverse (SPEC §20).
+  // The mode shown: test data never counts in live figures, nor the reverse.
   const figures = [...(await windowFigures(ctx, since, today)).values()];
   const byDay = new Map<string, number>();
   const byType = new Map<string, number>();

@@ -44,7 +44,7 @@ export function newProjectRows(accountId: string, name: string, shard: string, n
 }
 
 /**
- * The shard a new project goes to (SPEC §15): the emptiest as last measured (the cron records
+ * The shard a new project goes to: the emptiest as last measured (the cron records
  * each shard's size), one not measured yet first — a shard just added; ties go to the one
  * holding fewest projects. Existing projects never move by themselves.
  */
@@ -125,7 +125,7 @@ export async function renameProject(db: Database, projectId: string, name: strin
     .where(eq(projects.id, projectId));
 }
 
-/** A form's text as a retention (SPEC §19): a whole number of days, 1 … MAX_RETENTION_DAYS. */
+/** A form's text as a retention: a whole number of days, 1 … MAX_RETENTION_DAYS. */
 export function retentionDaysOf(value: string): number {
   const days = Number(value.trim());
   if (!Number.isInteger(days) || days < 1 || days > MAX_RETENTION_DAYS)
@@ -139,7 +139,7 @@ export function retentionDaysOf(value: string): number {
 
 /**
  * How long the project's closed sessions are kept: the directory's record, then its shard's copy
- * that the shard's sweep and its sessions' objects read. A change is whole or not made (SPEC §19):
+ * that the shard's sweep and its sessions' objects read. A change is whole or not made:
  * the directory first, so a shard never erases by a value the project does not show; if the
  * shard cannot take it, the directory's value is put back and the failure thrown (a 503 that
  * changed nothing).

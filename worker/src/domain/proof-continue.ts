@@ -3,7 +3,7 @@ import { randomBase32 } from "../lib/ids.ts";
 import { seal, unseal } from "../lib/sealed.ts";
 
 /**
- * The hosted proof page's way back to the integrator (SPEC §14, §16): the page shows no return
+ * The hosted proof page's way back to the integrator (§16): the page shows no return
  * URL and no attestation. The browser that had the page open while the proof happened follows
  * `/p/<identifier>/continue` once, and is sent to the `return_url` with the result.
  *
@@ -13,7 +13,7 @@ import { seal, unseal } from "../lib/sealed.ts";
  * before the user got done, within CONTINUE_WINDOW_MS, and works once per token (the session's
  * object remembers each token used): every browser that watched may continue once, so whoever
  * else opened the page early cannot use up the user's own step. Which of them is the integrator's
- * user is for the integrator's `state` in the return URL to say (SPEC §14).
+ * user is for the integrator's `state` in the return URL to say.
  */
 
 export const WATCH_COOKIE = "kp_watch";

@@ -3,7 +3,7 @@ import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 import { expectedAccountsLine, keyLabel } from "../protocol/terminal.ts";
 
 /**
- * What the hosted proof page says (SPEC §14), composed once for the first render and for every
+ * What the hosted proof page says, composed once for the first render and for every
  * live update. Public: it names no `external_id`, key names or anything of other sessions.
  */
 export interface ProofStatus {

@@ -17,7 +17,7 @@ import {
 import { isOpen, refused } from "./session-rules.ts";
 
 /**
- * Redaction (SPEC §19): a closed session's personal data erased on request, its outline kept —
+ * Redaction: a closed session's personal data erased on request, its outline kept —
  * id, kind, status, counts of keys, connections and attempts, timestamps, `redacted_at`. What
  * goes, everywhere it is stored (the object, D1's rows, the event log, delivery records), is
  * named once here; a text the API must show is replaced by REDACTED, anything nullable by null.

@@ -19,7 +19,7 @@ import { DEFAULT_RETENTION_DAYS } from "../schemas/limits.ts";
 import { sessionObject } from "./session-address.ts";
 
 /**
- * How long a closed session is kept (SPEC §19): `retention_days` of its project, counted from
+ * How long a closed session is kept: `retention_days` of its project, counted from
  * when it closed. Then it is erased from its object and from D1 — events and deliveries included
  * — and is unknown everywhere.
  */
@@ -72,7 +72,7 @@ const ERASED_PER_STATEMENT = Math.floor(D1_MAX_BOUND_PARAMETERS / 2) - 1;
 export type ProjectSettingsRow = typeof projectSettings.$inferSelect;
 
 /**
- * Whether a session is erased, and when it will be (SPEC §19): at once when its project was
+ * Whether a session is erased, and when it will be: at once when its project was
  * deleted, or its test data was deleted after it was made; else, once closed, when its project's
  * retention has passed since its close (null while it is open).
  */
@@ -153,8 +153,7 @@ export async function sessionsPastRetention(
 
 /**
  * The cron's share for one shard (every minute): the closed sessions past their project's
- * retention are erased from the shard in batches, each one transaction, no object asked (SPEC
- * §15), but for a session that closed so recently that its object may still hold it (a retention
+ * retention are erased from the shard in batches, each one transaction, no object asked, but for a session that closed so recently that its object may still hold it (a retention
  * shortened since, or a development day of seconds): that one is erased through its object, so
  * it answers 404 at once and never pushes it back. An object that read one back a moment ago
  * knows its erasure time and erases itself at its own alarm. Each project's stored idempotent

@@ -70,7 +70,7 @@ export interface IdempotentRequest {
 /**
  * The session a create with an Idempotency-Key makes: the same for every run of the same key and
  * body in the project while its record lasts, so a run again after a crash finds the first run's
- * session instead of making a second (SPEC §16). The record's first time is in it: once the
+ * session instead of making a second. The record's first time is in it: once the
  * record has expired, the same key and body make another session, never the first one's again
  * (whose identifier D1 may still hold). The identifier is 130 bits of an HMAC under
  * BRIDGE_SECRET: as hard to guess as a random one for anyone without the secret.

@@ -88,7 +88,7 @@ export interface ConnectionReport {
 }
 
 /**
- * What a test helper does to a test session (SPEC §20, domain/test-helpers.ts): a connection as
+ * What a test helper does to a test session (domain/test-helpers.ts): a connection as
  * the bridge would report it — `keys` proven (or the session's `configured` keys), and the
  * user's answer, `false` declining — or its expiry, now.
  */

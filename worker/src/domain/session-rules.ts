@@ -14,7 +14,7 @@ export interface SessionScope {
   sessionId: string;
   projectId: string;
   kind: SessionKind;
-  /** A key of the other mode finds nothing (SPEC §20): 404, never 403. */
+  /** A key of the other mode finds nothing: 404, never 403. */
   livemode: boolean;
 }
 

@@ -261,7 +261,7 @@ export async function deleteSession(
   return written;
 }
 
-/** `POST .../redact/`: a closed session's personal data erased, its outline kept (SPEC §19). */
+/** `POST .../redact/`: a closed session's personal data erased, its outline kept. */
 export async function redactSession(
   ctx: ProjectContext,
   kind: SessionKind,

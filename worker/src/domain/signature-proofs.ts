@@ -9,7 +9,7 @@ import {
 import { refusedKeyLines, resultLines } from "../protocol/terminal.ts";
 import type { SignatureOutcome } from "./session-commands.ts";
 
-/** Requests to one session's signature URL, and from one address, per minute (SPEC §13). */
+/** Requests to one session's signature URL, and from one address, per minute. */
 export const SIGNATURE_LIMITS = { perSession: 10, perAddress: 60 } as const;
 /** The largest signature body: an RSA 16384-bit signature with its key stays well below. */
 export const MAX_SIGNATURE_BYTES = 16 * 1024;

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { mpint, sshStrings, utf8 } from "../protocol/ssh-wire.ts";
 
 /**
- * Keys the test helpers make up (SPEC §20): a fresh key pair of the asked type whose public half
+ * Keys the test helpers make up: a fresh key pair of the asked type whose public half
  * is reported as proven, as the bridge reports a key it checked; the private half is never
  * exported, kept or sent anywhere (WebCrypto makes it unextractable and it is dropped at once).
  */

@@ -9,7 +9,7 @@ import { runOnSession } from "./sessions.ts";
 import { simulatedKeyBlob, simulatedTouch } from "./simulated-keys.ts";
 
 /**
- * Test helpers (SPEC §20): a test key drives a test session to each outcome a real user could
+ * Test helpers: a test key drives a test session to each outcome a real user could
  * bring about, through the session object's own transitions — the same events, webhooks,
  * attestation, proof page and return flow as a real `ssh`. Nothing here decides an outcome.
  */

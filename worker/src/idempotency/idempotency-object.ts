@@ -4,7 +4,7 @@ import { meteredAlarm, meteredStorage, metering, objectStub } from "../lib/meter
 
 /**
  * One instance per project: the `Idempotency-Key`s its POSTs sent in the last 24 hours, each with
- * a fingerprint of its request and, once answered, the answer to replay (SPEC §16). One object
+ * a fingerprint of its request and, once answered, the answer to replay. One object
  * per project makes "the same key while the first is still running" a certainty, not a race.
  */
 
@@ -54,7 +54,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
   /**
    * Whether any key was ever sent to this project: until one is, the object has no table, and a
    * retention sweep's or a deletion's call to forget writes nothing (a table and its index were
-   * five rows written, issue 47).
+   * five rows written).
    */
   #hasRecords(): boolean {
     return (
@@ -164,7 +164,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
     );
   }
 
-  /** The project is deleted: every key and answer goes, now (SPEC §19). */
+  /** The project is deleted: every key and answer goes, now. */
   async forgetAll(): Promise<void> {
     await this.#storage.deleteAll();
   }

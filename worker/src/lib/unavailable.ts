@@ -1,7 +1,7 @@
 import { ApiError } from "./errors.ts";
 
 /**
- * D1 could not be reached or could not answer (SPEC §15): nothing is wrong with the request, and
+ * D1 could not be reached or could not answer: nothing is wrong with the request, and
  * trying again shortly will do. A query D1 refuses on its merits (a broken constraint, a missing
  * table) is not this: that is a bug or a conflict, and keeps its own error.
  *

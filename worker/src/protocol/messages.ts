@@ -107,7 +107,7 @@ export const finishConnectionRequest = z.strictObject({
 /** The bridge is asking the user to confirm these keys (must_confirm): the proof page shows it. */
 /**
  * A connection holds its session's place for this long after it opened or last said it lives
- * (SPEC §15): the bridge renews it every LEASE_RENEWAL_MS while the connection lasts, so one
+ *: the bridge renews it every LEASE_RENEWAL_MS while the connection lasts, so one
  * whose bridge died frees the session within a minute, as the user is told.
  */
 export const CONNECTION_LEASE_MS = 45_000;

@@ -23,6 +23,6 @@ export const LIMITS = {
   maxReturnUrlLength: 2048,
 } as const;
 
-/** How long a project keeps its closed sessions (SPEC §19), in days: by default, and at most. */
+/** How long a project keeps its closed sessions, in days: by default, and at most. */
 export const DEFAULT_RETENTION_DAYS = 30;
 export const MAX_RETENTION_DAYS = 3650;

@@ -7,7 +7,7 @@ const retentionDays = z
   .min(1)
   .max(MAX_RETENTION_DAYS)
   .describe(
-    `Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it (SPEC §19). 1 … ${MAX_RETENTION_DAYS}, default ${DEFAULT_RETENTION_DAYS}. A change applies to sessions already closed.`,
+    `Days a closed session is kept, counted from when it stopped accepting connections; then it is erased everywhere, its events and deliveries with it. 1 … ${MAX_RETENTION_DAYS}, default ${DEFAULT_RETENTION_DAYS}. A change applies to sessions already closed.`,
   );
 
 export const project = z

@@ -314,9 +314,7 @@ const sessionFields = {
     .describe(
       "When its personal data was erased (`POST .../redact/`): keys, fingerprints, addresses and client software read `[redacted]`, and `external_id`, `return_url`, `principal`, key names, comments and certificates are null; null while not redacted",
     ),
-  livemode: z
-    .boolean()
-    .describe("`false` for a test session (made with a `kp_test_` key, SPEC §20)"),
+  livemode: z.boolean().describe("`false` for a test session (made with a `kp_test_` key)"),
 };
 
 export const collectSession = z

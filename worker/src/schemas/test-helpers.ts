@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SIMULATED_KEY_TYPES } from "../domain/simulated-keys.ts";
 import { publicKeyText } from "./public-keys.ts";
 
-/** `POST /api/v1/test_helpers/ssh/{kind}/sessions/{id}/simulate/` (SPEC §20). */
+/** `POST /api/v1/test_helpers/ssh/{kind}/sessions/{id}/simulate/`. */
 export const simulateRequest = z
   .discriminatedUnion("action", [
     z

@@ -4,7 +4,7 @@ import { timestamp } from "./common.ts";
 import { collectedKey } from "./public-keys.ts";
 
 /**
- * What each webhook delivery carries (SPEC §8), for the OpenAPI document's `webhooks` and so for
+ * What each webhook delivery carries, for the OpenAPI document's `webhooks` and so for
  * typed clients. The payloads are built in domain/events.ts and domain/connection-rules.ts; these
  * schemas describe them, and a test checks real deliveries against them.
  */
@@ -86,7 +86,7 @@ function envelope<E extends string, T extends string, P extends z.ZodType>(
       event_id: z.string(),
       livemode: z
         .boolean()
-        .describe("`false` for an event about test data, sent only to test webhooks (SPEC §20)"),
+        .describe("`false` for an event about test data, sent only to test webhooks"),
       webhook_id: z.string(),
       webhook_invocation_id: z
         .string()

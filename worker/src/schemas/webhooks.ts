@@ -190,7 +190,7 @@ export const event = z
     payload: z
       .record(z.string(), z.unknown())
       .describe("The event's payload, as webhooks deliver it (docs/webhooks.md)"),
-    livemode: z.boolean().describe("`false` for test data (made with a `kp_test_` key, SPEC §20)"),
+    livemode: z.boolean().describe("`false` for test data (made with a `kp_test_` key)"),
     created_at: timestamp,
   })
   .meta({ id: "Event", description: "An entry of the project's event log" });

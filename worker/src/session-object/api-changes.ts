@@ -20,7 +20,7 @@ import type { HeldSession } from "./held-session.ts";
 import type { SessionWriter } from "./session-writer.ts";
 
 /**
- * What the API changes in the session a session's object holds (SPEC §15): each change is one
+ * What the API changes in the session a session's object holds: each change is one
  * local transaction, then pushed to D1 before it is answered, so the caller's next list sees it.
  * A session out of the caller's scope (project and mode) is not found.
  */
@@ -104,7 +104,7 @@ export async function completeSession(
 }
 
 /**
- * Erases a closed session's personal data here and, with the push, in D1 (SPEC §19); a second
+ * Erases a closed session's personal data here and, with the push, in D1; a second
  * call answers the same. Events D1 does not have yet go in the same push, before the statements
  * that rewrite the session's events there (index-push.ts), so they are redacted with the rest.
  */

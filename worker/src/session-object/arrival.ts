@@ -19,7 +19,7 @@ interface ArrivalDeps {
 }
 
 /**
- * Where a call about a session is answered (SPEC §15): here when the object holds it; an empty
+ * Where a call about a session is answered: here when the object holds it; an empty
  * object reads a session it retired back from its project's shard (the primary: no answer older
  * than one already given) and holds it again a while; absent when the shard has none. The shard
  * comes with the call: the API knows the project's, and an identifier starts with it. Concurrent

@@ -230,7 +230,7 @@ export interface SignatureProof {
 }
 
 /**
- * A signature sent to the signature URL (SPEC §13), recorded as a connection that opened and
+ * A signature sent to the signature URL, recorded as a connection that opened and
  * finished at once, under the session's rules of the moment, having offered the one signing key;
  * refused as `ssh` would be when the session cannot take it, or when another proof used the
  * challenge since it was read (`checked`).

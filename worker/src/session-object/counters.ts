@@ -6,7 +6,7 @@ import type { Env } from "../env.ts";
 
 /**
  * The highest counter recorded for each of these security keys across a project: what a new
- * proof's counter must exceed (SPEC §12). Read from D1 through a read replica near the object, so
+ * proof's counter must exceed. Read from D1 through a read replica near the object, so
  * a proof with a security key waits on no primary; a proof made elsewhere in the project within
  * the replica's lag may go unseen, which the object's own counters cover for its session.
  */

@@ -33,7 +33,7 @@ export class HeldSession {
   readonly nonces: SeenNonces;
   /** Where calls about the session are answered (arrival.ts). */
   readonly arrivals: Arrivals;
-  /** Signature submissions to this session in the last minute (SPEC §13). */
+  /** Signature submissions to this session in the last minute. */
   readonly signatureHits = new HitLog();
   /**
    * The push a bridge change asked for, PUSH_DELAY_MS after it (a proof's open and finish share
@@ -84,7 +84,7 @@ export class HeldSession {
     this.store.keepWebhooks(rows, replace);
   }
 
-  /** What the proof page shows: public, so no return URL and no attestation (SPEC §14). */
+  /** What the proof page shows: public, so no return URL and no attestation. */
   async proofStatus(session: SessionRow): Promise<ProofStatus> {
     const { keys } = this.store.connections();
     const lastOutcome = this.store.lastOutcome();
@@ -125,7 +125,7 @@ export class HeldSession {
   }
 
   /**
-   * After a change the API made: answered once this object has committed it (SPEC §15, writes at
+   * After a change the API made: answered once this object has committed it (writes at
    * the edge), and pushed to D1 now without waiting. The answer's bookmark names the session
    * (null here), so a read sent it waits for the push (api/bookmarks.ts, `indexed`).
    */

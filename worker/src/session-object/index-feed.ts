@@ -26,12 +26,12 @@ export interface FeedHooks {
    * the session is erased, as the shard's writer worked it out (undefined when it did not).
    */
   afterPush: (eraseAt?: number | null) => Promise<void>;
-  /** D1 refused the push as erased there: the object forgets the session too (SPEC §19). */
+  /** D1 refused the push as erased there: the object forgets the session too. */
   erased: () => Promise<void>;
 }
 
 /**
- * How a session's object feeds D1, the project-wide index (SPEC §15): whatever D1 has not
+ * How a session's object feeds D1, the project-wide index: whatever D1 has not
  * acknowledged, pushed by index-push.ts. Pushes may overlap (an API write does not wait behind a
  * push the bridge started): each is idempotent, a row only replaces an older version, and the
  * acknowledged version only moves forward. A push that fails because D1 is away is made again by

@@ -32,7 +32,7 @@ import { enqueue } from "../webhooks/queue.ts";
 import type { PendingChanges } from "./session-store.ts";
 
 /**
- * Feeds D1, the project-wide index, from a session's object (SPEC §15): everything changed since
+ * Feeds D1, the project-wide index, from a session's object: everything changed since
  * the index's last acknowledged version, in one batch, idempotently. A row only replaces one of
  * an older version, so a late or repeated push never undoes a newer one; events (a row a series,
  * db/webhooks.ts) and keys are written once; each event fans out to the webhooks listening at
@@ -94,7 +94,7 @@ export type ProjectsKnown = Map<string, ProjectSettingsRow | null>;
 
 /** What a group's writer reads before it writes, in one round trip (readBeforeWriting). */
 interface BeforeWriting {
-  /** Sessions whose push is refused: what it holds was erased (SPEC §19). */
+  /** Sessions whose push is refused: what it holds was erased. */
   gone: Set<string>;
   /** When each other session is erased, from its project's row (null while open). */
   eraseAt: Map<string, number | null>;
@@ -185,8 +185,7 @@ async function readBeforeWriting(
  * lost what D1 acknowledged) carries old events too, and they reach no webhook made since. An id
  * joins the event's and the webhook's, so a push made again writes none twice.
  *
- * No attempt is due in the sweep's index (`next_attempt_at` null, a row written less each,
- * issue 47): the first attempt's queue message is sent before the commit (writePushes), so no
+ * No attempt is due in the sweep's index (`next_attempt_at` null, a row written less each): the first attempt's queue message is sent before the commit (writePushes), so no
  * commit goes without one; only if the queue refused it is the attempt due there, for the sweep.
  */
 function invocationsOf(requests: PushRequest[], listeners: WebhookRow[], at: string) {
@@ -258,7 +257,7 @@ export interface PushRequest {
 
 /**
  * What a deleted session's push carries: only its deletion. Its events never reach D1 nor a
- * webhook (a DELETE that came before its proof's push leaves nothing, SPEC §19).
+ * webhook (a DELETE that came before its proof's push leaves nothing).
  */
 const withoutDeleted = (request: PushRequest): PushRequest =>
   request.changes.session?.deleted === true
@@ -328,10 +327,10 @@ function pushStatements(db: Database, requests: PushRequest[], invocations: Invo
   ];
   const endings = each(({ target, changes }): BatchItem<"sqlite">[] => {
     // Deleting last: the session's events (with their deliveries), then its row, whose keys,
-    // connections and own webhooks go with it (SPEC §19).
+    // connections and own webhooks go with it.
     if (changes.session?.deleted === true) return [...erasureStatements(db, [target.sessionId])];
     // A redacted session's rows are rewritten in D1 as in the object, events and deliveries too:
-    // after the events, so one pushed with the redaction is redacted with the rest (SPEC §19).
+    // after the events, so one pushed with the redaction is redacted with the rest.
     if (changes.session?.redactedAt)
       return [...redactionStatements(db, target.projectId, target.sessionId)];
     return [];

@@ -15,7 +15,7 @@ import {
 } from "./index-push.ts";
 
 /**
- * The writer of one index shard (SPEC §15): every push of the shard's sessions comes here, one
+ * The writer of one index shard: every push of the shard's sessions comes here, one
  * object per shard (named after it), and pushes that arrive while a transaction is under way are
  * written together in the next one — a group commit. D1 runs one query at a time per database, so its ceiling is transactions, not
  * rows: alone, a push is one transaction as before (no added wait); in a burst, up to

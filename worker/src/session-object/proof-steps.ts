@@ -52,7 +52,7 @@ import {
 /**
  * What the user does to the session a session's object holds: connections opened, kept alive and
  * finished (the bridge's reports, or a test helper's), a detached signature sent, and the proof
- * page shown and continued. These answer without waiting for D1: the push follows (SPEC §15).
+ * page shown and continued. These answer without waiting for D1: the push follows.
  */
 
 /** Key-value entry: when the proof page continued to the return URL (once only). */
@@ -207,7 +207,7 @@ export async function proofPage(
 }
 
 /**
- * A proof sent as a detached signature (SPEC §13): checked here against the session's own
+ * A proof sent as a detached signature: checked here against the session's own
  * challenge, then recorded as a connection that opened and finished at once, under the
  * session's rules of the moment, having offered the one signing key.
  */
@@ -257,7 +257,7 @@ export async function proveBySignature(
 }
 
 /**
- * A test session driven as a user would drive it (SPEC §20): a connection opened and finished
+ * A test session driven as a user would drive it: a connection opened and finished
  * through the same steps as the bridge's, or its expiry brought forward and run as the alarm runs
  * it. A live session is not found; the session's own rules answer the rest.
  */

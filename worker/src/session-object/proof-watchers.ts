@@ -1,5 +1,5 @@
 /**
- * The proof pages watching one session over hibernating WebSockets (SPEC §14), bounded so that
+ * The proof pages watching one session over hibernating WebSockets, bounded so that
  * whoever holds the link cannot take the channel from the user: a cap per session and per client
  * address, an idle timeout, inbound messages ignored and bounded, and every watcher closed once
  * the session is over. A page that gets no channel polls instead (web/scripts.ts).

@@ -25,7 +25,7 @@ const ALARM_CLOCK_SLACK_MS = 1_000;
 const READ_BACK_HELD_MS = 60_000;
 
 /**
- * How a closed session's object ends (SPEC §15, §19): it retires 15 minutes after the session
+ * How a closed session's object ends (§19): it retires 15 minutes after the session
  * closed (or at its expiry's alarm, when that comes soon after: retirementMayWaitFor), once D1
  * has all of it (its storage deleted, the session read back from D1 if asked for again), and the
  * session is erased everywhere when its project's retention runs out.
@@ -161,7 +161,7 @@ export class SessionEnding {
   /**
    * D1 refused the session's push because what it holds was erased there (its project or test
    * data deleted, or past its retention: index-push.ts): the object forgets it too, so it
-   * answers 404 from now on and never pushes it again (SPEC §19).
+   * answers 404 from now on and never pushes it again.
    */
   async forgetErased() {
     if (!this.#store.session() && !this.#store.deleted()) return;

@@ -55,7 +55,7 @@ const NOTHING_PENDING = "first-unconstrained";
 /**
  * One instance per session. Its own storage holds the session, its given keys and CAs, its
  * connections and their keys, its challenge and the events D1 has not had yet, as key-value
- * entries (session-record.ts; SPEC §15): every change is one local transaction, with no D1 call
+ * entries (session-record.ts): every change is one local transaction, with no D1 call
  * on its path, and conflicting changes see each other (409s). D1 is fed afterwards (index-push.ts), retried by the alarm until it has everything;
  * the alarm also ends the session at its expiry and lets idle proof pages go.
  *
@@ -148,7 +148,7 @@ export class SessionObject extends DurableObject<Env> {
     return this.#held.ending.erase(projectId, sessionId, shard);
   }
 
-  /** A test session driven as a user would drive it (SPEC §20; proof-steps.ts). */
+  /** A test session driven as a user would drive it (proof-steps.ts). */
   async simulate(
     ref: SessionRef,
     scope: SessionScope,
@@ -281,7 +281,7 @@ export class SessionObject extends DurableObject<Env> {
         held.announce();
       }
       held.expireIfDue(now);
-      // Erased first: a session past its retention is never pushed again (SPEC §19).
+      // Erased first: a session past its retention is never pushed again.
       if (await held.ending.eraseIfDue(now.getTime())) return;
       await held.ending.confirmIndexed(now.getTime());
       await held.feed.push().catch(() => undefined);

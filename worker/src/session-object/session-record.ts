@@ -9,7 +9,7 @@ import type { EventType, WebhookRow } from "../db/webhooks.ts";
 import type { ProvenKeyView } from "../protocol/key-outcomes.ts";
 
 /**
- * How a session's object keeps its session (SPEC §15): key-value entries, no tables. A table is
+ * How a session's object keeps its session: key-value entries, no tables. A table is
  * DDL for every new object and a row written per row and index entry; an entry is one row
  * written however much it holds. So the session is one entry with what it was given, and each
  * connection is one entry with the keys it recorded (a session may see many connections, each

@@ -116,7 +116,7 @@ export function safeNext(next: string | undefined, origin: string): string {
   }
 }
 
-/** Which data the dashboard shows, live or test (SPEC §20): the switch in every project page. */
+/** Which data the dashboard shows, live or test: the switch in every project page. */
 export const MODE_COOKIE = "keyproof_mode";
 
 /**

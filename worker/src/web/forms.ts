@@ -11,7 +11,7 @@ export interface PageContext {
   csrf: string;
   account?: { email: string } | undefined;
   project?: { id: string; name: string } | undefined;
-  /** Inside a project: which data its pages show (SPEC §20), with the switch to the other. */
+  /** Inside a project: which data its pages show, with the switch to the other. */
   livemode?: boolean | undefined;
   /** The page's own path, to mark where it sits in the navigation. */
   path?: string | undefined;

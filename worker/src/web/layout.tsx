@@ -4,7 +4,7 @@ import { Csrf } from "./components.tsx";
 import type { PageContext } from "./forms.ts";
 
 /**
- * Live or test data (SPEC §20): a form, remembered in a cookie, on every page of a project. Test
+ * Live or test data: a form, remembered in a cookie, on every page of a project. Test
  * data gets a banner no one can miss; live data a quiet line with the way to the test data.
  */
 function ModeSwitch(props: { page: PageContext; project: { id: string } }) {

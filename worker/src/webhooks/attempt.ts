@@ -47,7 +47,7 @@ const field = (position: number) => sql.raw(`json_extract(answer.value, '$[${pos
 
 /**
  * A run's answers in one statement, however long the run (its rows as one JSON value, as
- * db/json-rows.ts writes them): a query a run rather than one an attempt (issue 53). Each row is
+ * db/json-rows.ts writes them): a query a run rather than one an attempt. Each row is
  * updated only if it still counts the attempts its answer expects: an attempt recorded twice
  * (two sends racing past a lease) cannot be, as only one of them finds the count it expects. The
  * attempt is appended to the log by the same update; an answer that comes back after its session

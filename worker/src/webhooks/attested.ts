@@ -29,7 +29,7 @@ export async function deliveredEvents(env: Env, shard: string, events: EventRow[
 const KEPT_TOKEN_MARGIN_SECONDS = 60;
 
 /**
- * The `status_changed` event that ends a session carries its result, signed (SPEC §16), from the
+ * The `status_changed` event that ends a session carries its result, signed, from the
  * session as D1 has it: the attestation of its end, the token the return redirect carries too
  * (signEnding: the same token whoever signs it); once that has expired, one signed as the attempt
  * is sent — so a retry an hour later still carries a valid token. A redacted session carries

@@ -60,7 +60,7 @@ const free = (now: Date) =>
 /**
  * A first attempt not made yet, recent enough to keep later events of its webhook waiting. Its
  * id begins with its event's, which begins with the event's time (`invocationIdOf`): so "recent"
- * is a range of the webhook's key, not a walk over every delivery it ever had (issue 53: 2,000
+ * is a range of the webhook's key, not a walk over every delivery it ever had (2,000
  * retained deliveries were 2,000 rows read a claim). An event older than the window (one that
  * waited out a D1 outage in its object) no longer holds later ones back, as a stuck one does not.
  */
@@ -85,7 +85,7 @@ function orderWindow(now: Date) {
  * Whether an invocation is inside the order's window (firstAttemptDue), so that a run can claim
  * it. One older is sent on its own, by its message (claimAttempt): a run would never find it, and
  * its message would wait its whole allowance of order waits first — every message of a backlog
- * more than five minutes deep (issue 53's sustained run, delivering 451 of 10,000).
+ * more than five minutes deep (a sustained run's backlog once delivered 451 of 10,000 so).
  */
 export function inOrderWindow(invocation: InvocationRow, now: Date) {
   const since = orderWindow(now);

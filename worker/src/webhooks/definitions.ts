@@ -64,7 +64,7 @@ function scopeCondition(ctx: ProjectContext, scope: WebhookScope): SQL | undefin
  */
 /**
  * The caller's session exists, and D1 has it: its webhooks are D1's rows, which name it. A session
- * created a moment ago is answered at its object (issue 54), so its push may still be on its way.
+ * created a moment ago is answered at its object, so its push may still be on its way.
  */
 export async function assertSessionInProject(
   ctx: ProjectContext,

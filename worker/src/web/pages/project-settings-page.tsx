@@ -252,7 +252,7 @@ function RetentionForm(props: SettingsProps & { base: string }) {
   );
 }
 
-/** Owners only: the project's test data goes, its live data stays (SPEC §20). */
+/** Owners only: the project's test data goes, its live data stays. */
 function DeleteTestData(props: SettingsProps & { base: string }) {
   return (
     <form class="stack" method="post" action={`${props.base}/test-data/delete`} id="test-data">
@@ -273,7 +273,7 @@ function DeleteTestData(props: SettingsProps & { base: string }) {
   );
 }
 
-/** Owners only: everything of the project goes, at once and for good (SPEC §19). */
+/** Owners only: everything of the project goes, at once and for good. */
 function DeleteProject(props: SettingsProps & { base: string }) {
   const { page, base, project } = props;
   return (

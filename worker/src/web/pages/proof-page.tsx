@@ -15,7 +15,7 @@ export interface ProofPageProps {
   sshCommand: string;
   signCommand: string;
   banner: string | null;
-  /** A test session (SPEC §20): the page says so, so no one takes it for the real thing. */
+  /** A test session: the page says so, so no one takes it for the real thing. */
   livemode: boolean;
   hostKeyFingerprints: HostKeyFingerprint[];
   status: ProofStatus;
@@ -36,7 +36,7 @@ function Command(props: { id: string; text: string }) {
 }
 
 /**
- * The page an integrator sends a user to (SPEC §14): what to run, how to check the server, the
+ * The page an integrator sends a user to: what to run, how to check the server, the
  * way around a network without SSH, and the status, live. It shows only what the user may see.
  */
 export function ProofPage(props: ProofPageProps) {

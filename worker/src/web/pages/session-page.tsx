@@ -69,7 +69,7 @@ interface DetailProps {
 }
 
 /**
- * A closed session's personal data erased for good (SPEC §19): the box must be ticked, so one
+ * A closed session's personal data erased for good: the box must be ticked, so one
  * click cannot do it.
  */
 function RedactForm(props: { base: string; csrf: string }) {

@@ -113,7 +113,7 @@ export const projectListRoutes = new Hono<AppEnv>()
     }
   });
 
-/** `/projects/account/delete`: an account that owns no project deletes itself (SPEC §19). */
+/** `/projects/account/delete`: an account that owns no project deletes itself. */
 projectListRoutes.post("/account/delete", async (c) => {
   const db = directoryDb(c.env);
   try {
@@ -190,7 +190,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     }
   })
   .post("/mode", async (c) => {
-    // Which data the project's pages show, remembered in this browser (SPEC §20).
+    // Which data the project's pages show, remembered in this browser.
     const form = await c.req.parseBody();
     const base = `/projects/${c.var.member.project.id}`;
     const back = text(form, "back");

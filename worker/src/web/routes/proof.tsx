@@ -96,7 +96,7 @@ async function watching(c: Context<AppEnv>, identifier: string, done: boolean) {
   return true;
 }
 
-/** The hosted proof page and its live channel (SPEC §14); public, by connection identifier. */
+/** The hosted proof page and its live channel; public, by connection identifier. */
 export const proofRoutes = new Hono<AppEnv>()
   .use(perAddress)
   .get("/:identifier", async (c) => {
