@@ -1,3 +1,4 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { QUIET_LEASE_MS } from "../src/api/rate-limit-leases.ts";
@@ -104,5 +105,48 @@ describe("project rate limit", () => {
     });
     expect(consumeSlidingWindow(hits, 240_000, 62_000).allowed).toBe(true);
     expect(hits.runs).toBe(20);
+  });
+});
+
+describe("the limiter's object", () => {
+  const limiterNamed = (name: string) => {
+    const id = env.RATE_LIMITER.idFromName(`${name}-${crypto.randomUUID()}`);
+    return { id, stub: env.RATE_LIMITER.get(id) };
+  };
+
+  /**
+   * The object is evicted, as after some seconds idle: the next call, through a new stub, meets a
+   * new instance with only what storage kept.
+   */
+  async function evicted(limiter: ReturnType<typeof limiterNamed>) {
+    await runInDurableObject(limiter.stub, (_instance, state) =>
+      state.abort("evicted by the test"),
+    ).catch(() => undefined);
+    return env.RATE_LIMITER.get(limiter.id);
+  }
+
+  it("keeps its count across an eviction: the window's hits still count in a new instance", async () => {
+    const limiter = limiterNamed("evicted");
+    for (let i = 0; i < 5; i++) expect((await limiter.stub.consume(5)).allowed).toBe(true);
+    expect((await limiter.stub.consume(5)).allowed).toBe(false);
+    const after = await (await evicted(limiter)).consume(5);
+    expect(after).toMatchObject({ allowed: false, remaining: 0 });
+    expect(after.retryAfter).toBeGreaterThan(50);
+    // A grant's hits too: what an isolate was granted before is not granted again.
+    const leased = limiterNamed("leased");
+    expect(await leased.stub.lease(10, 10, 2_000)).toMatchObject({ granted: 10 });
+    const again = await (await evicted(leased)).lease(10, 10, 2_000);
+    expect(again).toMatchObject({ granted: 0, allowed: false });
+  });
+
+  it("forgets what left its window: its alarm deletes the log once nothing is in it", async () => {
+    const { stub } = limiterNamed("swept");
+    await stub.record(200);
+    const kept = () => runInDurableObject(stub, (_instance, state) => state.storage.kv.get("hits"));
+    expect(await kept()).toBeDefined();
+    // Its window over, the alarm (run now, if it has not run by itself) leaves nothing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await runDurableObjectAlarm(stub);
+    expect(await kept()).toBeUndefined();
   });
 });

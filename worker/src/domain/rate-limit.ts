@@ -19,6 +19,21 @@ export class HitLog {
   readonly #counts: number[] = [];
   #total = 0;
 
+  /** The log as it can be kept: its runs, oldest first. */
+  runsNow(): [time: number, count: number][] {
+    return this.#times.map((time, run) => [time, this.#counts[run] ?? 0]);
+  }
+
+  /** A log of the runs `runsNow` gave (an unreadable value is an empty log). */
+  static of(runs: unknown): HitLog {
+    const log = new HitLog();
+    if (!Array.isArray(runs)) return log;
+    for (const run of runs)
+      if (Array.isArray(run) && Number.isFinite(run[0]) && Number.isInteger(run[1]))
+        log.add(run[0] as number, run[1] as number);
+    return log;
+  }
+
   /** Hits in the log. */
   get total(): number {
     return this.#total;

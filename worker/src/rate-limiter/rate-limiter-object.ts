@@ -4,6 +4,7 @@ import {
   consumeSlidingWindow,
   HitLog,
   leaseSlidingWindow,
+  RATE_LIMIT_WINDOW_MS,
   type RateLimitDecision,
   type RateLimitLease,
   type SpentGrant,
@@ -11,17 +12,41 @@ import {
 } from "../domain/rate-limit.ts";
 import type { Env } from "../env.ts";
 
+/** Where the log is kept: one entry of the object's own storage, with the window it counts. */
+const LOG_KEY = "hits";
+interface KeptLog {
+  runs: [number, number][];
+  windowMs: number;
+}
+
 /**
  * One instance per counted thing (a project, an address, an account), so a limit holds for it
- * as a whole. The log lives in memory: an instance is only evicted after it has been idle for
- * longer than its window, by which time every entry would have expired anyway.
+ * as a whole. The log is kept in the object's storage at each change, not only in memory: an
+ * object idle for some seconds is evicted, and a new instance must find every hit still in its
+ * window, or the limit would be granted afresh after every pause. Once the window holds nothing,
+ * an alarm deletes the entry: the object keeps nothing that has expired.
  */
 export class RateLimiter extends DurableObject<Env> {
-  readonly #hits = new HitLog();
+  readonly #hits: HitLog;
+  /** The window this object's hits are counted over (each use of the class has its own). */
+  #windowMs = RATE_LIMIT_WINDOW_MS;
+  /** When the alarm that empties the storage is set for (null: none). */
+  #sweepAt: number | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const kept = ctx.storage.kv.get<KeptLog>(LOG_KEY);
+    this.#hits = HitLog.of(kept?.runs);
+    this.#windowMs = kept?.windowMs ?? RATE_LIMIT_WINDOW_MS;
+    // An entry kept from before the eviction has its alarm set already.
+    if (kept) this.#sweepAt = Number.POSITIVE_INFINITY;
+  }
 
   /** Counts one hit if it fits. */
   async consume(limit: number, windowMs?: number): Promise<RateLimitDecision> {
-    return consumeSlidingWindow(this.#hits, limit, Date.now(), windowMs);
+    const decision = consumeSlidingWindow(this.#hits, limit, Date.now(), windowMs);
+    if (decision.allowed) this.#keep(windowMs);
+    return decision;
   }
 
   /**
@@ -38,7 +63,9 @@ export class RateLimiter extends DurableObject<Env> {
   ): Promise<RateLimitLease> {
     const now = Date.now();
     settleGrants(this.#hits, spent, now, Math.max(leaseMs, quietLeaseMs));
-    return leaseSlidingWindow(this.#hits, limit, count, now, { leaseMs, quietLeaseMs });
+    const lease = leaseSlidingWindow(this.#hits, limit, count, now, { leaseMs, quietLeaseMs });
+    if (lease.granted > 0 || spent.length > 0) this.#keep();
+    return lease;
   }
 
   /** Whether one more hit would fit, without counting it. */
@@ -50,5 +77,29 @@ export class RateLimiter extends DurableObject<Env> {
   async record(windowMs?: number): Promise<void> {
     checkSlidingWindow(this.#hits, Number.POSITIVE_INFINITY, Date.now(), windowMs);
     this.#hits.add(Date.now());
+    this.#keep(windowMs);
+  }
+
+  /** The window is over: what it held has expired, and the entry goes once nothing is left. */
+  override async alarm(): Promise<void> {
+    this.#hits.expire(Date.now() - this.#windowMs);
+    this.#sweepAt = null;
+    if (this.#hits.total === 0) this.ctx.storage.kv.delete(LOG_KEY);
+    else this.#keep(this.#windowMs);
+  }
+
+  /**
+   * Keeps the log, and an alarm for when its window is over. A grant's hits are logged at its
+   * end (up to a lease ahead), so the alarm counts from the latest hit.
+   */
+  #keep(windowMs = RATE_LIMIT_WINDOW_MS) {
+    this.#windowMs = windowMs;
+    const runs = this.#hits.runsNow();
+    this.ctx.storage.kv.put<KeptLog>(LOG_KEY, { runs, windowMs });
+    const latest = runs.at(-1)?.[0] ?? Date.now();
+    const sweepAt = latest + windowMs;
+    if (this.#sweepAt !== null && this.#sweepAt >= sweepAt) return;
+    this.#sweepAt = sweepAt;
+    void this.ctx.storage.setAlarm(sweepAt);
   }
 }
