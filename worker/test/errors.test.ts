@@ -89,6 +89,28 @@ describe("problem+json for bad input", () => {
     expect(locations(problem)).toEqual(["body"]);
   });
 
+  it("refuses text holding half a surrogate pair, which no UTF-8 database can keep", async () => {
+    const { apiKey } = await newProject();
+    for (const [field, text] of [
+      ["external_id", "user-\\ud800"],
+      ["ssh_message", "\\udc00 hello"],
+    ]) {
+      const problem = await expectProblem(
+        await postRawJson(COLLECT, `{"${field}": "${text}"}`, apiKey),
+        400,
+      );
+      expect(locations(problem)).toEqual([`body.${field}`]);
+      expect(problem.errors?.[0]?.message).toContain("surrogate");
+    }
+    // A whole pair is one character, and kept as it was sent.
+    const kept = await callJson<{ external_id: string }>(COLLECT, 201, {
+      method: "POST",
+      key: apiKey,
+      body: { external_id: "user-😀" },
+    });
+    expect(kept.external_id).toBe("user-😀");
+  });
+
   it("refuses malformed JSON", async () => {
     const { apiKey } = await newProject();
     const problem = await expectProblem(
