@@ -46,11 +46,10 @@ export async function createSession(
     write.create(created.session, created.shard, created.keys, created.authorities);
     write.keepWebhooks(created.webhooks, created.webhooks.length > 0);
   });
-  // Answered now, pushed meanwhile. Its expiry's alarm is set before the answer, so a push lost
-  // with the object (a reset mid-push) is made by then at the latest (and at its next call);
-  // the push's end finds it set: one alarm written.
+  // Answered now, pushed meanwhile; the push's end sets the alarm for the session's expiry. Until
+  // then the alarm is due just after the push: a push lost with the process is made within seconds.
+  held.guardPush(0);
   held.pushSoon();
-  await held.scheduleAlarm();
   return { value: null, bookmark: null };
 }
 
@@ -139,6 +138,7 @@ export async function removeSession(
   if (!inScope(session, scope)) return notFound();
   store.transition((write) => write.delete());
   held.watchers.closeAll("The session was deleted");
+  held.guardPush(0);
   held.pushSoon(() => held.ending.retireIfDone(Date.now()));
   return { ok: true as const, value: { value: null, bookmark: null } };
 }

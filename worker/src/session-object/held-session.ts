@@ -12,6 +12,10 @@ import { meter } from "../lib/meter.ts";
 import { Arrivals } from "./arrival.ts";
 import { projectCounters } from "./counters.ts";
 import { IndexFeed, PUSH_DELAY_MS, PUSH_RETRY_MS } from "./index-feed.ts";
+
+/** How long after a change's push is due the alarm comes, should the process have died. */
+const PUSH_GUARD_MS = 2_000;
+
 import { ProofWatchers } from "./proof-watchers.ts";
 import { SeenNonces } from "./seen-nonces.ts";
 import { SessionEnding } from "./session-ending.ts";
@@ -37,11 +41,11 @@ export class HeldSession {
   readonly signatureHits = new HitLog();
   /**
    * The push a bridge change asked for, PUSH_DELAY_MS after it (a proof's open and finish share
-   * one). A timer, not the alarm: an alarm set for it and set again for the next duty after it is
-   * two rows written a proof, where the timer keeps the object awake 300 ms. If the object is
-   * restarted meanwhile (a deploy), its next duty's alarm pushes: its expiry, set at its create.
+   * one). A timer; the alarm (guardPush) makes it only if this process dies before it does.
    */
   #pushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The alarm this instance last set or found (undefined: not known yet). */
+  #alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Env, storage: DurableObjectStorage) {
     this.env = env;
@@ -130,6 +134,7 @@ export class HeldSession {
    * (null here), so a read sent it waits for the push (api/bookmarks.ts, `indexed`).
    */
   written(session: SessionRow): ScopedOutcome<SessionState> {
+    this.guardPush(0);
     this.announce();
     this.pushSoon();
     return { ok: true, value: { value: this.state(session), bookmark: null } };
@@ -143,14 +148,30 @@ export class HeldSession {
     void this.feed.pushNow().then((bookmark) => (bookmark !== null ? then?.() : undefined));
   }
 
+  /**
+   * Before a change is answered: the alarm, when later, is brought to just after the change's
+   * push is due. The push is made in this process (at once, or after PUSH_DELAY_MS); if the
+   * process dies first — a crash, a deploy, workerd killed — the alarm makes it, within seconds,
+   * where nothing else would have before the session's next duty (its expiry: an hour, or 30
+   * days). Started here, the alarm's write is held with the change: nothing is answered before
+   * both are stored. One row written per change (or burst of changes), the price of never losing
+   * a committed change from the index.
+   */
+  guardPush(delayMs: number) {
+    const due = Date.now() + delayMs + PUSH_GUARD_MS;
+    if (this.#alarmAt != null && this.#alarmAt <= due) return;
+    this.#alarmAt = due;
+    void this.storage.setAlarm(due);
+  }
+
   /** After a change the bridge or a signer made: tell the pages, push without waiting. */
   afterChange() {
+    this.guardPush(PUSH_DELAY_MS);
     this.announce();
     // The object stays awake while the timer waits: billed duration, counted as such.
     if (this.#pushTimer === null) meter("durableObjectActiveMs", PUSH_DELAY_MS);
-    // The alarm is set once the push is made, not at each change: a proof whose finish comes
-    // within the delay sets one alarm (its retirement), not its lease's end and then that. An
-    // object restarted within the delay (a deploy) has its expiry's alarm, set at its create.
+    // The next duty's alarm is set once the push is made, not at each change: a proof whose
+    // finish comes within the delay sets one (its retirement), not its lease's end and then that.
     this.#pushTimer ??= setTimeout(() => {
       this.#pushTimer = null;
       // A push that failed is made again by the alarm scheduleAlarm sets for it.
@@ -193,30 +214,30 @@ export class HeldSession {
     // A push to retry: none while one is under way or about to be (its end sets the alarm again).
     const retry = this.feed.behind() && this.#pushTimer === null && !this.feed.pushing();
     const pending = retry ? Date.now() + PUSH_RETRY_MS : null;
-    // Its retirement's time, then its erasure's once known.
+    // Its retirement's time, then its erasure's once known. The retirement may wait for the
+    // expiry (the alarm a session has from its create, when it comes soon after): one alarm a proof.
     const [retireAt, ...erasure] = session ? this.ending.deadlines(session) : [];
+    const expiry = session ? Date.parse(session.expiredAt) : Number.NaN;
+    const retireWhen =
+      retireAt !== undefined && session && this.ending.retirementMayWaitFor(session, expiry)
+        ? expiry
+        : retireAt;
     const others = [
-      session && isOpen(session) ? Date.parse(session.expiredAt) : null,
+      session && isOpen(session) ? expiry : null,
       session ? this.store.nextLeaseEnd() : null,
       // A tombstone goes as soon as D1 has the deletion (until then, the push's retry wakes it).
       this.store.deleted() && !this.feed.behind() ? Date.now() : null,
       pending,
       this.watchers.nextIdleDeadline(),
     ].filter((time): time is number => time !== null);
-    const times = [...others, ...(retireAt === undefined ? [] : [retireAt]), ...erasure];
+    const times = [...others, ...(retireWhen === undefined ? [] : [retireWhen]), ...erasure];
     // A time already past (a place whose lease ran out unseen) is due now: never an alarm at 0.
     const next = times.length === 0 ? null : Math.max(Date.now(), Math.min(...times));
     // Each set is a write: an alarm already at that time is left as it is.
     const current = await this.storage.getAlarm();
+    this.#alarmAt = current;
     if (next === current) return;
-    // So is one the retirement may wait for (the expiry's, at close), nothing else due before it.
-    if (
-      session &&
-      current !== null &&
-      this.ending.retirementMayWaitFor(session, current) &&
-      [...others, ...erasure].every((time) => time >= current)
-    )
-      return;
+    this.#alarmAt = next;
     if (next === null) await this.storage.deleteAlarm();
     else await this.storage.setAlarm(next);
   }
