@@ -320,6 +320,34 @@ describe("Idempotency-Key", () => {
     expect(list.total).toBe(1);
   });
 
+  it("lets a key go at once when the process that ran its request died, not a minute later", async () => {
+    const { apiKey, projectId } = await newProject();
+    const body = { external_id: "user-8" };
+    const first = await post(apiKey, "create-user-8", body);
+    const created = await first.json<{ id: string }>();
+    // The process dies mid-request: the record still says running, and the object (like every
+    // object of the process) starts again.
+    const records = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(projectId));
+    await runInDurableObject(records, (_instance, state) => {
+      state.storage.sql.exec(
+        "UPDATE records SET answer = NULL WHERE key = ?",
+        "live:create-user-8",
+      );
+    });
+    await runInDurableObject(records, (_instance, state) => state.abort("the process died")).catch(
+      () => undefined,
+    );
+    // Retried at once, it runs (no 409 "still running") and finds the first run's session.
+    const again = await post(apiKey, "create-user-8", body);
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBeNull();
+    expect((await again.json<{ id: string }>()).id).toBe(created.id);
+    // While the same instance holds a running key, a repeat still waits its turn.
+    const held = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(projectId));
+    expect(await held.admit("live:held", "print")).toMatchObject({ kind: "run" });
+    expect(await held.admit("live:held", "print")).toEqual({ kind: "running" });
+  });
+
   it("writes nothing for a project that never sent a key, until it sends one", async () => {
     const { apiKey, projectId } = await newProject();
     const records = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(projectId));

@@ -43,6 +43,14 @@ type KeyRecord = {
 export class IdempotencyRecords extends DurableObject<Env> {
   /** The object's storage, metered in development (lib/meter.ts). */
   readonly #storage: DurableObjectStorage;
+  /**
+   * When this instance began. A key still running that an earlier instance admitted was held by
+   * a request of a process that has died since (a crash, a deploy): it is let go at once, not
+   * after ABANDONED_AFTER_MS. (An instance is also replaced after some seconds idle; a request
+   * that runs that long past its key's admission is let go as well, and the create it ran, run
+   * again, finds its own session.)
+   */
+  readonly #startedAt = Date.now();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -97,7 +105,9 @@ export class IdempotencyRecords extends DurableObject<Env> {
       .toArray();
     const expired = found && found.created_at <= now - IDEMPOTENCY_TTL_MS;
     const abandoned =
-      found && found.answer === null && found.created_at <= now - ABANDONED_AFTER_MS;
+      found &&
+      found.answer === null &&
+      (found.created_at <= now - ABANDONED_AFTER_MS || found.created_at < this.#startedAt);
     if (found && !expired && !abandoned) {
       if (found.fingerprint !== fingerprint) return { kind: "mismatch" };
       if (found.answer === null) return { kind: "running" };
