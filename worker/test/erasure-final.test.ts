@@ -14,6 +14,7 @@ import {
 } from "../src/domain/project-erasure.ts";
 import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
 import { createSession as createInDomain } from "../src/domain/sessions.ts";
+import { sha256Hex } from "../src/lib/encoding.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { closedSession, type Detail, expectErased } from "./erasure-checks.ts";
 import {
@@ -55,14 +56,19 @@ const deleted = (project: TestProject) =>
   );
 
 /** A session created while its shard is away (201, its push pending), with a webhook to hear it. */
-async function createdWhileShardAway(project: TestProject, key: string) {
+async function createdWhileShardAway(project: TestProject, key: string, idempotencyKey?: string) {
   await callJson("/api/v1/webhooks/", 201, {
     method: "POST",
     key,
     body: { url: `${env.RECEIVER_URL}/erased-pending` },
   });
   setD1Outage(true, [project.shard]);
-  const session = await createSession<Detail>(key, "collect", { external_id: "pending-push" });
+  const session = await callJson<Detail>("/api/v1/ssh/collect/sessions/", 201, {
+    method: "POST",
+    key,
+    body: { external_id: "pending-push" },
+    headers: idempotencyKey ? { "idempotency-key": idempotencyKey } : {},
+  });
   setD1Outage(false, [project.shard]);
   // D1 has none of it yet: the object's alarm is to push it.
   const [row] = await project.db.select().from(sessions).where(eq(sessions.id, session.id));
@@ -120,7 +126,7 @@ describe("a push pending when its project's data is deleted", () => {
   it("is refused once the test data is deleted, and live data stays", async () => {
     const project = await newProject();
     const live = await createSession<Detail>(project.apiKey, "collect");
-    const test = await createdWhileShardAway(project, project.testKey);
+    const test = await createdWhileShardAway(project, project.testKey, "made-before-the-deletion");
     await deleteTestData({
       env,
       directory: directory(),
@@ -129,6 +135,14 @@ describe("a push pending when its project's data is deleted", () => {
     });
     await runDurableObjectAlarm(objectOf(test.id));
     await expectGone(test);
+    // Its create's answer is not replayed: a repeat of it is told the session is gone.
+    const repeat = await call("/api/v1/ssh/collect/sessions/", {
+      method: "POST",
+      key: project.testKey,
+      body: { external_id: "pending-push" },
+      headers: { "idempotency-key": "made-before-the-deletion" },
+    });
+    await expectProblem(repeat, 410);
     // A test session made after the deletion is kept, as is the live one.
     const later = await createSession<Detail>(project.testKey, "collect");
     for (const [key, session] of [
@@ -138,6 +152,39 @@ describe("a push pending when its project's data is deleted", () => {
       expect(
         await callJson<Detail>(`/api/v1/ssh/collect/sessions/${session.id}`, 200, { key }),
       ).toMatchObject({ id: session.id });
+  });
+
+  it("never replays a create that was still running when the test data was deleted", async () => {
+    const project = await newProject();
+    const records = env.IDEMPOTENCY.get(env.IDEMPOTENCY.idFromName(project.projectId));
+    // A create with an Idempotency-Key, as its middleware runs it: admitted, the session made...
+    const print = await sha256Hex("POST /api/v1/ssh/collect/sessions\n{}");
+    expect(await records.admit("test:racing", print)).toMatchObject({ kind: "run" });
+    const made = await createInDomain(contextOf(project, false), "collect", {
+      external_id: "racing",
+    });
+    // ... "Delete all test data" meanwhile, and only then the create's answer kept.
+    await deleteTestData({
+      env,
+      directory: directory(),
+      shard: project.shard,
+      projectId: project.projectId,
+    });
+    await records.settle("test:racing", {
+      status: 201,
+      headers: {},
+      body: JSON.stringify({ id: made.session.id, external_id: "racing" }),
+    });
+    await indexed(made.session.id);
+    const repeat = await call("/api/v1/ssh/collect/sessions/", {
+      method: "POST",
+      key: project.testKey,
+      body: {},
+      headers: { "idempotency-key": "racing" },
+    });
+    const problem = await expectProblem(repeat, 410);
+    expect(JSON.stringify(problem)).not.toContain(made.session.id);
+    expect(JSON.stringify(problem)).not.toContain("racing");
   });
 
   it("sweeps rows a deleted project still has in its shard", async () => {

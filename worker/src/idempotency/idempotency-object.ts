@@ -51,6 +51,14 @@ export class IdempotencyRecords extends DurableObject<Env> {
    * again, finds its own session.)
    */
   readonly #startedAt = Date.now();
+  /**
+   * What was erased while requests may still be running, so that one answering after the erasure
+   * keeps why instead of its answer: sessions (by id) and whole modes, with when. A request runs
+   * at most ABANDONED_AFTER_MS, so that is how long each is remembered; in memory, since a request
+   * of an earlier instance is let go anyway.
+   */
+  readonly #erasedSessions = new Map<string, { erased: string; at: number }>();
+  readonly #erasedModes = new Map<string, { erased: string; at: number }>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -135,11 +143,33 @@ export class IdempotencyRecords extends DurableObject<Env> {
       this.#storage.sql.exec("DELETE FROM records WHERE key = ?", key);
       return;
     }
+    const erased = this.#erasedSince(key, answer);
+    const kept: StoredAnswer = erased ? { status: 410, headers: {}, body: "", erased } : answer;
     this.#storage.sql.exec(
       "UPDATE records SET answer = ? WHERE key = ?",
-      JSON.stringify(answer),
+      JSON.stringify(kept),
       key,
     );
+  }
+
+  /**
+   * Why an answer settled now must not be kept: its mode's data was erased after its request was
+   * admitted ("delete all test data" racing a create), or a session it holds was erased meanwhile
+   * (its object erased itself when D1 refused its push). Null when neither.
+   */
+  #erasedSince(key: string, answer: StoredAnswer): string | null {
+    const now = Date.now();
+    for (const remembered of [this.#erasedSessions, this.#erasedModes])
+      for (const [name, { at }] of remembered)
+        if (at <= now - ABANDONED_AFTER_MS) remembered.delete(name);
+    const [record] = this.#storage.sql
+      .exec<{ created_at: number }>("SELECT created_at FROM records WHERE key = ?", key)
+      .toArray();
+    const mode = this.#erasedModes.get(key.slice(0, key.indexOf(":")));
+    if (mode && record && record.created_at <= mode.at) return mode.erased;
+    for (const [sessionId, { erased }] of this.#erasedSessions)
+      if (answer.body.includes(sessionId)) return erased;
+    return null;
   }
 
   /**
@@ -150,6 +180,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
     if (!this.#hasRecords()) return;
     for (const sessionId of sessionIds) {
       const erased = `The session this request created (${sessionId}) was ${how} since, so its answer is no longer kept`;
+      this.#erasedSessions.set(sessionId, { erased, at: Date.now() });
       const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
       this.#storage.sql.exec(
         "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND instr(answer, ?) > 0",
@@ -165,6 +196,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
    */
   async forgetMode(mode: "live" | "test", erased: string): Promise<void> {
     if (!this.#hasRecords()) return;
+    this.#erasedModes.set(mode, { erased, at: Date.now() });
     const gone: StoredAnswer = { status: 410, headers: {}, body: "", erased };
     this.#storage.sql.exec(
       "UPDATE records SET answer = ? WHERE answer IS NOT NULL AND key >= ? AND key < ?",

@@ -164,7 +164,12 @@ export class SessionEnding {
    * answers 404 from now on and never pushes it again.
    */
   async forgetErased() {
-    if (!this.#store.session() && !this.#store.deleted()) return;
+    const session = this.#store.session();
+    if (!session && !this.#store.deleted()) return;
+    // The answer of the create that made it (kept for its Idempotency-Key) goes with it: a repeat
+    // is told 410, never shown the session again. Should that fail, the object keeps the session
+    // and its next push, refused again, tries again.
+    if (session) await forgetIdempotentAnswers(this.#env, session.projectId, session.id, "deleted");
     await this.#forget("The session no longer exists");
     log(this.#env, "info", "session object erased: its session was erased from the index", {});
   }
