@@ -2,7 +2,9 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { projects } from "../src/db/directory.ts";
+import { withD1 } from "../src/db/d1-calls.ts";
+import { directoryDb } from "../src/db/databases.ts";
+import { apiKeys, erasingProjects, projects } from "../src/db/directory.ts";
 import { projectSettings } from "../src/db/project-settings.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { eventRows, webhookInvocations } from "../src/db/webhooks.ts";
@@ -10,6 +12,7 @@ import { setD1Outage } from "../src/development/d1-simulation.ts";
 import {
   deleteProject,
   deleteTestData,
+  finishErasingProjects,
   sweepErasedProjects,
 } from "../src/domain/project-erasure.ts";
 import { RETIRE_AFTER_MS, sweepRetention } from "../src/domain/retention.ts";
@@ -42,12 +45,15 @@ const openOver = (identifier: string) =>
     client_version: "SSH-2.0-OpenSSH_9.6",
   });
 
+/** The Worker's bindings as its requests see them: D1 behind the simulation's outages. */
+const served = withD1(env);
+
 /** The project's deletion, as its owner makes it in the web app. */
 const deleted = (project: TestProject) =>
   deleteProject(
     {
-      env,
-      directory: directory(),
+      env: served,
+      directory: directoryDb(served),
       shard: project.shard,
       projectId: project.projectId,
       name: "Test project",
@@ -293,6 +299,52 @@ describe("a DELETE that races its session's push", () => {
   });
 });
 
+describe("a project's deletion that cannot finish (its shard away)", () => {
+  it("is whole at once for everyone, and the cron erases what it left", async () => {
+    const project = await newProject();
+    const session = await createSession<Detail>(project.apiKey, "collect", {
+      external_id: "left-behind",
+    });
+    await indexed(session.id);
+    setD1Outage(true, [project.shard]);
+    const { erasedNow } = await deleted(project);
+    expect(erasedNow).toBe(false);
+    // Deleted for everyone already: not listed, no key, no new key, no member.
+    expect(
+      await directory().select().from(projects).where(eq(projects.id, project.projectId)),
+    ).toEqual([]);
+    expect(
+      await directory().select().from(apiKeys).where(eq(apiKeys.projectId, project.projectId)),
+    ).toEqual([]);
+    await expectProblem(await call("/api/v1/auth/info/", { key: project.apiKey }), 401);
+    // What is left, its note says: the cron goes on with it once the shard answers.
+    const noted = () =>
+      directory()
+        .select()
+        .from(erasingProjects)
+        .where(eq(erasingProjects.projectId, project.projectId));
+    expect(await noted()).toHaveLength(1);
+    await finishErasingProjects(served, directoryDb(served));
+    expect(await noted()).toHaveLength(1);
+    setD1Outage(false, [project.shard]);
+    await finishErasingProjects(served, directoryDb(served));
+    expect(await noted()).toEqual([]);
+    await expectGone(session);
+  });
+
+  it("changes nothing when the directory is away, and says so", async () => {
+    const project = await newProject();
+    setD1Outage(true, ["DIRECTORY"]);
+    const refused = await deleted(project).catch((error: Error) => error);
+    setD1Outage(false, ["DIRECTORY"]);
+    expect((refused as Error).message).toContain("the project was not deleted");
+    expect(
+      await directory().select().from(projects).where(eq(projects.id, project.projectId)),
+    ).toHaveLength(1);
+    expect((await call("/api/v1/auth/info/", { key: project.apiKey })).status).toBe(200);
+  });
+});
+
 describe("a retention change", () => {
   const retentionIn = async (project: TestProject) => {
     const [row] = await project.db
@@ -314,7 +366,7 @@ describe("a retention change", () => {
         body: { retention_days: 1 },
       });
       setD1Outage(false, [away]);
-      expect((await expectProblem(answer, 503)).detail).toContain("nothing was changed");
+      expect((await expectProblem(answer, 503)).detail).toContain("cannot be reached just now");
       expect(await retentionIn(project)).toBe(30);
       expect(await callJson("/api/v1/project", 200, { key: project.apiKey })).toMatchObject({
         retention_days: 30,

@@ -30,7 +30,7 @@ export const WHEN: Partial<Record<ErrorStatus, string>> = {
   415: "A body that is not application/json",
   422: "The Idempotency-Key was used for a request with another body",
   429: "Project rate limit exceeded; wait for `Retry-After` seconds",
-  503: "The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds",
+  503: "The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice)",
 };
 
 /** The problem+json answers a route itself can give, with what they mean there. */

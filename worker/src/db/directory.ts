@@ -23,6 +23,17 @@ export const projects = sqliteTable(
   (t) => [index("projects_shard_idx").on(t.shard)],
 );
 
+/**
+ * Projects deleted whose shard has not been emptied yet: written with the project's deletion, in
+ * the same transaction, and gone once its shard holds nothing of it (the cron finishes what the
+ * deleting request could not). The project itself is gone from the directory at once.
+ */
+export const erasingProjects = sqliteTable("erasing_projects", {
+  projectId: text("project_id").primaryKey(),
+  shard: text().notNull(),
+  deletedAt: text("deleted_at").notNull(),
+});
+
 export const projectMembers = sqliteTable(
   "project_members",
   {

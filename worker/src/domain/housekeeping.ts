@@ -8,7 +8,7 @@ import { encodeTime } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { awayReason, isIndexUnavailable } from "../lib/unavailable.ts";
 import { sweepDueInvocations } from "../webhooks/sweeper.ts";
-import { sweepErasedProjects } from "./project-erasure.ts";
+import { finishErasingProjects, sweepErasedProjects } from "./project-erasure.ts";
 import { sweepRetention } from "./retention.ts";
 
 /**
@@ -44,6 +44,7 @@ export async function everyMinute(env: Env, now = new Date()) {
       if (hourly)
         await duty(env, "housekeeping", shard, () => sweepExpiredPings(shardDb(env, shard), now));
     }),
+    duty(env, "erased projects", "DIRECTORY", () => finishErasingProjects(env, directoryDb(env))),
     hourly
       ? duty(env, "housekeeping", "DIRECTORY", () => sweepExpiredAccess(directoryDb(env), now))
       : undefined,

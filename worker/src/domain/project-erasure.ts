@@ -1,14 +1,16 @@
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { shardDb } from "../db/databases.ts";
-import { apiKeys, projects } from "../db/directory.ts";
+import { apiKeys, erasingProjects, projects } from "../db/directory.ts";
 import { projectDays, projectSettings } from "../db/project-settings.ts";
 import { sessions } from "../db/sessions.ts";
 import { eventRows, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
-import { badRequest } from "../lib/errors.ts";
+import { ApiError, badRequest } from "../lib/errors.ts";
 import { encodeTime } from "../lib/ids.ts";
+import { log } from "../lib/log.ts";
 import { objectStub } from "../lib/meter.ts";
+import { INDEX_RETRY_SECONDS, isIndexUnavailable } from "../lib/unavailable.ts";
 import { DEFAULT_RETENTION_DAYS, LIMITS } from "../schemas/limits.ts";
 import { forgetApiKeys } from "./api-keys.ts";
 import { erasureStatements, mayBeHeldForMs } from "./retention.ts";
@@ -176,33 +178,90 @@ async function eraseRows(project: PlacedProject, erased: Erased, budgetMs: numbe
 }
 
 /**
- * Deleting a project: its owner types its name to confirm. Its API keys stop at once;
- * its shard marks it erased (no push for it is written from then on); its sessions' objects let
- * them go; its shard's rows go — sessions (their keys and connections with them), events with
- * their deliveries, webhooks with theirs — the tombstone staying; then the directory's project,
- * whose members, invitations and keys go with it; its idempotency answers are forgotten.
+ * Deleting a project: its owner types its name to confirm. In one transaction of the directory,
+ * the project goes — its members, invitations and API keys with it — and a note that its shard
+ * still holds its data is written (`erasing_projects`): from then on the project is deleted for
+ * everyone, and what is left of it is erased whatever fails next. Then its shard marks it erased
+ * (no push for it is written from then on), its sessions' objects let them go, its shard's rows
+ * go, its idempotency answers are forgotten, and the note goes. What this request does not
+ * finish (a shard away, time up) the cron does (finishErasingProjects): `false` says so.
  */
 export async function deleteProject(
   project: PlacedProject & { name: string },
   typedName: string,
   now = new Date(),
-) {
+): Promise<{ erasedNow: boolean }> {
   if (typedName.trim() !== project.name)
     throw badRequest("body.confirm", "Type the project's name exactly to delete it", typedName);
-  const { env, directory, projectId } = project;
-  const keys = await directory
-    .select({ id: apiKeys.id })
-    .from(apiKeys)
-    .where(eq(apiKeys.projectId, projectId));
-  // Stops them here at once; the directory loses them below, and other isolates ask within 10 s
-  // (a create there meanwhile is refused at its push: markErased).
+  const { directory, projectId } = project;
+  const deleteInDirectory = async () => {
+    const keys = await directory
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(eq(apiKeys.projectId, projectId));
+    // Nothing is changed until this transaction commits; after it, the deletion stands.
+    await directory.batch([
+      directory
+        .insert(erasingProjects)
+        .values({ projectId, shard: project.shard, deletedAt: now.toISOString() }),
+      directory.delete(projects).where(eq(projects.id, projectId)),
+    ]);
+    return keys;
+  };
+  const keys = await deleteInDirectory().catch((error: unknown) => {
+    if (!isIndexUnavailable(error)) throw error;
+    throw new ApiError(
+      503,
+      "keyproof's directory cannot be reached just now: the project was not deleted. Try again in a few seconds.",
+      undefined,
+      { "Retry-After": String(INDEX_RETRY_SECONDS) },
+    );
+  });
+  // Stops them here at once; other isolates ask the directory within 10 s (a create there
+  // meanwhile is refused at its push once the shard is marked, or erased with the rest).
   forgetApiKeys(keys.map((key) => key.id));
-  await directory.delete(apiKeys).where(eq(apiKeys.projectId, projectId));
-  await markErased(project, { all: true }, now);
-  await eraseHeldSessions(project, { all: true }, now);
-  await eraseRows(project, { all: true }, ERASE_IN_REQUEST_MS);
-  await directory.delete(projects).where(eq(projects.id, projectId));
-  await objectStub(env, env.IDEMPOTENCY, projectId).forgetAll();
+  const erasedNow = await eraseDeletedProject(project, now, ERASE_IN_REQUEST_MS).catch(
+    (error: unknown) => {
+      log(project.env, "warn", "a project's deletion left its data for the cron to erase", {
+        project_id: projectId,
+        error: String(error),
+      });
+      return false;
+    },
+  );
+  return { erasedNow };
+}
+
+/**
+ * Erases what a deleted project left in its shard and objects, for up to `budgetMs`; once
+ * nothing is left, forgets its idempotency answers and removes its note: true when done.
+ */
+async function eraseDeletedProject(project: PlacedProject, deletedAt: Date, budgetMs: number) {
+  await markErased(project, { all: true }, deletedAt);
+  await eraseHeldSessions(project, { all: true }, deletedAt);
+  if (!(await eraseRows(project, { all: true }, budgetMs))) return false;
+  await objectStub(project.env, project.env.IDEMPOTENCY, project.projectId).forgetAll();
+  await project.directory
+    .delete(erasingProjects)
+    .where(eq(erasingProjects.projectId, project.projectId));
+  return true;
+}
+
+/**
+ * The cron's share: every deletion a request left unfinished goes on, each in turn, for up to
+ * SWEEP_RUN_MS in all; one whose shard is away is tried again next minute.
+ */
+export async function finishErasingProjects(env: Env, directory: Database) {
+  const left = await directory.select().from(erasingProjects).orderBy(erasingProjects.deletedAt);
+  const started = Date.now();
+  for (const row of left) {
+    const budget = SWEEP_RUN_MS - (Date.now() - started);
+    if (budget <= 0) return;
+    const project = { env, directory, shard: row.shard, projectId: row.projectId };
+    await eraseDeletedProject(project, new Date(row.deletedAt), budget).catch((error: unknown) => {
+      if (!isIndexUnavailable(error)) throw error;
+    });
+  }
 }
 
 /**

@@ -84,7 +84,7 @@ export const INDEX_RETRY_SECONDS = 5;
 export const indexUnavailable = () =>
   new ApiError(
     503,
-    "keyproof's index (sessions lists, events, webhooks, keys) cannot be reached just now; nothing was changed. Try again in a few seconds.",
+    "keyproof's index (sessions lists, events, webhooks, keys) cannot be reached just now. Try again in a few seconds: a request sent again with the same Idempotency-Key is never done twice.",
     undefined,
     { "Retry-After": String(INDEX_RETRY_SECONDS) },
   );

@@ -76,7 +76,7 @@ export const PROBLEM_KINDS: [string, number, string][] = [
   [
     "unavailable",
     503,
-    "Something keyproof depends on cannot be reached just now; nothing was changed; retry after Retry-After seconds.",
+    "Something keyproof depends on cannot be reached just now; retry after Retry-After seconds. A POST sent again with the same Idempotency-Key is never done twice.",
   ],
 ];
 

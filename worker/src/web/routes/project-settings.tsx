@@ -259,12 +259,16 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     if (c.var.member.role !== "owner")
       return redirectWith(c, settingsPath(c), { error: "Only an owner can delete the project." });
     try {
-      await deleteProject(
+      const { erasedNow } = await deleteProject(
         { ...ctx, name: c.var.member.project.name },
         text(form, "confirm"),
         ctx.now,
       );
-      return redirectWith(c, "/projects", { notice: "The project and all its data are deleted." });
+      return redirectWith(c, "/projects", {
+        notice: erasedNow
+          ? "The project and all its data are deleted."
+          : "The project is deleted: nobody can open it or use its keys. Its sessions and events are being erased, and will be gone within minutes.",
+      });
     } catch (error) {
       return settingsPage(c, { deleteForm: formState(form, error) }, 400);
     }
