@@ -3024,7 +3024,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3115,7 +3115,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3186,7 +3186,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3294,7 +3294,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3495,7 +3495,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3628,7 +3628,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3713,7 +3713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3796,7 +3796,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -3918,7 +3918,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4014,7 +4014,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4135,7 +4135,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4256,7 +4256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4357,7 +4357,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4504,7 +4504,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4591,7 +4591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4704,7 +4704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4789,7 +4789,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4902,7 +4902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -4989,7 +4989,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5080,7 +5080,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5213,7 +5213,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A forge named in `keys_from` could not be reached or failed; nothing was created. Retry after `Retry-After` seconds; or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description A forge named in `keys_from` could not be reached or failed; nothing was created. Retry after `Retry-After` seconds; or: The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5298,7 +5298,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5381,7 +5381,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5503,7 +5503,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5599,7 +5599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description Attestations are not set up on this service (its operator sets ATTESTATION_KEYS); or: The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5720,7 +5720,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5841,7 +5841,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -5942,7 +5942,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6089,7 +6089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6176,7 +6176,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6289,7 +6289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6374,7 +6374,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6487,7 +6487,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6574,7 +6574,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6721,7 +6721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6868,7 +6868,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -6955,7 +6955,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7088,7 +7088,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7173,7 +7173,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7256,7 +7256,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7367,7 +7367,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7470,7 +7470,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7593,7 +7593,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7678,7 +7678,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
@@ -7799,7 +7799,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The service's index database cannot be reached just now: nothing was changed; retry after `Retry-After` seconds */
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
             503: {
                 headers: {
                     "keyproof-bookmark": components["headers"]["Bookmark"];
