@@ -13,6 +13,7 @@ import { runListBench } from "./list-latency.ts";
 import { runProfileBench } from "./profile.ts";
 import { runRateLimitBench } from "./rate-limit.ts";
 import { runScaleBench } from "./scale.ts";
+import { runSlowReceiverBench } from "./slow-receiver.ts";
 import { runSshProofBench } from "./ssh-proofs.ts";
 import { runStorageBench } from "./storage.ts";
 import { runWebhookRecoveryBench } from "./webhook-recovery.ts";
@@ -25,6 +26,7 @@ for (const [name, run] of [
   ["bridge-memory", () => runBridgeMemoryBench(1000, 2)],
   ["list-latency", () => runListBench(100_000, 30)],
   ["webhook-recovery", () => runWebhookRecoveryBench(2, 60, 60)],
+  ["slow-receiver", () => runSlowReceiverBench(60, 3, 2)],
   ["geo", () => runGeoBench(10, [0, 90, 215])],
   ["cost", () => runCostBench()],
   ["storage", () => runStorageBench(50)],

@@ -167,6 +167,32 @@ describe("webhooks end to end", () => {
     expect((JSON.parse(delivered[0]?.body ?? "{}") as Envelope).attempt).toBe(3);
   });
 
+  it("delivers to a fast receiver while another webhook's receiver takes 6 s to answer", async () => {
+    const slowPath = route("slow/6000");
+    const fastPath = route();
+    const slow = await projectHook(slowPath, { events: ["ping"] });
+    const fast = await projectHook(fastPath, { events: ["ping"] });
+    await ctx.api.request("POST", `/webhooks/${slow.id}/test/`, undefined, 202);
+    const [held] = await waitFor(
+      () => receiver.requestsTo(slowPath),
+      (list) => list.length >= 1,
+    );
+    await ctx.api.request("POST", `/webhooks/${fast.id}/test/`, undefined, 202);
+    const [quick] = await waitFor(
+      () => receiver.requestsTo(fastPath),
+      (list) => list.length >= 1,
+    );
+    // The fast receiver had its delivery while the slow one was still answering the first.
+    expect(quick?.verified).toBe(true);
+    expect(quick?.at).toBeLessThan(held?.finishedAt ?? Number.POSITIVE_INFINITY);
+    // And the slow receiver's answer, when it came, was recorded as its delivery's.
+    const settled = await waitFor(
+      () => deliveries(slow.id),
+      (list) => list.items[0]?.status === "succeeded",
+    );
+    expect(settled.items[0]?.attempts.map((attempt) => attempt.status_code)).toEqual([200]);
+  });
+
   it("delivers one event to both a project and a session webhook, honouring filters", async () => {
     const projectPath = route();
     const sessionPath = route();

@@ -5,14 +5,15 @@ import { withD1 } from "./db/d1-calls.ts";
 import { everyMinute } from "./domain/housekeeping.ts";
 import type { Env } from "./env.ts";
 import { meter } from "./lib/meter.ts";
-import { handleWebhookBatch } from "./webhooks/consumer.ts";
 import { reconcileDeadLetters } from "./webhooks/dead-letters.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "./webhooks/queue.ts";
+import { handleWebhookBatch } from "./webhooks/sender-object.ts";
 
 export { IdempotencyRecords } from "./idempotency/idempotency-object.ts";
 export { RateLimiter } from "./rate-limiter/rate-limiter-object.ts";
 export { IndexWriter } from "./session-object/index-writer.ts";
 export { SessionObject } from "./session-object/session-object.ts";
+export { WebhookSender } from "./webhooks/sender-object.ts";
 
 // A misconfigured Worker does not start: the deploy (or `wrangler dev`) says which setting.
 const problems = configurationProblems(startEnv);

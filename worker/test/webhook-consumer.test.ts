@@ -9,6 +9,7 @@ import worker from "../src/index.ts";
 import { createWebhook } from "../src/webhooks/definitions.ts";
 import { outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts";
+import { sendWebhookMessages } from "../src/webhooks/sender-object.ts";
 import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
 import { contextOf, createSession, newProject } from "./helpers.ts";
 
@@ -78,35 +79,21 @@ function captureQueueSends() {
 }
 
 /**
- * Runs the Worker's queue handler on one message, as Queues would. Messages the consumer queues
- * (the next attempt) are captured, not sent, so no background consumer races the test;
- * getQueueResult does not report retry delays, so those are read off a spy on `retry`.
+ * Runs one message through its webhook's sender, as the sender's alarm does. Messages it queues
+ * (the next attempt, or this one again after a wait) are captured, not sent, so no background
+ * consumer races the test. `tries` is how often the attempt was asked for, this time included.
  */
-async function consume(invocationId: string, attempt?: number, deliveries = 1) {
-  const body: WebhookMessage =
-    attempt === undefined
-      ? { invocation_id: invocationId, shard: SHARD }
-      : { invocation_id: invocationId, attempt, shard: SHARD };
-  const batch = createMessageBatch<WebhookMessage>("keyproof-webhooks", [
-    { id: `msg-${invocationId}-${attempt}`, timestamp: new Date(), attempts: deliveries, body },
-  ]);
-  const retries = batch.messages.map((message) => vi.spyOn(message, "retry"));
+async function consume(invocationId: string, attempt?: number, tries = 1) {
+  const message: WebhookMessage = {
+    invocation_id: invocationId,
+    shard: SHARD,
+    ...(attempt === undefined ? {} : { attempt }),
+    tries,
+  };
   const queue = captureQueueSends();
   try {
-    const ctx = createExecutionContext();
-    await worker.queue(batch, env);
-    const result = await getQueueResult(batch, ctx);
-    const delays = retries.flatMap((spy) =>
-      spy.mock.calls.map(([options]) => options?.delaySeconds),
-    );
-    return {
-      ...result,
-      sent: queue.sent,
-      retryMessages: result.retryMessages.map((message, i) => ({
-        ...message,
-        delaySeconds: delays[i],
-      })),
-    };
+    await sendWebhookMessages(env, [message]);
+    return { sent: queue.sent };
   } finally {
     queue.restore();
   }
@@ -130,17 +117,17 @@ async function receivedAt(path: string) {
     path: string;
     headers: Record<string, string>;
     body: string;
+    at: number;
+    finishedAt: number | null;
   }[];
   return all.filter((request) => request.path === path);
 }
 
-describe("webhook queue consumer", () => {
-  it("acks a 2xx and records the attempt", async () => {
+describe("a webhook's sender, message by message", () => {
+  it("records a 2xx attempt and queues nothing more", async () => {
     const path = `/ok/${crypto.randomUUID()}`;
     const { webhook, invocationId } = await invocationFor(path);
     const result = await consume(invocationId, 1);
-    expect(result.explicitAcks).toEqual([`msg-${invocationId}-1`]);
-    expect(result.retryMessages).toEqual([]);
     expect(result.sent).toEqual([]);
     const { row, attempts } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "succeeded", attempts: 1, nextAttemptAt: null });
@@ -203,7 +190,6 @@ describe("webhook queue consumer", () => {
     });
     const started = Date.now();
     const first = await consume(invocationId, 1);
-    expect(first.explicitAcks).toHaveLength(1);
     expect(first.sent).toEqual([
       { body: { invocation_id: invocationId, attempt: 2, shard: SHARD }, delaySeconds: 7 },
     ]);
@@ -245,7 +231,6 @@ describe("webhook queue consumer", () => {
   it("disables the webhook on 410 and stops, saying why", async () => {
     const { webhook, invocationId } = await invocationFor(`/status/410/${crypto.randomUUID()}`);
     const result = await consume(invocationId, 1);
-    expect(result.explicitAcks).toHaveLength(1);
     expect(result.sent).toEqual([]);
     const { row } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "failed", nextAttemptAt: null });
@@ -265,7 +250,6 @@ describe("webhook queue consumer", () => {
     await makeDue(invocationId);
     const last = await consume(invocationId, 3);
     expect(last.sent).toEqual([]);
-    expect(last.explicitAcks).toHaveLength(1);
     const { row, attempts } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "failed", attempts: 3, nextAttemptAt: null });
     expect(row?.failureReason).toBe("No 2xx answer in 3 attempts (retries: 2)");
@@ -280,18 +264,20 @@ describe("webhook queue consumer", () => {
       .set({ status: "retrying", attempts: 1, nextAttemptAt: dueAt })
       .where(eq(webhookInvocations.id, invocationId));
     const result = await consume(invocationId, 2);
-    expect(result.retryMessages).toEqual([
-      { msgId: `msg-${invocationId}-2`, delaySeconds: 43_200 },
+    expect(result.sent).toEqual([
+      {
+        body: { invocation_id: invocationId, attempt: 2, shard: SHARD, tries: 2 },
+        delaySeconds: 43_200,
+      },
     ]);
     expect((await invocation(invocationId)).attempts).toHaveLength(0);
   });
 
-  it("acks a message whose invocation already succeeded (duplicate delivery)", async () => {
+  it("sends nothing for a message whose invocation already succeeded (duplicate delivery)", async () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
     await consume(invocationId, 1);
     for (const attempt of [1, undefined]) {
-      const again = await consume(invocationId, attempt, 2);
-      expect(again.explicitAcks).toHaveLength(1);
+      expect((await consume(invocationId, attempt, 2)).sent).toEqual([]);
     }
     expect((await invocation(invocationId)).attempts).toHaveLength(1);
   });
@@ -302,7 +288,6 @@ describe("webhook queue consumer", () => {
     await consume(invocationId, 1);
     await makeDue(invocationId);
     const stale = await consume(invocationId, 1, 2);
-    expect(stale.explicitAcks).toHaveLength(1);
     expect(stale.sent).toEqual([]);
     expect((await invocation(invocationId)).attempts).toHaveLength(1);
     expect(await receivedAt(path)).toHaveLength(1);
@@ -312,7 +297,7 @@ describe("webhook queue consumer", () => {
     const path = `/slow/400/${crypto.randomUUID()}`;
     const { invocationId } = await invocationFor(path);
     const results = await Promise.all(Array.from({ length: 6 }, () => consume(invocationId, 1)));
-    for (const result of results) expect(result.explicitAcks).toHaveLength(1);
+    for (const result of results) expect(result.sent).toEqual([]);
     expect(await receivedAt(path)).toHaveLength(1);
     const { row, attempts } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "succeeded", attempts: 1 });
@@ -346,7 +331,7 @@ describe("a burst of events to one webhook", () => {
     const ids = await burst(path, 45);
     // The last event's message takes every earlier one with it: a run of 45.
     const result = await consume(ids.at(-1) ?? "");
-    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.sent).toEqual([]);
     expect(await order(path)).toEqual(Array.from({ length: 45 }, (_, n) => n));
     expect(await statuses(ids)).toEqual(ids.map(() => "succeeded"));
   });
@@ -359,7 +344,7 @@ describe("a burst of events to one webhook", () => {
     expect(await order(path)).toEqual(Array.from({ length: 70 }, (_, n) => n));
     // Their own messages, when they come, find nothing left to send.
     const late = await consume(ids.at(-1) ?? "");
-    expect(late.explicitAcks).toHaveLength(1);
+    expect(late.sent).toEqual([]);
     expect(await order(path)).toHaveLength(70);
   });
 });
@@ -374,8 +359,7 @@ describe("a message that comes after the order's five-minute window", () => {
       .set({ createdAt: new Date(Date.now() - 10 * 60_000).toISOString() })
       .where(eq(webhookInvocations.id, invocationId));
     const result = await consume(invocationId, 1);
-    expect(result.retryMessages).toEqual([]);
-    expect(result.explicitAcks).toEqual([`msg-${invocationId}-1`]);
+    expect(result.sent).toEqual([]);
     expect((await invocation(invocationId)).row).toMatchObject({
       status: "succeeded",
       attempts: 1,
@@ -450,10 +434,12 @@ describe("webhook sweeper", () => {
   });
 });
 
-describe("a batch of messages for several webhooks", () => {
-  it("delivers each webhook's without waiting for a slow receiver's", async () => {
-    const slow = await invocationFor("/slow/900/batch-slow");
-    const fast = await invocationFor("/ok/batch-fast");
+describe("the queue's consumer", () => {
+  it("hands each webhook's messages to its sender and is done, before a slow receiver answers", async () => {
+    const slowPath = `/slow/900/batch-slow-${crypto.randomUUID()}`;
+    const fastPath = `/ok/batch-fast-${crypto.randomUUID()}`;
+    const slow = await invocationFor(slowPath);
+    const fast = await invocationFor(fastPath);
     const batch = createMessageBatch<WebhookMessage>(
       "keyproof-webhooks",
       [slow, fast].map(({ invocationId }) => ({
@@ -463,23 +449,23 @@ describe("a batch of messages for several webhooks", () => {
         body: { invocation_id: invocationId, shard: SHARD },
       })),
     );
-    const queue = captureQueueSends();
-    try {
-      const ctx = createExecutionContext();
-      await worker.queue(batch, env);
-      const result = await getQueueResult(batch, ctx);
-      expect(result.explicitAcks.sort()).toEqual(batch.messages.map((m) => m.id).sort());
-    } finally {
-      queue.restore();
-    }
-    const received = (await (await fetch(`${env.RECEIVER_URL}/_requests`)).json()) as {
-      path: string;
-      at: number;
-      finishedAt: number | null;
-    }[];
-    const [slowOne] = received.filter((request) => request.path === "/slow/900/batch-slow");
-    const [fastOne] = received.filter((request) => request.path === "/ok/batch-fast");
-    // The fast receiver heard its event while the slow one was still answering.
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(batch.messages.map((m) => m.id).sort());
+    // Acknowledged while the slow receiver still answers: the batch never waits for a receiver.
+    const [slowNow] = await receivedAt(slowPath);
+    expect(slowNow?.finishedAt ?? null).toBeNull();
+    // Each sender sends its webhook's event from its alarm, the fast one's before the slow answer.
+    await vi.waitFor(
+      async () => {
+        expect((await invocation(slow.invocationId)).row?.status).toBe("succeeded");
+        expect((await invocation(fast.invocationId)).row?.status).toBe("succeeded");
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    const [slowOne] = await receivedAt(slowPath);
+    const [fastOne] = await receivedAt(fastPath);
     expect(fastOne?.at).toBeLessThan(slowOne?.finishedAt ?? 0);
   });
 });
@@ -515,7 +501,6 @@ describe("webhook dead-letter queue", () => {
       })
       .where(eq(webhookInvocations.id, invocationId));
     const result = await deadLetter(invocationId);
-    expect(result.explicitAcks).toHaveLength(1);
     expect(result.sent).toHaveLength(1);
     expect(result.sent[0]?.body).toEqual({ invocation_id: invocationId, attempt: 2, shard: SHARD });
     expect(result.sent[0]?.delaySeconds).toBeGreaterThanOrEqual(29);
@@ -529,7 +514,6 @@ describe("webhook dead-letter queue", () => {
       .set({ status: "retrying", attempts: 2 })
       .where(eq(webhookInvocations.id, invocationId));
     const result = await deadLetter(invocationId);
-    expect(result.explicitAcks).toHaveLength(1);
     expect(result.sent).toEqual([]);
     const { row } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "failed", nextAttemptAt: null });
@@ -540,7 +524,6 @@ describe("webhook dead-letter queue", () => {
     const { invocationId } = await invocationFor(`/ok/${crypto.randomUUID()}`);
     await consume(invocationId, 1);
     const result = await deadLetter(invocationId);
-    expect(result.explicitAcks).toHaveLength(1);
     expect(result.sent).toEqual([]);
   });
 });

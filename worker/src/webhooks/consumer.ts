@@ -1,13 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { directoryDb, shardDb } from "../db/databases.ts";
 import { runBatch, type Statement } from "../db/json-rows.ts";
-import {
-  invocationKey,
-  invocationKeys,
-  webhookInvocations,
-  webhookOfInvocation,
-  webhooks,
-} from "../db/webhooks.ts";
+import { invocationKey, invocationKeys, webhookInvocations, webhooks } from "../db/webhooks.ts";
 import { renewWebhookCopy } from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
 import { type Answer, attemptOnce, done, type QueueDecision, recordAnswers } from "./attempt.ts";
@@ -24,29 +18,21 @@ import {
   withWebhookAndEvent,
 } from "./claims.ts";
 import { DEFAULT_DELIVERY_TIMEOUT_SECONDS } from "./deliver.ts";
-import { enqueue, enqueueQuietly, queueDelay, type WebhookMessage } from "./queue.ts";
+import { enqueueQuietly, queueDelay, type WebhookMessage } from "./queue.ts";
 import { leaseSeconds } from "./schedule.ts";
 
 /** A first attempt waits this long for an earlier event of its webhook that is being sent. */
 const ORDER_WAIT_SECONDS = 1;
 /** How many times a first attempt waits for an earlier one in flight before going ahead anyway. */
 const MAX_ORDER_WAITS = 10;
-/**
- * Queues moves a message to the dead-letter queue after `max_retries` (100) retries. A message
- * that has waited this often is replaced by a fresh one; the dead-letter consumer and the
- * sweeper cover whatever is lost anyway.
- */
-const QUEUE_RETRY_BUDGET = 50;
-
 /** Times a first attempt's message looks for an invocation whose push has not committed yet. */
 const UNCOMMITTED_WAITS = 3;
 const UNCOMMITTED_WAIT_SECONDS = 2;
 
 /**
  * First attempts this isolate made and recorded, the newest HANDLED_KEPT: a message of one of
- * them (its event sent in another message's run, in this batch or an earlier one) is done without
- * a read. Another isolate reads D1 and finds the same; a message for a later attempt (a retry)
- * always reads.
+ * them (its event sent in another message's run) is done without a read. Another isolate reads
+ * D1 and finds the same; a message for a later attempt (a retry) always reads.
  */
 const handled = new Set<string>();
 const HANDLED_KEPT = 10_000;
@@ -56,6 +42,9 @@ function noteHandled(invocationId: string) {
   if (handled.size > HANDLED_KEPT) handled.delete(handled.values().next().value as string);
 }
 
+/** Whether this isolate made and recorded the first attempt of `invocationId`. */
+export const firstAttemptSent = (invocationId: string) => handled.has(invocationId);
+
 export type { QueueDecision } from "./attempt.ts";
 
 const later = (delaySeconds: number): QueueDecision => ({
@@ -64,60 +53,11 @@ const later = (delaySeconds: number): QueueDecision => ({
 });
 
 /**
- * The queue consumer: one message is one attempt of one invocation, on the index shard the
- * message names. Each webhook's messages are handled in order, and the webhooks side by side: a
- * receiver that answers slowly (or not at all, up to the timeout) delays its own deliveries, never
- * another's. (Order within a webhook is the claims' too: claims.ts.)
+ * One attempt of one invocation, on the index shard its message names, as its webhook's sender
+ * makes it (sender-object.ts): each webhook's messages in order, the webhooks side by side. Order
+ * within a webhook is the claims' too (claims.ts). `messageAttempts` counts how often this
+ * attempt was asked for, this time included.
  */
-export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env) {
-  const waitUntil = Date.now() + ORDER_POLL_BUDGET_MS;
-  const byWebhook = new Map<string, Message<WebhookMessage>[]>();
-  for (const message of batch.messages) {
-    const webhook = webhookOfInvocation(message.body.invocation_id);
-    byWebhook.set(webhook, [...(byWebhook.get(webhook) ?? []), message]);
-  }
-  await Promise.all(
-    [...byWebhook.values()].map(async (messages) => {
-      // The latest event first: its run sends the earlier ones with it, in order, so their own
-      // messages find their attempt made here and read nothing (a run's queries, not a message's).
-      const latestFirst = messages.toSorted((a, b) =>
-        b.body.invocation_id.localeCompare(a.body.invocation_id),
-      );
-      for (const message of latestFirst) await handleMessage(env, message, waitUntil);
-    }),
-  );
-}
-
-/** One message: its attempt made (or not yet), and the message acknowledged, retried or replaced. */
-async function handleMessage(env: Env, message: Message<WebhookMessage>, waitUntil: number) {
-  const { shard, invocation_id, attempt } = message.body;
-  // A first attempt another message sent (its retry, if any, queued by that one): done.
-  if ((attempt ?? 1) === 1 && handled.has(invocation_id)) {
-    message.ack();
-    return;
-  }
-  const decision = await processInvocation(
-    env,
-    shard,
-    message.body,
-    new Date(),
-    message.attempts,
-    waitUntil,
-  );
-  if (decision.kind === "next") {
-    const next = { invocation_id: message.body.invocation_id, attempt: decision.attempt };
-    await enqueueQuietly(env, shard, [next], decision.delaySeconds);
-    message.ack();
-  } else if (decision.kind === "later" && message.attempts >= QUEUE_RETRY_BUDGET) {
-    await enqueue(env, shard, [message.body], decision.delaySeconds);
-    message.ack();
-  } else if (decision.kind === "later") {
-    message.retry({ delaySeconds: decision.delaySeconds });
-  } else {
-    message.ack();
-  }
-}
-
 export async function processInvocation(
   env: Env,
   shard: string,

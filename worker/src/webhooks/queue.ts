@@ -13,6 +13,11 @@ export interface WebhookMessage {
   attempt?: number;
   /** The index shard its invocation is on (db/databases.ts). */
   shard: string;
+  /**
+   * How often this attempt was asked for before: a first attempt waiting for its push, or for
+   * an earlier event in flight, is asked for again a bounded number of times (consumer.ts).
+   */
+  tries?: number;
 }
 
 /** What a producer says of one delivery: the shard goes on every message of a batch. */

@@ -1,0 +1,111 @@
+import { DurableObject } from "cloudflare:workers";
+import { withD1 } from "../db/d1-calls.ts";
+import { webhookOfInvocation } from "../db/webhooks.ts";
+import type { Env } from "../env.ts";
+import { meteredAlarm, meteredStorage, metering, objectStub } from "../lib/meter.ts";
+import { ORDER_POLL_BUDGET_MS } from "./claims.ts";
+import { firstAttemptSent, processInvocation } from "./consumer.ts";
+import { enqueue, enqueueQuietly, type WebhookMessage } from "./queue.ts";
+
+/**
+ * One per webhook: where its deliveries are sent from. The queue's consumer hands each webhook's
+ * messages to its sender and is done with the batch at once; the sender keeps them in its storage
+ * and sends them from its alarm, in the webhook's order. A receiver that answers slowly (or not at
+ * all, up to the timeout) thus holds its own sender only: the queue's next batch, and every other
+ * webhook's deliveries, go on beside it — locally, where the queue hands the consumer one batch at
+ * a time, as in production, where the consumer's concurrency grows with the backlog.
+ *
+ * What is kept is the messages themselves (ids and shard, nothing about a session), one entry
+ * per batch handed over, deleted once its attempts are made: D1 holds the schedule and the
+ * claims, so a message handled twice (a crash between a send and the delete) is a duplicate the
+ * claims drop.
+ */
+export class WebhookSender extends DurableObject<Env> {
+  readonly #storage: DurableObjectStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, withD1(env));
+    this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
+  }
+
+  /** Keeps `messages` and wakes at once to send them (a run under way takes them with it). */
+  async accept(messages: WebhookMessage[]): Promise<void> {
+    this.#storage.kv.put(`${Date.now()}-${crypto.randomUUID()}`, messages);
+    if ((await this.#storage.getAlarm()) === null) await this.#storage.setAlarm(Date.now());
+  }
+
+  override alarm(): Promise<void> {
+    return meteredAlarm(async () => {
+      // Messages accepted while a run sends are taken by the next round of this loop.
+      for (;;) {
+        const kept = [...this.#storage.kv.list<WebhookMessage[]>()];
+        if (kept.length === 0) return;
+        await sendWebhookMessages(
+          this.env,
+          kept.flatMap(([, messages]) => messages),
+        );
+        for (const [key] of kept) this.#storage.kv.delete(key);
+      }
+    });
+  }
+}
+
+/**
+ * A queue batch: each webhook's messages go to its sender, side by side, and are acknowledged
+ * once kept there; a sender that cannot be reached has its messages retried by the queue.
+ */
+export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env) {
+  const byWebhook = new Map<string, Message<WebhookMessage>[]>();
+  for (const message of batch.messages) {
+    const webhook = webhookOfInvocation(message.body.invocation_id);
+    byWebhook.set(webhook, [...(byWebhook.get(webhook) ?? []), message]);
+  }
+  await Promise.all(
+    [...byWebhook].map(async ([webhook, messages]) => {
+      try {
+        await objectStub(env, env.WEBHOOK_SENDERS, webhook).accept(
+          messages.map((message) => ({
+            ...message.body,
+            // How often this attempt has been asked for: the queue's deliveries of it count too.
+            tries: (message.body.tries ?? 1) + message.attempts - 1,
+          })),
+        );
+        for (const message of messages) message.ack();
+      } catch {
+        for (const message of messages) message.retry();
+      }
+    }),
+  );
+}
+
+/**
+ * One webhook's messages, each an attempt made (or not yet): the latest event first, as its run
+ * sends the earlier ones with it, in order, so their own messages find their attempt made and
+ * read nothing. An attempt that must wait goes back on the queue for its wait, with its count of
+ * tries; the next attempt of one that failed is queued for its backoff.
+ */
+export async function sendWebhookMessages(env: Env, messages: WebhookMessage[]) {
+  const waitUntil = Date.now() + ORDER_POLL_BUDGET_MS;
+  const latestFirst = messages.toSorted((a, b) => b.invocation_id.localeCompare(a.invocation_id));
+  for (const message of latestFirst) {
+    const { shard, invocation_id } = message;
+    const tries = message.tries ?? 1;
+    // A first attempt another message sent (its retry, if any, queued by that one): done.
+    if ((message.attempt ?? 1) === 1 && firstAttemptSent(invocation_id)) continue;
+    const decision = await processInvocation(env, shard, message, new Date(), tries, waitUntil);
+    if (decision.kind === "next")
+      await enqueueQuietly(
+        env,
+        shard,
+        [{ invocation_id, attempt: decision.attempt }],
+        decision.delaySeconds,
+      );
+    else if (decision.kind === "later")
+      await enqueue(
+        env,
+        shard,
+        [{ invocation_id, attempt: message.attempt, tries: tries + 1 }],
+        decision.delaySeconds,
+      );
+  }
+}
