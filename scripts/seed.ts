@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DEVELOPMENT_ACCOUNT_EMAIL } from "../worker/src/domain/development-account.ts";
 import { signRequest } from "../worker/src/protocol/request-signing.ts";
 import {
   applyLocalMigrations,
@@ -20,7 +21,7 @@ import {
 } from "./local-dev.ts";
 import { accountSql, projectWithKeySql, sqlString } from "./seed-sql.ts";
 
-const DEV_EMAIL = "dev@keyproof.local";
+const DEV_EMAIL = DEVELOPMENT_ACCOUNT_EMAIL;
 const SEED_PATH = "/internal/v1/dev/seed";
 
 interface Seeded {

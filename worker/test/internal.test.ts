@@ -1,6 +1,10 @@
 import { createExecutionContext, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { accounts, projectMembers } from "../src/db/directory.ts";
+import { createAccount } from "../src/domain/accounts.ts";
+import { DEVELOPMENT_ACCOUNT_EMAIL } from "../src/domain/development-account.ts";
 import worker from "../src/index.ts";
 import { SIGNATURE_HEADERS, signRequest } from "../src/protocol/request-signing.ts";
 import { SeenNonces } from "../src/session-object/seen-nonces.ts";
@@ -10,6 +14,7 @@ import {
   call,
   callJson,
   createSession,
+  directory,
   expectProblem,
   newProject,
   postRawJson,
@@ -191,12 +196,17 @@ describe("internal endpoints", () => {
 });
 
 describe("the development seed", () => {
-  const seed = async (secret: string, environment: string) => {
+  const seed = async (
+    secret: string,
+    environment: string,
+    request: { email?: string; password?: string; resetPassword?: boolean } = {},
+  ) => {
     const body = JSON.stringify({
-      email: `seed-${crypto.randomUUID()}@example.com`,
+      email: DEVELOPMENT_ACCOUNT_EMAIL,
       password: "a development password",
       resetPassword: false,
       projectName: "Seeded",
+      ...request,
     });
     const headers = await signRequest(secret, {
       method: "POST",
@@ -228,5 +238,31 @@ describe("the development seed", () => {
       });
     expect((await seed(env.BRIDGE_SECRET ?? "", "production")).status).toBe(404);
     expect((await seed("not the secret", "development")).status).toBe(401);
+  });
+
+  it("never resets, nor adds a project to, another account than the development one", async () => {
+    const email = `someone-${crypto.randomUUID()}@example.com`;
+    const account = await createAccount(directory(), email, "their own password", new Date());
+    const before = await directory()
+      .select({ hash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.id, account.id));
+    const refused = await seed(env.BRIDGE_SECRET ?? "", "development", {
+      email,
+      password: "the seed's password",
+      resetPassword: true,
+    });
+    const problem = await expectProblem(refused, 400);
+    expect(JSON.stringify(problem)).toContain("email");
+    const after = await directory()
+      .select({ hash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.id, account.id));
+    expect(after).toEqual(before);
+    const projects = await directory()
+      .select()
+      .from(projectMembers)
+      .where(eq(projectMembers.accountId, account.id));
+    expect(projects).toEqual([]);
   });
 });

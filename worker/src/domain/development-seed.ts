@@ -4,12 +4,13 @@ import { accounts, apiKeys } from "../db/directory.ts";
 import type { Env } from "../env.ts";
 import { createAccount } from "./accounts.ts";
 import { newApiKeyRow } from "./api-keys.ts";
+import type { DEVELOPMENT_ACCOUNT_EMAIL } from "./development-account.ts";
 import { hashPassword } from "./passwords.ts";
 import { createProject } from "./projects.ts";
 
 /** What `npm run seed` asks a running local Worker for (scripts/seed.ts). */
 export interface SeedRequest {
-  email: string;
+  email: typeof DEVELOPMENT_ACCOUNT_EMAIL;
   password: string;
   /** The account exists but its password is not known any more: it becomes `password`. */
   resetPassword: boolean;

@@ -10,6 +10,7 @@ import {
   finishConnection,
   openConnection,
 } from "../domain/connections.ts";
+import { DEVELOPMENT_ACCOUNT_EMAIL } from "../domain/development-account.ts";
 import { seedDevelopmentProject } from "../domain/development-seed.ts";
 import {
   connectionProgressRequest,
@@ -19,7 +20,7 @@ import {
 import { requireBridgeSignature } from "./require-signature.ts";
 
 const seedRequest = z.strictObject({
-  email: z.string().check(z.maxLength(254)),
+  email: z.literal(DEVELOPMENT_ACCOUNT_EMAIL),
   password: z.string().check(z.minLength(8), z.maxLength(200)),
   resetPassword: z.boolean(),
   projectName: z.string().check(z.maxLength(100)),
