@@ -31,6 +31,7 @@ const NODE_ONLY = [
   "ssh-bridge/test/import-graph.test.ts",
   "ssh-bridge/test/index-migrations.test.ts",
   "ssh-bridge/test/key-decisions.test.ts",
+  "ssh-bridge/test/preflight.test.ts",
   "ssh-bridge/test/proxy-protocol.test.ts",
   "ssh-bridge/test/terminal.test.ts",
 ];

@@ -1,10 +1,11 @@
 /**
- * `npm run preflight [-- path/to/wrangler.toml]`: refuses a configuration that still holds the
+ * `npm run preflight [-- [--env NAME] path/to/wrangler.toml]`: refuses a configuration that still holds the
  * values a local run uses, before `wrangler deploy` (which checks the configuration's shape, not
  * whether it names localhost). One line each, exit 1; exit 0 once nothing is left (docs/deploying.md).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parse } from "smol-toml";
 import { ROOT } from "./local-dev.ts";
 
 /** What wrangler.toml says that a deploy depends on: its `[vars]` and each D1 database. */
@@ -13,32 +14,35 @@ export interface DeployedConfig {
   databases: { binding: string; id: string }[];
 }
 
-/**
- * The `[vars]` strings and the `[[d1_databases]]` of a wrangler.toml, as keyproof's is written:
- * `NAME = "value"` lines. (No TOML parser is a dependency; anything else in the file is ignored.)
- */
-export function readDeployedConfig(text: string): DeployedConfig {
+type Table = Record<string, unknown>;
+const tableOf = (value: unknown): Table =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Table) : {};
+
+/** One environment's settings: `vars` and `d1_databases` are not inherited by `[env.NAME]`. */
+function deployedIn(table: Table): DeployedConfig {
   const vars: Record<string, string> = {};
-  const databases: { binding: string; id: string }[] = [];
-  let table = "";
-  let database: { binding: string; id: string } | null = null;
-  for (const raw of text.split("\n")) {
-    const line = raw.replace(/#.*$/, "").trim();
-    const header = /^\[\[?([^\]]+)\]\]?$/.exec(line);
-    if (header) {
-      table = header[1] ?? "";
-      database = table === "d1_databases" ? { binding: "", id: "" } : null;
-      if (database) databases.push(database);
-      continue;
-    }
-    const pair = /^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*"([^"]*)"$/.exec(line);
-    if (!pair) continue;
-    const [, name = "", value = ""] = pair;
-    if (table === "vars") vars[name] = value;
-    if (database && name === "binding") database.binding = value;
-    if (database && name === "database_id") database.id = value;
-  }
+  // A number or a boolean is what the Worker reads as text: `= 3` is set as surely as `= "3"`.
+  for (const [name, value] of Object.entries(tableOf(table.vars))) vars[name] = String(value);
+  const databases = (Array.isArray(table.d1_databases) ? table.d1_databases : []).map(
+    (database) => {
+      const { binding, database_id } = tableOf(database);
+      return { binding: String(binding ?? ""), id: String(database_id ?? "") };
+    },
+  );
   return { vars, databases };
+}
+
+/**
+ * Each deployable configuration of a wrangler.toml, by the name `wrangler deploy --env` takes
+ * ("" for the top level), read with a TOML parser: basic and literal strings, numbers, inline
+ * tables and every `[env.NAME]` are seen as wrangler sees them.
+ */
+export function readDeployedConfigs(text: string): Map<string, DeployedConfig> {
+  const parsed = parse(text) as Table;
+  const configs = new Map([["", deployedIn(parsed)]]);
+  for (const [name, table] of Object.entries(tableOf(parsed.env)))
+    configs.set(name, deployedIn(tableOf(table)));
+  return configs;
 }
 
 /** Hosts only this machine reaches: what a local run names, never what users should. */
@@ -94,9 +98,29 @@ export function deployProblems({ vars, databases }: DeployedConfig): string[] {
   return problems;
 }
 
+/** Every environment's problems, each line naming its `[env.NAME]` (none for the top level). */
+export function preflightProblems(text: string, only?: string): string[] {
+  const configs = readDeployedConfigs(text);
+  if (only !== undefined && !configs.has(only)) return [`[env.${only}] is not in this file`];
+  return [...configs].flatMap(([name, config]) =>
+    only !== undefined && name !== only
+      ? []
+      : deployProblems(config).map((problem) => (name ? `[env.${name}] ${problem}` : problem)),
+  );
+}
+
 if (import.meta.main) {
-  const path = process.argv[2] ?? join(ROOT, "wrangler.toml");
-  const problems = deployProblems(readDeployedConfig(readFileSync(path, "utf8")));
+  // `--env NAME` checks what `wrangler deploy --env NAME` deploys; otherwise every environment.
+  const args = process.argv.slice(2);
+  const envAt = args.indexOf("--env");
+  const only = envAt === -1 ? undefined : (args.splice(envAt, 2)[1] ?? "");
+  const path = args[0] ?? join(ROOT, "wrangler.toml");
+  let problems: string[];
+  try {
+    problems = preflightProblems(readFileSync(path, "utf8"), only);
+  } catch (error) {
+    problems = [`it cannot be read as TOML: ${(error as Error).message.split("\n")[0]}`];
+  }
   if (problems.length > 0) {
     console.error(`${path} is not ready to deploy:`);
     for (const problem of problems) console.error(`  - ${problem}`);
