@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { MAX_PENDING, openBookmark, PENDING_FOR_MS } from "../src/api/bookmarks.ts";
 import { withD1 } from "../src/db/d1-calls.ts";
 import { setD1Outage } from "../src/development/d1-simulation.ts";
 import { everyMinute } from "../src/domain/housekeeping.ts";
@@ -135,6 +136,55 @@ describe("while D1 is away", () => {
     ]);
     expect(emptied).toEqual([]);
     expect((await list()).items).toEqual([]);
+  });
+
+  it("makes a bookmark name every write answered while D1 was away, refusing one more than it can hold", async () => {
+    const { apiKey } = await newProject();
+    await callJson("/api/v1/auth/info/", 200, { key: apiKey });
+    const externalId = `many-${crypto.randomUUID()}`;
+    let bookmark = "";
+    const create = () =>
+      call(base("collect"), {
+        method: "POST",
+        key: apiKey,
+        body: { external_id: externalId },
+        headers: bookmark ? { "keyproof-bookmark": bookmark } : {},
+      });
+    setD1Outage(true);
+    for (let n = 0; n < MAX_PENDING; n++) {
+      const created = await create();
+      expect(created.status).toBe(201);
+      bookmark = created.headers.get("keyproof-bookmark") ?? "";
+    }
+    // One more would leave a bookmark that cannot name it: refused, before anything changed.
+    const refused = await create();
+    await expectProblem(refused.clone(), 503);
+    expect(refused.headers.get("keyproof-bookmark")).toBe(bookmark);
+    setD1Outage(false);
+    const listed = await callJson<{ items: Detail[]; total: number }>(
+      `${base("collect")}?external_id=${externalId}&limit=100`,
+      200,
+      { key: apiKey, headers: { "keyproof-bookmark": bookmark } },
+    );
+    expect(listed.total).toBe(MAX_PENDING);
+    expect(listed.items).toHaveLength(MAX_PENDING);
+    // D1 back: the same write goes through, its earlier ones pushed first.
+    expect((await create()).status).toBe(201);
+  });
+
+  it("waits for a bookmark's pending writes for a bounded time, then asks no object", async () => {
+    const { apiKey, projectId } = await newProject();
+    await callJson("/api/v1/auth/info/", 200, { key: apiKey });
+    setD1Outage(true);
+    const created = await call(base("collect"), { method: "POST", key: apiKey, body: {} });
+    const { id } = (await created.json()) as Detail;
+    const bookmark = created.headers.get("keyproof-bookmark") ?? "";
+    setD1Outage(false);
+    const now = Date.now();
+    expect((await openBookmark(env, projectId, bookmark, now))?.pending).toEqual([id]);
+    expect(
+      (await openBookmark(env, projectId, bookmark, now + PENDING_FOR_MS + 60_000))?.pending,
+    ).toEqual([]);
   });
 
   it("refuses a key it has not seen with a 503, not a 401 or a 500", async () => {
