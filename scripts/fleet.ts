@@ -67,6 +67,16 @@ export const CLIENT_BUDGET = [
 ];
 
 /**
+ * Each bridge again as a backup without a health check: used only while no bridge is ready, as
+ * when none can reach the Worker, so an `ssh` user still meets a bridge, which says the service
+ * is away, instead of a bare closed connection. (One that is stopped refuses, and the balancer
+ * redispatches.) The same lines are in deploy/haproxy.cfg.
+ */
+export const FALLBACK_SUFFIX = "-fallback";
+const FALLBACK_COMMENT =
+  "# While no bridge is ready, every bridge still takes connections: it tells the user why.";
+
+/**
  * The local balancer: layer 4, a PROXY v2 header to each bridge (so each records the user's own
  * address), a health check on each bridge's /readyz, and a retry on another bridge when one
  * refuses. Timeouts above a bridge's longest connection (180 s), so HAProxy never cuts one.
@@ -111,10 +121,20 @@ ${options.bridges
       `    server ${bridge.id} 127.0.0.1:${bridge.sshPort} check addr ${bridge.httpHost} port ${bridge.httpPort}`,
   )
   .join("\n")}
+    ${FALLBACK_COMMENT}
+${options.bridges
+  .map(
+    (bridge) =>
+      `    server ${bridge.id}${FALLBACK_SUFFIX} 127.0.0.1:${bridge.sshPort} backup no-check`,
+  )
+  .join("\n")}
 `;
 }
 
-/** What HAProxy says of each bridge now (`UP`, `DOWN`, `MAINT`, ...), from its stats socket. */
+/**
+ * What HAProxy says of each bridge now (`UP`, `DOWN`, `MAINT`, ...), from its stats socket: its
+ * health-checked entry, not its fallback.
+ */
 export async function haproxyServers(statsSocket: string): Promise<Map<string, string>> {
   const csv = await new Promise<string>((resolve, reject) => {
     const socket = connect(statsSocket);
@@ -135,7 +155,8 @@ export async function haproxyServers(statsSocket: string): Promise<Map<string, s
   for (const row of rows) {
     const cells = row.split(",");
     const name = cells[at("svname")] ?? "";
-    if (cells[at("pxname")] !== "bridges" || name === "BACKEND") continue;
+    if (cells[at("pxname")] !== "bridges" || name === "BACKEND" || name.endsWith(FALLBACK_SUFFIX))
+      continue;
     servers.set(name, (cells[at("status")] ?? "").split(" ")[0] ?? "");
   }
   return servers;

@@ -1,15 +1,17 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server, Socket } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { buildBridge } from "../../scripts/build-bridge.ts";
+import { haproxyBinary, haproxyConfig, haproxyServers } from "../../scripts/fleet.ts";
 import { ROOT } from "../../scripts/local-dev.ts";
 import { stopWithThisProcess } from "../../scripts/process-guard.ts";
 import { freePort } from "../../test-support/local-worker.ts";
 import { greets, waitForGreeting } from "../../test-support/ssh-greeting.ts";
+import { UNAVAILABLE_MESSAGE } from "../../worker/src/protocol/terminal.ts";
 import { apiClient } from "./helpers/api.ts";
 import { makeKey, runSsh } from "./helpers/ssh.ts";
 
@@ -234,6 +236,59 @@ describe("readiness", () => {
       sample(metrics, "keyproof_bridge_worker_errors_total", '{endpoint="health"}'),
     ).toBeGreaterThan(0);
     await proxy.stop();
+  }, 45_000);
+});
+
+describe("behind HAProxy while no bridge can reach the Worker", () => {
+  it("still gives ssh users the bridge's sentence that the service is away", async () => {
+    const haproxy = haproxyBinary();
+    expect(haproxy, "HAProxy must be installed (.ci/run installs it)").not.toBeNull();
+    const proxy = await workerProxy();
+    // As `BRIDGES=2 npm start` runs its bridges: each believes the balancer's PROXY header.
+    // (It greets no one before their PROXY header: its health port says when it is up.)
+    const bridge = await runBundle(
+      { WORKER_URL: proxy.url, PROXY_PROTOCOL: "true", PROXY_PROTOCOL_TRUSTED: "127.0.0.1" },
+      false,
+    );
+    running.push(bridge);
+    await proxy.stop();
+    await expect.poll(() => readyz(bridge), { timeout: 12_000 }).toBe(503);
+    const dir = mkdtempSync(join(tmpdir(), "keyproof-balancer-"));
+    const statsSocket = join(dir, "haproxy.sock");
+    const listenPort = await freePort();
+    const config = join(dir, "haproxy.cfg");
+    const http = new URL(bridge.http);
+    writeFileSync(
+      config,
+      haproxyConfig({
+        listenHost: "127.0.0.1",
+        listenPort,
+        statsSocket,
+        bridges: [
+          {
+            id: "bridge-1",
+            sshPort: bridge.sshPort,
+            httpHost: http.hostname,
+            httpPort: Number(http.port),
+          },
+        ],
+      }),
+    );
+    const balancer = spawn(haproxy ?? "haproxy", ["-db", "-f", config], { stdio: "ignore" });
+    stopWithThisProcess(balancer, { group: false });
+    try {
+      // The balancer has counted the bridge out (not ready) before the user comes.
+      await expect
+        .poll(
+          async () => (await haproxyServers(statsSocket).catch(() => new Map())).get("bridge-1"),
+          { timeout: 10_000 },
+        )
+        .toBe("DOWN");
+      const result = await runSsh({ port: listenPort, user: "0".repeat(26), keys: [makeKey()] });
+      expect(`${result.stdout}${result.stderr}`).toContain(UNAVAILABLE_MESSAGE);
+    } finally {
+      balancer.kill("SIGKILL");
+    }
   }, 45_000);
 });
 

@@ -296,7 +296,7 @@ describe("reads near the caller, with read-your-writes", () => {
     const bookmark = created.headers.get("keyproof-bookmark") ?? "";
     const { id } = (await created.json()) as { id: string };
     // Sealed by the Worker; a create answered at its object names its session.
-    expect(bookmark).toMatch(new RegExp(`^first-unconstrained ${id}\\.[\\w-]{22}$`));
+    expect(bookmark).toMatch(new RegExp(`^first-unconstrained @\\d{10} ${id}\\.[\\w-]{22}$`));
     const list = await call("/api/v1/ssh/collect/sessions/?external_id=fresh", {
       key: apiKey,
       headers: { "keyproof-bookmark": bookmark },
