@@ -29,4 +29,26 @@ describe("one connection at a time", () => {
     expect(after.connections).toHaveLength(1);
     expect(after.connections[0]?.keys).toHaveLength(1);
   });
+
+  it("tells a second connection the truth: one in progress, or one cut off holding it for at most the lease", async () => {
+    const session = await ctx.api.createSession("collect", { must_confirm: true });
+    const first = runSsh({
+      port: ctx.bridge.port,
+      user: session.connection_identifier,
+      keys: [makeKey()],
+      input: "y\n",
+      inputDelayMs: 4000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const second = await runSsh({
+      port: ctx.bridge.port,
+      user: session.connection_identifier,
+      keys: [makeKey()],
+    });
+    expect(second.code).toBe(255);
+    expect(second.stderr).toContain(
+      "in progress, or one was cut off and holds it for at most 45 seconds more",
+    );
+    expect((await first).stdout).toContain("Collected 1 key");
+  });
 });

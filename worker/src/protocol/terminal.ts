@@ -1,5 +1,10 @@
 import type { KeyMismatch, KeyRefusalCode, OfferedKey, ProvenKeyView } from "./key-outcomes.ts";
-import type { ConnectionMethod, FinishConnectionResponse, RefusalReason } from "./messages.ts";
+import {
+  CONNECTION_LEASE_MS,
+  type ConnectionMethod,
+  type FinishConnectionResponse,
+  type RefusalReason,
+} from "./messages.ts";
 import { stripControlCharacters } from "./terminal-text.ts";
 
 /** What the user reads on their terminal. Pure text builders, so they are easy to test and change. */
@@ -79,7 +84,9 @@ export const REFUSALS: Record<RefusalReason, string> = {
   completed: "This keyproof session is already complete and accepts no more connections.",
   verified: "This keyproof session is already verified and accepts no more connections.",
   failed: "This keyproof session has failed after too many attempts. Ask for a new one.",
-  busy: "Another connection to this keyproof session is in progress. Try again in a moment.",
+  // A connection cut off (its bridge or the Worker gone mid-way) keeps its place until its lease
+  // runs out: said as it is, not as a connection in progress that may not exist.
+  busy: `Another connection to this keyproof session is in progress, or one was cut off and holds it for at most ${CONNECTION_LEASE_MS / 1000} seconds more. Try again after that.`,
 };
 
 const NO_KEY_OFFERED = [
