@@ -290,6 +290,37 @@ describe("projects and settings", () => {
     expect((await friend.browser.get(`/projects/${projectId}/sessions`)).status).toBe(404);
   });
 
+  it("keeps an invitation through sign-up for someone with no account yet", async () => {
+    const { browser, projectId } = await browserWithProject("Invited");
+    const created = await browser.follow(await browser.post(`/projects/${projectId}/invitations`));
+    const link = created.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
+    const path = new URL(link).pathname;
+    const newcomer = new Browser();
+    const signIn = await newcomer.get((await newcomer.get(path)).location ?? "");
+    // The sign-in page's "Sign up" link carries where they were going, and the form keeps it.
+    const signUpHref = signIn.html.match(/<a href="([^"]+)">Sign up<\/a>/)?.[1] ?? "";
+    expect(signUpHref).toBe(`/signup?next=${encodeURIComponent(path)}`);
+    const signUp = await newcomer.get(signUpHref.replaceAll("&amp;", "&"));
+    expect(signUp.html).toContain(`<input type="hidden" name="next" value="${path}"/>`);
+    const made = await newcomer.post("/signup", {
+      email: `invited-${crypto.randomUUID()}@example.com`,
+      password: "correct horse battery",
+      next: path,
+    });
+    // Signed up, they land on the invitation, and can join.
+    expect(made.location).toBe(path);
+    expect((await newcomer.get(path)).html).toContain("Join Invited");
+    const joined = await newcomer.post(path);
+    expect(joined.location).toContain(`/projects/${projectId}/sessions`);
+    // Somewhere else entirely is not where sign-up sends anyone.
+    const elsewhere = await new Browser().post("/signup", {
+      email: `elsewhere-${crypto.randomUUID()}@example.com`,
+      password: "correct horse battery",
+      next: "https://evil.example/",
+    });
+    expect(elsewhere.location).toBe("/projects");
+  });
+
   it("lets only one of two people join with the same link at once", async () => {
     const { browser, projectId } = await browserWithProject("Race");
     const created = await browser.follow(await browser.post(`/projects/${projectId}/invitations`));

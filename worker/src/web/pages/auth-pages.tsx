@@ -4,6 +4,10 @@ import type { PageContext } from "../forms.ts";
 import { type FormState, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
 
+/** The other form's link keeps where the user was going (an invitation, a project page). */
+const withNext = (path: string, next: string | undefined) =>
+  next ? `${path}?next=${encodeURIComponent(next)}` : path;
+
 export function AuthPage(props: {
   page: PageContext;
   mode: "signin" | "signup";
@@ -51,11 +55,11 @@ export function AuthPage(props: {
       <p class="muted">
         {signin ? (
           <>
-            No account yet? <a href="/signup">Sign up</a>
+            No account yet? <a href={withNext("/signup", props.next)}>Sign up</a>
           </>
         ) : (
           <>
-            Already have an account? <a href="/signin">Sign in</a>
+            Already have an account? <a href={withNext("/signin", props.next)}>Sign in</a>
           </>
         )}
       </p>

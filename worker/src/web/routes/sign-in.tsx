@@ -26,23 +26,33 @@ export const authRoutes = new Hono<AppEnv>()
   .get("/signin", (c) =>
     c.html(<AuthPage page={pageContext(c)} mode="signin" next={c.req.query("next")} />),
   )
-  .get("/signup", (c) => c.html(<AuthPage page={pageContext(c)} mode="signup" />))
+  .get("/signup", (c) =>
+    c.html(<AuthPage page={pageContext(c)} mode="signup" next={c.req.query("next")} />),
+  )
   .post("/signup", async (c) => {
     const form = await c.req.parseBody();
+    // Where the user was going when asked to sign in (an invitation): kept through sign-up.
+    const sent = text(form, "next") || undefined;
+    const next = sent ? safeNext(sent, new URL(c.req.url).origin) : undefined;
     if (!(await signUpAllowed(c.env, browserAddress(c)))) {
       const page = { ...pageContext(c), flash: { error: TOO_MANY_ATTEMPTS } };
-      return c.html(<AuthPage page={page} mode="signup" email={text(form, "email")} />, 429);
+      return c.html(
+        <AuthPage page={page} mode="signup" email={text(form, "email")} next={next} />,
+        429,
+      );
     }
     try {
       const db = directoryDb(c.env);
       const account = await signUp(db, text(form, "email"), text(form, "password"), new Date());
       setSessionCookie(c, await startWebSession(db, account.id, new Date()));
-      return redirectWith(c, "/projects", {
-        notice: "Welcome to keyproof. Create your first project.",
+      return redirectWith(c, next ?? "/projects", {
+        notice: next
+          ? "Welcome to keyproof. Your account is ready."
+          : "Welcome to keyproof. Create your first project.",
       });
     } catch (error) {
       const state = formState(form, error, ["password"]);
-      return c.html(<AuthPage page={pageContext(c)} mode="signup" form={state} />, 400);
+      return c.html(<AuthPage page={pageContext(c)} mode="signup" form={state} next={next} />, 400);
     }
   })
   .post("/signin", async (c) => {
