@@ -1564,7 +1564,7 @@ export interface components {
             timeout?: number;
             /** @description Webhooks for this session alone, created with it */
             webhooks?: components["schemas"]["WebhookCreate"][];
-        };
+        } & unknown;
         /** @description A collection session with its connections */
         CollectSessionDetail: {
             /**
@@ -1711,7 +1711,7 @@ export interface components {
             ssh_message?: string | null;
             /** @description Lifetime in seconds; default 3600. Not with `expired_at` */
             timeout?: number;
-        };
+        } & unknown;
         CollectStatusChangedEvent: {
             /** @description 1 for the first attempt */
             attempt: number;
@@ -2365,6 +2365,7 @@ export interface components {
             verified_at: string | null;
         };
         /**
+         * @description `timeout` and `expired_at` are alternatives: give one at most; at least one of `keys`, `keys_from` and `certificate_authorities` is not empty; `principal` needs `certificate_authorities`.
          * @example {
          *       "external_id": "user-42",
          *       "keys": [
@@ -2437,7 +2438,13 @@ export interface components {
             timeout?: number;
             /** @description Webhooks for this session alone, created with it */
             webhooks?: components["schemas"]["WebhookCreate"][];
-        };
+        } & (unknown & ({
+            keys: unknown;
+        } | {
+            keys_from: unknown;
+        } | {
+            certificate_authorities: unknown;
+        }));
         /** @description A verification session with its connections */
         VerifySessionDetail: {
             /** @description The CAs whose certificates prove a key, in the order given */
@@ -2620,7 +2627,7 @@ export interface components {
             ssh_message?: string | null;
             /** @description Lifetime in seconds; default 3600. Not with `expired_at` */
             timeout?: number;
-        };
+        } & unknown;
         VerifyStatusChangedEvent: {
             /** @description 1 for the first attempt */
             attempt: number;

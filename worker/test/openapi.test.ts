@@ -1,6 +1,8 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import { call, callJson } from "./helpers.ts";
+import { call, callJson, newProject } from "./helpers.ts";
+import { schemaErrors } from "./openapi-contract.ts";
 import { documentedOperations, type OpenApiTestDocument } from "./openapi-operations.ts";
 
 describe("OpenAPI document", () => {
@@ -76,6 +78,32 @@ describe("OpenAPI document", () => {
     });
     for (const ref of JSON.stringify(doc).matchAll(/"#\/components\/schemas\/(\w+)"/g)) {
       expect(doc.components.schemas[ref[1] ?? ""], ref[1]).toBeDefined();
+    }
+  });
+
+  it("states the rules across fields the API enforces, so a body the document allows is never refused", async () => {
+    const { apiKey } = await newProject();
+    const key = env.TEST_KEYS.accepted.find((entry) => entry.label === "ed25519")?.openssh ?? "";
+    const ca = { public_key: key };
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const cases: [string, string, Record<string, unknown>, boolean][] = [
+      ["CollectSessionCreate", "collect", { timeout: 600, expired_at: later }, false],
+      ["CollectSessionCreate", "collect", { timeout: 600 }, true],
+      ["VerifySessionCreate", "verify", {}, false],
+      ["VerifySessionCreate", "verify", { keys: [], certificate_authorities: [] }, false],
+      ["VerifySessionCreate", "verify", { keys: [{ public_key: key }], principal: "alice" }, false],
+      ["VerifySessionCreate", "verify", { keys: [{ public_key: key }], expired_at: later }, true],
+      ["VerifySessionCreate", "verify", { certificate_authorities: [ca], principal: "a" }, true],
+    ];
+    for (const [schema, kind, body, allowed] of cases) {
+      const errors = await schemaErrors(`#/components/schemas/${schema}`, body);
+      expect(errors.length === 0, `${schema} ${JSON.stringify(body)}: ${errors}`).toBe(allowed);
+      const answer = await call(`/api/v1/ssh/${kind}/sessions/`, {
+        method: "POST",
+        key: apiKey,
+        body,
+      });
+      expect(answer.status, `${kind} ${JSON.stringify(body)}`).toBe(allowed ? 201 : 400);
     }
   });
 

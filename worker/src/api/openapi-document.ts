@@ -75,7 +75,51 @@ export function buildOpenApiDocument(app: OpenAPIHono<AppEnv>, publicUrl: string
     ]),
   );
   describeMiddleware(document);
+  describeCrossFieldRules(document);
   return document;
+}
+
+/** `timeout` and `expired_at` are alternatives (schemas/sessions.ts, `oneExpiry`). */
+const ONE_EXPIRY = {
+  not: { required: ["timeout", "expired_at"] },
+  description: "`timeout` and `expired_at` are alternatives: give one at most",
+};
+
+/**
+ * The rules the API enforces across fields (schemas/sessions.ts refines them), stated in the
+ * request schemas as JSON Schema says them, so that a client generated from the document, or a
+ * fuzzer driven by it, never sends what the API refuses: one expiry at most; a verification
+ * session needs a key, a forge account or a CA; `principal` needs a CA.
+ */
+function describeCrossFieldRules(document: OpenApiDocument) {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const nonEmpty = (field: string) => ({
+    required: [field],
+    properties: { [field]: { minItems: 1 } },
+  });
+  for (const name of [
+    "CollectSessionCreate",
+    "CollectSessionPatch",
+    "VerifySessionCreate",
+    "VerifySessionPatch",
+  ]) {
+    const schema = schemas[name];
+    if (schema) schema.allOf = [...((schema.allOf as unknown[]) ?? []), { not: ONE_EXPIRY.not }];
+  }
+  const verify = schemas.VerifySessionCreate;
+  if (!verify) return;
+  // Inside allOf, so that a generated client types it as the object and one of these required.
+  verify.allOf = [
+    ...((verify.allOf as unknown[]) ?? []),
+    { anyOf: [nonEmpty("keys"), nonEmpty("keys_from"), nonEmpty("certificate_authorities")] },
+  ];
+  verify.dependentSchemas = { principal: nonEmpty("certificate_authorities") };
+  verify.description = [
+    verify.description,
+    `${ONE_EXPIRY.description}; at least one of \`keys\`, \`keys_from\` and \`certificate_authorities\` is not empty; \`principal\` needs \`certificate_authorities\`.`,
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 type Operation = {
