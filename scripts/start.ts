@@ -159,6 +159,9 @@ const startWorker = () =>
     env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_HIDE_BANNER: "true" },
     readable: readableLogLine("worker"),
   });
+// wrangler bundles the Worker and starts workerd: seconds, up to a minute on a first start or a
+// busy machine. Said, so the wait is not a silence.
+console.log("Starting the Worker (wrangler dev): up to a minute the first time…");
 let worker = startWorker();
 
 const workerUrl = `http://localhost:${HTTP_PORT}`;

@@ -64,24 +64,25 @@ const { project_id: projectId, livemode } = await reachKeyproof();
 
 /**
  * The project webhook this app listens with: the one already made for its URL (a restart does
- * not make another), or a new one. Its secret verifies every delivery.
+ * not make another), or a new one. Its secret verifies every delivery; it is deleted when the
+ * app stops, so no webhook is left failing at an address nobody listens on.
  */
-async function webhookSecret(url: string): Promise<string> {
+async function listeningWebhook(url: string): Promise<{ id: string; secret: string }> {
   const { data: hooks } = await keyproof.GET("/api/v1/webhooks/");
   const existing = hooks?.items.find((hook) => hook.url === url);
   if (existing) {
     const { data } = await keyproof.GET("/api/v1/webhooks/{webhook_id}/secret/", {
       params: { path: { webhook_id: existing.id } },
     });
-    if (data) return data.secret;
+    if (data) return { id: existing.id, secret: data.secret };
   }
   const { data: hook } = await keyproof.POST("/api/v1/webhooks/", {
     body: { url, events: ["verified", "status_changed"] },
   });
   if (!hook?.secret) throw new Error("could not create the webhook");
-  return hook.secret;
+  return { id: hook.id, secret: hook.secret };
 }
-const secret = await webhookSecret(`${PUBLIC_URL}/webhooks/keyproof`);
+const { id: webhookId, secret } = await listeningWebhook(`${PUBLIC_URL}/webhooks/keyproof`);
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -211,3 +212,14 @@ const server = createServer(async (request, response) => {
   }
 });
 server.listen(PORT, () => console.log(`example app on ${PUBLIC_URL}`));
+
+/** Stopping (Ctrl-C, SIGTERM): the webhook goes with the app, then the app. */
+async function stop() {
+  server.close();
+  await keyproof
+    .DELETE("/api/v1/webhooks/{webhook_id}/", { params: { path: { webhook_id: webhookId } } })
+    .catch(() => undefined);
+  process.exit(0);
+}
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);

@@ -55,6 +55,10 @@ describe("npm start", () => {
     const first = await started();
     await first.printed(RUNNING);
     expect(first.output()).not.toMatch(/⛅️|Your Worker has access|^Binding\s/m);
+    // The wait between the migrations and the banner says what it is.
+    expect(first.output()).toMatch(
+      /Applying local D1 migrations…\n(.*\n)*Starting the Worker \(wrangler dev\)/,
+    );
 
     // A second on the same state waits for the first, and never runs beside it.
     const second = await started({ stateDir: first.stateDir });
