@@ -444,6 +444,13 @@ describe("the dashboard as a new user meets it", () => {
     const api = apiClient(ctx.worker.url, site.apiKey);
     const session = await api.createSession("collect");
     await page.goto(`${site.project}/sessions/${session.id}`);
+    // What destroys is red wherever it is offered: the Delete that opens the question as the
+    // button that answers it (and Redact beside them).
+    const background = (selector: string) =>
+      page.$eval(selector, (element) => getComputedStyle(element).backgroundColor);
+    expect(await background('details.confirm summary:has-text("Delete")')).toBe(
+      await background('details.confirm form[action$="/delete"] button[type="submit"]'),
+    );
     // One click opens the question; the button under it refuses to send until the box is ticked.
     await page.click('details.confirm summary:has-text("Delete")');
     const form = `details.confirm form[action$="/delete"]`;

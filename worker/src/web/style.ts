@@ -63,7 +63,7 @@ button, .button { background: var(--button); color: #fff; border: 0; cursor: poi
 button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
 button.link { background: none; border: 0; padding: 0; color: var(--accent); text-decoration: underline; }
 button:hover, .button:hover { filter: brightness(1.1); }
-button.danger { background: var(--danger); color: #fff; }
+button.danger, .button.danger { background: var(--danger); color: #fff; }
 .muted { color: var(--muted); }
 .flash { padding: .6rem .8rem; border-radius: 6px; margin: .5rem 0 1rem; border: 1px solid; }
 .mode { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: .5rem; margin: 0 0 1rem; padding: .35rem .6rem; border: 1px solid var(--line); border-radius: var(--radius); font-size: .9rem; }
