@@ -6,6 +6,16 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/local-dev.ts";
 import { preflightProblems } from "../../scripts/preflight.ts";
 
+/** The shipped wrangler.toml with each value set as docs/deploying.md says. */
+function readyToDeploy(): string {
+  let n = 0;
+  return readFileSync(join(ROOT, "wrangler.toml"), "utf8")
+    .replace(/^SSH_HOST = ".*"$/m, 'SSH_HOST = "ssh.example.com"')
+    .replace(/^PUBLIC_URL = ".*"$/m, 'PUBLIC_URL = "https://keyproof.example.com"')
+    .replace(/^SSH_HOST_KEY_FINGERPRINTS = ".*"$/m, 'SSH_HOST_KEY_FINGERPRINTS = "SHA256:abc"')
+    .replace(/^database_id = ".*"$/gm, () => `database_id = "${crypto.randomUUID()}${n++}"`);
+}
+
 describe("npm run preflight", () => {
   const run = (config: string) =>
     spawnSync(process.execPath, [join(ROOT, "scripts", "preflight.ts"), config], {
@@ -26,13 +36,7 @@ describe("npm run preflight", () => {
   });
 
   it("passes once each is set as docs/deploying.md says, and refuses a development setting", () => {
-    const shipped = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-    let n = 0;
-    const ready = shipped
-      .replace(/^SSH_HOST = ".*"$/m, 'SSH_HOST = "ssh.example.com"')
-      .replace(/^PUBLIC_URL = ".*"$/m, 'PUBLIC_URL = "https://keyproof.example.com"')
-      .replace(/^SSH_HOST_KEY_FINGERPRINTS = ".*"$/m, 'SSH_HOST_KEY_FINGERPRINTS = "SHA256:abc"')
-      .replace(/^database_id = ".*"$/gm, () => `database_id = "${crypto.randomUUID()}${n++}"`);
+    const ready = readyToDeploy();
     const dir = mkdtempSync(join(tmpdir(), "keyproof-preflight-"));
     writeFileSync(join(dir, "ready.toml"), ready);
     const passed = run(join(dir, "ready.toml"));
@@ -49,13 +53,7 @@ describe("npm run preflight", () => {
 });
 
 describe("what preflight reads in wrangler.toml", () => {
-  const shipped = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-  let n = 0;
-  const ready = shipped
-    .replace(/^SSH_HOST = ".*"$/m, 'SSH_HOST = "ssh.example.com"')
-    .replace(/^PUBLIC_URL = ".*"$/m, 'PUBLIC_URL = "https://keyproof.example.com"')
-    .replace(/^SSH_HOST_KEY_FINGERPRINTS = ".*"$/m, 'SSH_HOST_KEY_FINGERPRINTS = "SHA256:abc"')
-    .replace(/^database_id = ".*"$/gm, () => `database_id = "${crypto.randomUUID()}${n++}"`);
+  const ready = readyToDeploy();
 
   it("sees a development setting however TOML writes it: a number, a literal string, a boolean", () => {
     expect(preflightProblems(ready)).toEqual([]);

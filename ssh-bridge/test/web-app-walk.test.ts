@@ -447,7 +447,13 @@ describe("the dashboard as a new user meets it", () => {
     // What destroys is red wherever it is offered: the Delete that opens the question as the
     // button that answers it (and Redact beside them).
     const background = (selector: string) =>
-      page.$eval(selector, (element) => getComputedStyle(element).backgroundColor);
+      page.$eval(selector, (element) => {
+        // The page's own window: this file's types have no DOM library.
+        const view = element.ownerDocument.defaultView as unknown as {
+          getComputedStyle(of: unknown): { backgroundColor: string };
+        };
+        return view.getComputedStyle(element).backgroundColor;
+      });
     expect(await background('details.confirm summary:has-text("Delete")')).toBe(
       await background('details.confirm form[action$="/delete"] button[type="submit"]'),
     );
