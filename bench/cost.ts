@@ -63,6 +63,8 @@ export const priceOf = (counts: Meters) =>
   );
 
 /** Until `done()`, asked every 100 ms for at most a minute. */
+const EVERY_EVENT_PROOF = "one proof with README's webhook (every event: 3 deliveries)";
+
 async function until(done: () => boolean) {
   for (const deadline = Date.now() + 60_000; !done(); await sleep(100))
     if (Date.now() > deadline) throw new Error("gave up waiting");
@@ -206,14 +208,31 @@ export async function runCostBench(
       name: "one proof with no webhook (create + SSH proof + GET)",
       counts: await measure(oneProof),
     });
+    // README's webhook: `{"url": …}`, every event, so three deliveries a proof (new_connection,
+    // key_collected, status_changed) where the filtered one above makes one.
+    const everyEvent = await api("POST", "/webhooks/", { url: `${receiver.url}/ok/cost-every` });
+    rows.push({
+      name: EVERY_EVENT_PROOF,
+      counts: await measure(async () => {
+        await oneProof();
+        await until(() => receiver.requestsTo("/ok/cost-every").length >= 3);
+      }),
+    });
+    await api("DELETE", `/webhooks/${everyEvent.id}/`);
     await api("PATCH", `/webhooks/${hook.id}/`, { enabled: true });
     const row = (name: string) => rows.find((one) => one.name === name)?.counts as Meters;
+    /** What README's every-event webhook adds to a proof's bill over the filtered one. */
+    const everyEventExtra = billOf(row(EVERY_EVENT_PROOF)) - billOf(proof);
     const options = [
       [
         "an `Idempotency-Key` on its create",
         billOf(row("API create with an `Idempotency-Key`")) - billOf(row("API create")),
       ],
       ["the hosted proof page, opened once", billOf(row("proof page"))],
+      [
+        "README's webhook, every event (3 deliveries), instead of `status_changed` only",
+        everyEventExtra,
+      ],
       [
         "one failed delivery attempt (retried)",
         billOf(row("one proof whose delivery fails once, then succeeds")) - billOf(proof),
@@ -313,7 +332,7 @@ ${table(
   ],
 )}
 
-**A million proofs cost $${lifecycle.total.toFixed(2)} over their whole life** (target ≤ $25), before what the Workers Paid plan includes; $${perMillion.toFixed(2)} counted per request as above. Workers Logs moves to Cloudflare Observability pricing on 2026-12-01 (its page says so): the line above is at today's $0.60 a million events.
+**A million proofs cost $${(lifecycle.total + everyEventExtra).toFixed(2)} over their whole life with the webhook README creates** (every event: three deliveries a proof; the lifecycle above plus what those two more deliveries add, measured above, its per-request lines only), **and $${lifecycle.total.toFixed(2)} with a webhook filtered to \`status_changed\`** (target ≤ $25), before what the Workers Paid plan includes; $${perMillion.toFixed(2)} counted per request as above. Workers Logs moves to Cloudflare Observability pricing on 2026-12-01 (its page says so): the line above is at today's $0.60 a million events.
 
 Machine: ${machine()}.`;
     if (write) writeSection("cost", markdown);
