@@ -106,8 +106,10 @@ export default defineConfig(async () => {
             // works in projects of its own, and a test that looks for a trace in every database
             // makes traces no other test has (fresh-traces.ts).
             isolate: false,
-            // Three files at once share two cores: a test that takes 1 s alone may take several.
+            // Three files at once share two cores: a test that takes 1 s alone may take several,
+            // and a condition polled for (a push landing, an object emptying) as long.
             testTimeout: 30_000,
+            expect: { poll: { timeout: 10_000 } },
             setupFiles: ["worker/test/setup/apply-migrations.ts"],
             globalSetup: ["worker/test/setup/http-servers-global.ts"],
           },

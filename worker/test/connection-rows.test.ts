@@ -87,7 +87,7 @@ describe("a session's connections in the index", () => {
     await vi.waitFor(async () => {
       await runDurableObjectAlarm(objectOf(session.id));
       expect((await storageOf(objectOf(session.id))).entries).toBe(0);
-    });
+    }, 10_000);
     const after = await detailOf(project.apiKey, session.id);
     const byId = (detail: Detail) =>
       [...detail.connections]
@@ -135,6 +135,6 @@ describe("a session's connections in the index", () => {
         .where(eq(connections.sessionId, session.id));
       expect(rows).toHaveLength(2);
       for (const connection of rows) expectRedactedConnectionRow(connection);
-    });
+    }, 10_000);
   });
 });

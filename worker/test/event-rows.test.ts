@@ -201,6 +201,6 @@ describe("a push's events in one row", () => {
 
     const deleted = await call(`${BASE}${session.id}/`, { method: "DELETE", key: project.apiKey });
     expect(deleted.status).toBe(204);
-    await vi.waitFor(async () => expect(await rowsOf(project, session.id)).toEqual([]));
+    await vi.waitFor(async () => expect(await rowsOf(project, session.id)).toEqual([]), 10_000);
   });
 });

@@ -394,7 +394,7 @@ describe("a session read back from D1 with a connection in progress", () => {
     await vi.waitFor(async () => {
       await runDurableObjectAlarm(objectOf(session.id));
       expect((await storageOf(objectOf(session.id))).entries).toBe(0);
-    });
+    }, 10_000);
     await db
       .update(connections)
       .set({ outcome: "in_progress", closedAt: null })
@@ -411,7 +411,7 @@ describe("a session read back from D1 with a connection in progress", () => {
       });
       expect(now.connections[0]?.outcome).not.toBe("in_progress");
       return now;
-    });
+    }, 10_000);
     expect(closed.connections[0]?.outcome).toBe("disconnected");
     expect(
       (
@@ -495,10 +495,10 @@ describe("back-to-back writes", () => {
       });
     // Each is answered at its object; their pushes follow.
     expect((await patch(one.id)).status).toBe(200);
-    await vi.waitFor(() => expect(entered.length).toBe(1));
+    await vi.waitFor(() => expect(entered.length).toBe(1), 10_000);
     expect((await patch(two.id)).status).toBe(200);
     // The second push's transaction reached the primary while the first was still there.
-    await vi.waitFor(() => expect(entered.length).toBe(2));
+    await vi.waitFor(() => expect(entered.length).toBe(2), 10_000);
     expect(entered[1] ?? 0).toBeLessThan(left[0] ?? Number.POSITIVE_INFINITY);
     await indexed(one.id);
     await indexed(two.id);

@@ -100,8 +100,11 @@ describe("DELETE", () => {
     const { apiKey, projectId, db, session } = await closedSession(0);
     const path = `/api/v1/ssh/collect/sessions/${session.id}`;
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
-    // Its object keeps no tombstone: D1 had the deletion before the answer.
-    expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
+    // Its object keeps no tombstone once D1 has the deletion (its push, a moment after the
+    // answer).
+    await expect
+      .poll(() => storageOf(objectOf(session.id)), { timeout: 10_000 })
+      .toEqual(NOTHING_STORED);
     await expectProblem(await call(path, { key: apiKey }), 404);
     const events = await callJson<{ items: unknown[] }>("/api/v1/events/", 200, { key: apiKey });
     expect(events.items).toEqual([]);

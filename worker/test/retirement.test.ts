@@ -49,7 +49,9 @@ describe("a closed session's object", () => {
     const { apiKey, session, path, before } = await closedLongAgo();
     // Its retirement is due: the read above set the alarm for now. Run here, unless it ran already.
     await runDurableObjectAlarm(objectOf(session.id));
-    await expect.poll(() => storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
+    await expect
+      .poll(() => storageOf(objectOf(session.id)), { timeout: 10_000 })
+      .toEqual(NOTHING_STORED);
 
     // Read back from the primary: the same session, its webhooks included.
     expect(await callJson<Detail>(path, 200, { key: apiKey })).toEqual(before);
@@ -78,7 +80,9 @@ describe("a closed session's object", () => {
   it("is deleted through the index once retired, and is then unknown everywhere", async () => {
     const { apiKey, db, session, path } = await closedLongAgo();
     await runDurableObjectAlarm(objectOf(session.id));
-    await expect.poll(() => storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
+    await expect
+      .poll(() => storageOf(objectOf(session.id)), { timeout: 10_000 })
+      .toEqual(NOTHING_STORED);
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
     expect((await call(path, { key: apiKey })).status).toBe(404);
     expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);

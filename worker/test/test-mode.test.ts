@@ -94,7 +94,7 @@ describe("keys and data by mode", () => {
       const log = await callJson<Log>("/api/v1/events/", 200, { key: testKey });
       expect(log.items.length).toBeGreaterThan(0);
       return log;
-    });
+    }, 10_000);
     const liveLog = await callJson<Log>("/api/v1/events/", 200, { key: apiKey });
     expect(liveLog.items).toEqual([]);
     expect(testLog.items.every((event) => event.session_id === test.id && !event.livemode)).toBe(

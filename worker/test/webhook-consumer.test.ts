@@ -158,8 +158,10 @@ describe("a webhook's sender, message by message", () => {
     const { apiKey, invocationId } = await invocationFor(path);
     const session = await createSession<{ id: string }>(apiKey, "collect", {});
     // A create answers once its object committed; its row reaches D1 with the push.
-    await vi.waitFor(async () =>
-      expect(await db.select().from(sessions).where(eq(sessions.id, session.id))).toHaveLength(1),
+    await vi.waitFor(
+      async () =>
+        expect(await db.select().from(sessions).where(eq(sessions.id, session.id))).toHaveLength(1),
+      10_000,
     );
     const [row] = await db
       .select()
@@ -428,8 +430,9 @@ describe("webhook sweeper", () => {
       },
       { timeout: 10_000, interval: 200 },
     );
-    await vi.waitFor(async () =>
-      expect((await invocation(invocationId)).row?.status).toBe("succeeded"),
+    await vi.waitFor(
+      async () => expect((await invocation(invocationId)).row?.status).toBe("succeeded"),
+      10_000,
     );
   });
 });
