@@ -1,13 +1,50 @@
 /** The history bench's section of docs/benchmarks.md, from a run's figures. */
-import type { runHistoryBench } from "./history.ts";
 import { BURST_QUERY_MS, EMPTY, LOADED, QUERY_MS } from "./history-loader.ts";
 import { machine, percentile, table } from "./lib.ts";
+
+/** What one set of proofs cost and took, per proof. */
+export interface Measured {
+  rowsRead: number;
+  rowsWritten: number;
+  primaryQueries: number;
+  replicaQueries: number;
+  /** The directory's queries a proof: on its primary, and on a replica. */
+  directoryPrimary: number;
+  directoryReplica: number;
+  writerRequests: number;
+  dollarsPerMillion: number;
+  create: number[];
+  get: number[];
+  list: number[];
+  delivery: number[];
+}
+
+/** One shard's figures: a proof at a time, then a burst. */
+export interface HistoryPhase {
+  single: Measured;
+  /** D1 rows read a proof, by statement. */
+  readBy: Record<string, number>;
+  burstPrimaryQueries: number;
+  burstProofsPerSecond: number;
+  burstPrimaryBusy: number;
+  burstTransactions: number;
+  burstStatements: (readonly [string, number])[];
+}
+
+/** A run: the loaded shard against the empty one, and what loading took. */
+export interface HistoryResult {
+  loaded: HistoryPhase;
+  empty: HistoryPhase;
+  loadSeconds: number;
+  shardBytes: number;
+  seconds: number;
+}
 
 export function historyMarkdown(
   sessionsEach: number,
   proofs: number,
   burst: number,
-  result: Awaited<ReturnType<typeof runHistoryBench>>,
+  result: HistoryResult,
 ) {
   const { loaded, empty } = result;
   const fmt = (value: number, digits = 1) => value.toFixed(digits);

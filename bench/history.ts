@@ -26,27 +26,14 @@ import {
   QUERY_MS,
   templateOf,
 } from "./history-loader.ts";
-import { historyMarkdown } from "./history-report.ts";
+import { type HistoryResult, historyMarkdown, type Measured } from "./history-report.ts";
 import { loop, scriptArgs, writeSection } from "./lib.ts";
 
-/** What one set of proofs cost and took, per proof. */
-interface Measured {
-  rowsRead: number;
-  rowsWritten: number;
-  primaryQueries: number;
-  replicaQueries: number;
-  /** The directory's queries a proof: on its primary, and on a replica. */
-  directoryPrimary: number;
-  directoryReplica: number;
-  writerRequests: number;
-  dollarsPerMillion: number;
-  create: number[];
-  get: number[];
-  list: number[];
-  delivery: number[];
-}
-
-export async function runHistoryBench(sessionsEach = 300_000, proofs = 30, burst = 200) {
+export async function runHistoryBench(
+  sessionsEach = 300_000,
+  proofs = 30,
+  burst = 200,
+): Promise<HistoryResult> {
   const persistTo = mkdtempSync(join(tmpdir(), "keyproof-history-"));
   const started = Date.now();
   await copyMigratedState(persistTo);
