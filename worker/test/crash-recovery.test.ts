@@ -6,7 +6,7 @@ import { setPrimaryGate } from "../src/development/d1-simulation.ts";
 import { CONNECTION_LEASE_MS } from "../src/protocol/messages.ts";
 import { blobOf, internal } from "./bridge-calls.ts";
 import { freshEd25519 } from "./fresh-traces.ts";
-import { callJson, createSession, newProject } from "./helpers.ts";
+import { callJson, createSession, eventTypesOf, newProject } from "./helpers.ts";
 import { objectOf, storageOf } from "./session-objects.ts";
 
 /**
@@ -85,12 +85,7 @@ describe("a change whose push is lost with the process", () => {
     await runDurableObjectAlarm(objectOf(session.id));
     const [row] = await db.select().from(sessions).where(eq(sessions.id, session.id));
     expect(row?.status).toBe("completed");
-    const events = await callJson<{ items: { type: string }[] }>(
-      `/api/v1/events/?session_id=${session.id}`,
-      200,
-      { key: apiKey },
-    );
-    expect(events.items.map((event) => event.type).sort()).toEqual([
+    expect(await eventTypesOf(apiKey, session.id)).toEqual([
       "key_collected",
       "new_connection",
       "status_changed",

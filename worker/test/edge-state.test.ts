@@ -12,7 +12,7 @@ import { SessionStore } from "../src/session-object/session-store.ts";
 import { WriteBuffer } from "../src/session-object/write-buffer.ts";
 import { processInvocation } from "../src/webhooks/consumer.ts";
 import { blobOf, connectAndFinish, internal, openConnection } from "./bridge-calls.ts";
-import { call, callJson, createSession, newProject } from "./helpers.ts";
+import { call, callJson, createSession, eventTypesOf, newProject } from "./helpers.ts";
 import { indexed, objectOf, storageOf } from "./session-objects.ts";
 
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
@@ -238,12 +238,7 @@ describe("a proof never waits on the D1 primary", () => {
     expect(await indexedStatus()).toBe("pending");
     await runDurableObjectAlarm(objectOf(session.id));
     expect(await indexedStatus()).toBe("completed");
-    const events = await callJson<{ items: { type: string }[] }>(
-      `/api/v1/events/?session_id=${session.id}`,
-      200,
-      { key: apiKey },
-    );
-    expect(events.items.map((event) => event.type).sort()).toEqual([
+    expect(await eventTypesOf(apiKey, session.id)).toEqual([
       "key_collected",
       "new_connection",
       "status_changed",

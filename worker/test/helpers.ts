@@ -216,3 +216,13 @@ export async function deliveryAt(path: string, event: string) {
   }
   throw new Error(`no ${event} delivery at ${path}`);
 }
+
+/** The types of a session's events in its project's event log, sorted. */
+export async function eventTypesOf(apiKey: string, sessionId: string): Promise<string[]> {
+  const events = await callJson<{ items: { type: string }[] }>(
+    `/api/v1/events/?session_id=${sessionId}`,
+    200,
+    { key: apiKey },
+  );
+  return events.items.map((event) => event.type).sort();
+}

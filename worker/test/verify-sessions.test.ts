@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { freshEd25519 } from "./fresh-traces.ts";
 import { call, callJson, createSession, expectProblem, locations, newProject } from "./helpers.ts";
 
 const BASE = "/api/v1/ssh/verify/sessions/";
@@ -106,25 +107,13 @@ describe("verification sessions: happy path", () => {
   });
 });
 
-/** A fresh Ed25519 public key as an OpenSSH line, made with WebCrypto. */
-async function randomEd25519Line(): Promise<string> {
-  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
-  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  const type = new TextEncoder().encode("ssh-ed25519");
-  const blob = new Uint8Array([0, 0, 0, type.length, ...type, 0, 0, 0, raw.length, ...raw]);
-  return `ssh-ed25519 ${btoa(String.fromCharCode(...blob))}`;
-}
-
 describe("verification sessions: limits", () => {
   it("stores the maximum of 50 keys", async () => {
     const { apiKey } = await newProject();
     const keys = await Promise.all(
       Array.from({ length: 50 }, async (_, i) => ({
         name: `k${i}`,
-        public_key: await randomEd25519Line(),
+        public_key: await freshEd25519(),
       })),
     );
     const session = await callJson<Session>(BASE, 201, {
