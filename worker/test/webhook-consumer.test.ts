@@ -1,15 +1,22 @@
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { shardDb } from "../src/db/databases.ts";
 import { sessions } from "../src/db/sessions.ts";
 import { eventRows, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
+import { setD1Outage } from "../src/development/d1-simulation.ts";
 import worker from "../src/index.ts";
 import { createWebhook } from "../src/webhooks/definitions.ts";
 import { outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
 import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts";
-import { sendWebhookMessages } from "../src/webhooks/sender-object.ts";
+import { SEND_RETRY_MS, sendWebhookMessages } from "../src/webhooks/sender-object.ts";
 import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
 import { contextOf, createSession, newProject } from "./helpers.ts";
 
@@ -470,6 +477,34 @@ describe("the queue's consumer", () => {
     const [slowOne] = await receivedAt(slowPath);
     const [fastOne] = await receivedAt(fastPath);
     expect(fastOne?.at).toBeLessThan(slowOne?.finishedAt ?? 0);
+  });
+});
+
+describe("a webhook's sender", () => {
+  afterEach(() => setD1Outage(false));
+
+  it("keeps what it could not send while D1 is away, wakes again for it, then sends it", async () => {
+    const path = `/ok/sender-${crypto.randomUUID()}`;
+    const { webhook, invocationId } = await invocationFor(path);
+    const sender = env.WEBHOOK_SENDERS.get(env.WEBHOOK_SENDERS.idFromName(webhook.id));
+    const kept = () =>
+      runInDurableObject(sender, async (_instance, state) => ({
+        messages: [...state.storage.kv.list()].length,
+        alarm: await state.storage.getAlarm(),
+      }));
+    setD1Outage(true);
+    await sender.accept([{ invocation_id: invocationId, attempt: 1, shard: SHARD }]);
+    await runDurableObjectAlarm(sender);
+    const waiting = await kept();
+    expect(waiting.messages).toBe(1);
+    expect(waiting.alarm).toBeGreaterThan(Date.now() + SEND_RETRY_MS / 2);
+    expect(await receivedAt(path)).toEqual([]);
+    setD1Outage(false);
+    await runDurableObjectAlarm(sender);
+    expect(await kept()).toEqual({ messages: 0, alarm: null });
+    expect((await receivedAt(path)).map((request) => request.headers["webhook-id"])).toEqual([
+      invocationId,
+    ]);
   });
 });
 

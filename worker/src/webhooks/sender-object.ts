@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { withD1 } from "../db/d1-calls.ts";
 import { webhookOfInvocation } from "../db/webhooks.ts";
 import type { Env } from "../env.ts";
+import { log } from "../lib/log.ts";
 import { meteredAlarm, meteredStorage, metering, objectStub } from "../lib/meter.ts";
 import { ORDER_POLL_BUDGET_MS } from "./claims.ts";
 import { firstAttemptSent, processInvocation } from "./consumer.ts";
@@ -20,6 +21,9 @@ import { enqueue, enqueueQuietly, type WebhookMessage } from "./queue.ts";
  * claims, so a message handled twice (a crash between a send and the delete) is a duplicate the
  * claims drop.
  */
+/** How long a sender waits before trying again what it could not send. */
+export const SEND_RETRY_MS = 30_000;
+
 export class WebhookSender extends DurableObject<Env> {
   readonly #storage: DurableObjectStorage;
 
@@ -40,10 +44,20 @@ export class WebhookSender extends DurableObject<Env> {
       for (;;) {
         const kept = [...this.#storage.kv.list<WebhookMessage[]>()];
         if (kept.length === 0) return;
-        await sendWebhookMessages(
-          this.env,
-          kept.flatMap(([, messages]) => messages),
-        );
+        try {
+          await sendWebhookMessages(
+            this.env,
+            kept.flatMap(([, messages]) => messages),
+          );
+        } catch (error) {
+          // D1 or the queue away: the messages stay, and this object wakes again for them, for
+          // as long as it takes (the runtime's own alarm retries give up after a few).
+          log(this.env, "warn", "a webhook's sender could not send; it tries again", {
+            error: String(error),
+          });
+          await this.#storage.setAlarm(Date.now() + SEND_RETRY_MS);
+          return;
+        }
         for (const [key] of kept) this.#storage.kv.delete(key);
       }
     });
