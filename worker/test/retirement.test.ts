@@ -44,14 +44,21 @@ async function closedLongAgo() {
   return { apiKey, db, session, path, before };
 }
 
+/**
+ * Runs the object's alarm (if one is set) and says what it then stores. On a busy machine the
+ * first run may find a push still under way and set the alarm again, as it would in production:
+ * polled, the alarm runs each time it would have come.
+ */
+async function retiredByItsAlarm(sessionId: string) {
+  await runDurableObjectAlarm(objectOf(sessionId));
+  return storageOf(objectOf(sessionId));
+}
+
 describe("a closed session's object", () => {
   it("deletes its own storage once the index has it all, and the session reads the same after", async () => {
     const { apiKey, session, path, before } = await closedLongAgo();
     // Its retirement is due: the read above set the alarm for now. Run here, unless it ran already.
-    await runDurableObjectAlarm(objectOf(session.id));
-    await expect
-      .poll(() => storageOf(objectOf(session.id)), { timeout: 10_000 })
-      .toEqual(NOTHING_STORED);
+    await expect.poll(() => retiredByItsAlarm(session.id)).toEqual(NOTHING_STORED);
 
     // Read back from the primary: the same session, its webhooks included.
     expect(await callJson<Detail>(path, 200, { key: apiKey })).toEqual(before);
@@ -79,10 +86,7 @@ describe("a closed session's object", () => {
 
   it("is deleted through the index once retired, and is then unknown everywhere", async () => {
     const { apiKey, db, session, path } = await closedLongAgo();
-    await runDurableObjectAlarm(objectOf(session.id));
-    await expect
-      .poll(() => storageOf(objectOf(session.id)), { timeout: 10_000 })
-      .toEqual(NOTHING_STORED);
+    await expect.poll(() => retiredByItsAlarm(session.id)).toEqual(NOTHING_STORED);
     expect((await call(path, { method: "DELETE", key: apiKey })).status).toBe(204);
     expect((await call(path, { key: apiKey })).status).toBe(404);
     expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);
