@@ -11,6 +11,7 @@ import type { CertificateAuthorityInput, ConfiguredKeyInput } from "../schemas/p
 import { returnUrlProblem } from "../schemas/return-url.ts";
 import type { SessionOptionsInput } from "../schemas/sessions.ts";
 import type { WebhookCreateInput } from "../schemas/webhooks.ts";
+import { forgetSessionInSenders } from "../webhooks/forget-session.ts";
 import type { ProjectContext } from "./context.ts";
 import { keysGivenInAdvance } from "./given-keys.ts";
 import {
@@ -258,6 +259,8 @@ export async function deleteSession(
   const { scope, ref, object } = objectFor(ctx, kind, sessionId);
   const written = unwrap(await object.remove(ref, scope), sessionId);
   await forgetIdempotentAnswers(ctx.env, ctx.projectId, sessionId, "deleted");
+  // After the answer nothing more about the session is sent: its webhooks' senders drop it.
+  await forgetSessionInSenders(ctx, sessionId);
   return written;
 }
 

@@ -47,6 +47,14 @@ export const firstAttemptSent = (invocationId: string) => handled.has(invocation
 
 export type { QueueDecision } from "./attempt.ts";
 
+/** What the webhook's sender says of each attempt (sender-object.ts): sent at all, and sending. */
+export interface SendGuard {
+  /** The session was deleted: nothing of it is sent. */
+  forgotten(sessionId: string | null): boolean;
+  /** An attempt of the session's event is under way, until `done` settles. */
+  sending(sessionId: string | null, done: Promise<unknown>): void;
+}
+
 const later = (delaySeconds: number): QueueDecision => ({
   kind: "later",
   delaySeconds: queueDelay(delaySeconds),
@@ -66,6 +74,7 @@ export async function processInvocation(
   messageAttempts = 1,
   /** Until when a first attempt may wait here for an earlier one in flight (claimRunSoon). */
   waitUntil = Date.now() + ORDER_POLL_BUDGET_MS,
+  guard?: SendGuard,
 ): Promise<QueueDecision> {
   const db = shardDb(env, shard);
   const [found] = await withWebhookAndEvent(db)
@@ -107,18 +116,19 @@ export async function processInvocation(
     if (run.length === 0)
       return (await isClaimable(db, invocation, new Date())) ? later(ORDER_WAIT_SECONDS) : done;
     let own: QueueDecision | null = null;
-    for (const [loaded, decision] of await deliverClaimed(env, shard, run, timeout, dropped)) {
+    const decisions = await deliverClaimed(env, shard, run, timeout, dropped, guard);
+    for (const [loaded, decision] of decisions) {
       if (loaded.invocation.id === invocation.id) own = decision;
       else await followUp(env, shard, loaded, decision);
     }
     // More than a run's worth of events came before this one: its turn is next.
     if (own === null) return later(0);
-    await sendLaterEvents(env, shard, invocation.webhookId, timeout);
+    await sendLaterEvents(env, shard, invocation.webhookId, timeout, guard);
     return own;
   }
   // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
   if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout)))) return done;
-  const [decision] = await deliverClaimed(env, shard, [found], timeout);
+  const [decision] = await deliverClaimed(env, shard, [found], timeout, [], guard);
   return decision?.[1] ?? done;
 }
 
@@ -131,11 +141,17 @@ const MAX_LATER_RUNS = 4;
  * (ORDER_WAIT_SECONDS) before trying; by then their events were sent, so they have nothing left
  * to do. Under a burst the events thus go out back to back rather than a wave a second.
  */
-async function sendLaterEvents(env: Env, shard: string, webhookId: string, timeout: number) {
+async function sendLaterEvents(
+  env: Env,
+  shard: string,
+  webhookId: string,
+  timeout: number,
+  guard?: SendGuard,
+) {
   for (let runs = 0; runs < MAX_LATER_RUNS; runs++) {
     const { run, dropped } = await claimRun(shardDb(env, shard), webhookId, null, timeout);
     if (run.length === 0) return;
-    const decisions = await deliverClaimed(env, shard, run, timeout, dropped);
+    const decisions = await deliverClaimed(env, shard, run, timeout, dropped, guard);
     for (const [loaded, decision] of decisions) await followUp(env, shard, loaded, decision);
     // A 410 disabled the webhook: nothing more goes to it.
     if (decisions.length < run.length) return;
@@ -158,7 +174,8 @@ async function followUp(
  * Sends each claimed invocation's next attempt, in order, then records every answer in one
  * batch, and says what comes next for each. The clock is read at each send: a run may take
  * minutes, and neither a signed timestamp nor a retry's schedule may be that old. After a 410 the
- * webhook is disabled and the rest of the run is not sent (its claims are let go).
+ * webhook is disabled and the rest of the run is not sent (its claims are let go). An event of a
+ * session deleted meanwhile is not sent either (its claim let go: the deletion erases it).
  */
 async function deliverClaimed(
   env: Env,
@@ -167,6 +184,7 @@ async function deliverClaimed(
   timeout: number,
   /** Claimed, but not to be sent now (behind one another message took): let go. */
   dropped: string[] = [],
+  guard?: SendGuard,
 ): Promise<[LoadedInvocation, QueueDecision][]> {
   const db = shardDb(env, shard);
   const decisions: [LoadedInvocation, QueueDecision][] = [];
@@ -178,15 +196,24 @@ async function deliverClaimed(
     claimed.map((loaded) => loaded.event),
   );
   let gone = false;
+  const forgotten: string[] = [];
   for (const [position, loaded] of claimed.entries()) {
     if (gone) break;
-    const attempt = await attemptOnce(env, loaded, bodies[position] ?? loaded.event, timeout);
+    if (guard?.forgotten(loaded.event.sessionId)) {
+      forgotten.push(loaded.invocation.id);
+      decisions.push([loaded, done]);
+      continue;
+    }
+    const sending = attemptOnce(env, loaded, bodies[position] ?? loaded.event, timeout);
+    guard?.sending(loaded.event.sessionId, sending);
+    const attempt = await sending;
     answers.push(attempt.answer);
     decisions.push([loaded, attempt.decision]);
     gone = attempt.gone;
   }
   const unsent = [
     ...claimed.slice(decisions.length).map((loaded) => loaded.invocation.id),
+    ...forgotten,
     ...dropped,
   ];
   const writes: Statement[] = recordAnswers(answers);

@@ -5,7 +5,7 @@ import type { Env } from "../env.ts";
 import { log } from "../lib/log.ts";
 import { meteredAlarm, meteredStorage, metering, objectStub } from "../lib/meter.ts";
 import { ORDER_POLL_BUDGET_MS } from "./claims.ts";
-import { firstAttemptSent, processInvocation } from "./consumer.ts";
+import { firstAttemptSent, processInvocation, type SendGuard } from "./consumer.ts";
 import { enqueue, enqueueQuietly, type WebhookMessage } from "./queue.ts";
 
 /**
@@ -19,13 +19,24 @@ import { enqueue, enqueueQuietly, type WebhookMessage } from "./queue.ts";
  * What is kept is the messages themselves (ids and shard, nothing about a session), one entry
  * per batch handed over, deleted once its attempts are made: D1 holds the schedule and the
  * claims, so a message handled twice (a crash between a send and the delete) is a duplicate the
- * claims drop.
+ * claims drop. Besides them, the ids of sessions deleted lately: nothing of theirs is sent.
  */
 /** How long a sender waits before trying again what it could not send. */
 export const SEND_RETRY_MS = 30_000;
 
+/**
+ * How long a sender remembers a deleted session: far longer than the deletion takes to reach D1,
+ * after which no message finds anything of the session to send.
+ */
+export const FORGOTTEN_KEPT_MS = 24 * 60 * 60 * 1000;
+
+const BATCH = "batch:";
+const FORGOTTEN = "forgotten:";
+
 export class WebhookSender extends DurableObject<Env> {
   readonly #storage: DurableObjectStorage;
+  /** The attempt being sent now, and its event's session. */
+  #sending: { sessionId: string | null; done: Promise<unknown> } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, withD1(env));
@@ -34,20 +45,44 @@ export class WebhookSender extends DurableObject<Env> {
 
   /** Keeps `messages` and wakes at once to send them (a run under way takes them with it). */
   async accept(messages: WebhookMessage[]): Promise<void> {
-    this.#storage.kv.put(`${Date.now()}-${crypto.randomUUID()}`, messages);
-    if ((await this.#storage.getAlarm()) === null) await this.#storage.setAlarm(Date.now());
+    this.#storage.kv.put(`${BATCH}${Date.now()}-${crypto.randomUUID()}`, messages);
+    // Woken at once, unless a retry is due soon anyway (not for a forgotten session's expiry).
+    const alarm = await this.#storage.getAlarm();
+    if (alarm === null || alarm > Date.now() + SEND_RETRY_MS)
+      await this.#storage.setAlarm(Date.now());
   }
+
+  /**
+   * The session was deleted: nothing of it is sent from now on, and an attempt of it being sent
+   * now has ended when this returns, so the deletion's answer is the last word about it.
+   */
+  async forgetSession(sessionId: string): Promise<void> {
+    this.#storage.kv.put(`${FORGOTTEN}${sessionId}`, Date.now());
+    if ((await this.#storage.getAlarm()) === null)
+      await this.#storage.setAlarm(Date.now() + FORGOTTEN_KEPT_MS);
+    const sending = this.#sending;
+    if (sending?.sessionId === sessionId) await sending.done.catch(() => undefined);
+  }
+
+  readonly #guard: SendGuard = {
+    forgotten: (sessionId) =>
+      sessionId !== null && this.#storage.kv.get(`${FORGOTTEN}${sessionId}`) !== undefined,
+    sending: (sessionId, done) => {
+      this.#sending = { sessionId, done };
+    },
+  };
 
   override alarm(): Promise<void> {
     return meteredAlarm(async () => {
       // Messages accepted while a run sends are taken by the next round of this loop.
       for (;;) {
-        const kept = [...this.#storage.kv.list<WebhookMessage[]>()];
-        if (kept.length === 0) return;
+        const kept = [...this.#storage.kv.list<WebhookMessage[]>({ prefix: BATCH })];
+        if (kept.length === 0) return this.#letGoOfForgotten();
         try {
           await sendWebhookMessages(
             this.env,
             kept.flatMap(([, messages]) => messages),
+            this.#guard,
           );
         } catch (error) {
           // D1 or the queue away: the messages stay, and this object wakes again for them, for
@@ -61,6 +96,17 @@ export class WebhookSender extends DurableObject<Env> {
         for (const [key] of kept) this.#storage.kv.delete(key);
       }
     });
+  }
+
+  /** Forgets the deleted sessions remembered long enough, and wakes for the next one due. */
+  async #letGoOfForgotten() {
+    const now = Date.now();
+    let next: number | null = null;
+    for (const [key, at] of this.#storage.kv.list<number>({ prefix: FORGOTTEN })) {
+      if (at + FORGOTTEN_KEPT_MS <= now) this.#storage.kv.delete(key);
+      else next = Math.min(next ?? Number.POSITIVE_INFINITY, at + FORGOTTEN_KEPT_MS);
+    }
+    if (next !== null) await this.#storage.setAlarm(next);
   }
 }
 
@@ -98,7 +144,7 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
  * read nothing. An attempt that must wait goes back on the queue for its wait, with its count of
  * tries; the next attempt of one that failed is queued for its backoff.
  */
-export async function sendWebhookMessages(env: Env, messages: WebhookMessage[]) {
+export async function sendWebhookMessages(env: Env, messages: WebhookMessage[], guard?: SendGuard) {
   const waitUntil = Date.now() + ORDER_POLL_BUDGET_MS;
   const latestFirst = messages.toSorted((a, b) => b.invocation_id.localeCompare(a.invocation_id));
   for (const message of latestFirst) {
@@ -106,7 +152,15 @@ export async function sendWebhookMessages(env: Env, messages: WebhookMessage[]) 
     const tries = message.tries ?? 1;
     // A first attempt another message sent (its retry, if any, queued by that one): done.
     if ((message.attempt ?? 1) === 1 && firstAttemptSent(invocation_id)) continue;
-    const decision = await processInvocation(env, shard, message, new Date(), tries, waitUntil);
+    const decision = await processInvocation(
+      env,
+      shard,
+      message,
+      new Date(),
+      tries,
+      waitUntil,
+      guard,
+    );
     if (decision.kind === "next")
       await enqueueQuietly(
         env,

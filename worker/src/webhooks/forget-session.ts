@@ -1,0 +1,39 @@
+import { and, eq, isNull, or } from "drizzle-orm";
+import { webhooks } from "../db/webhooks.ts";
+import type { ProjectContext } from "../domain/context.ts";
+import { log } from "../lib/log.ts";
+import { objectStub } from "../lib/meter.ts";
+
+/**
+ * After a session's deletion: each webhook that may hold deliveries of it (its project's, its
+ * own) is told to send nothing more of it, and its attempt in flight has ended on return. With D1
+ * away the webhooks cannot be read, but then no sender can claim an attempt of it either (claims
+ * are D1's); the deletion, made already, is answered all the same.
+ */
+export async function forgetSessionInSenders(ctx: ProjectContext, sessionId: string) {
+  try {
+    await tellSenders(ctx, sessionId);
+  } catch (error) {
+    log(ctx.env, "warn", "a deleted session's webhooks could not be told", {
+      session_id: sessionId,
+      error: String(error),
+    });
+  }
+}
+
+async function tellSenders(ctx: ProjectContext, sessionId: string) {
+  const hearing = await ctx.db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(
+      and(
+        eq(webhooks.projectId, ctx.projectId),
+        or(isNull(webhooks.sessionId), eq(webhooks.sessionId, sessionId)),
+      ),
+    );
+  await Promise.all(
+    hearing.map(({ id }) =>
+      objectStub(ctx.env, ctx.env.WEBHOOK_SENDERS, id).forgetSession(sessionId),
+    ),
+  );
+}
