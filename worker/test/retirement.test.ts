@@ -2,7 +2,9 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { directoryDb } from "../src/db/databases.ts";
 import { sessions } from "../src/db/sessions.ts";
+import { deleteProject } from "../src/domain/project-erasure.ts";
 import { RETIRE_AFTER_MS } from "../src/domain/retention.ts";
 import { blobOf, connectAndFinish, internal } from "./bridge-calls.ts";
 import { call, callJson, createSession, newProject } from "./helpers.ts";
@@ -25,9 +27,13 @@ interface Detail {
   webhooks: { id: string }[];
 }
 
-/** A collected session closed long enough ago to retire, as both its object and D1 have it. */
-async function closedLongAgo() {
-  const { apiKey, db } = await newProject();
+/**
+ * A collected session closed long enough ago to retire (`closedForMs`, just over the retirement's
+ * grace by default), as both its object and D1 have it.
+ */
+async function closedLongAgo(closedForMs = RETIRE_AFTER_MS + 1_000) {
+  const project = await newProject();
+  const { apiKey, db } = project;
   const session = await createSession<Detail>(apiKey, "collect", {
     webhooks: [{ url: `${env.RECEIVER_URL}/retired`, events: ["status_changed"] }],
   });
@@ -36,12 +42,12 @@ async function closedLongAgo() {
   });
   expect(outcome).toBe("collected");
   await indexed(session.id);
-  const completedAt = new Date(Date.now() - RETIRE_AFTER_MS - 1_000).toISOString();
+  const completedAt = new Date(Date.now() - closedForMs).toISOString();
   await changeHeldSession(session.id, { completedAt });
   await db.update(sessions).set({ completedAt }).where(eq(sessions.id, session.id));
   const path = `/api/v1/ssh/collect/sessions/${session.id}`;
   const before = await callJson<Detail>(path, 200, { key: apiKey });
-  return { apiKey, db, session, path, before };
+  return { project, apiKey, db, session, path, before };
 }
 
 /**
@@ -82,6 +88,36 @@ describe("a closed session's object", () => {
     const held = await storageOf(objectOf(session.id));
     expect(held.alarm).not.toBeNull();
     expect(held.alarm ?? 0).toBeLessThanOrEqual(Date.now() + 60_000);
+  });
+
+  it("read back a day after its close, is erased with its project at once: no page, no ssh", async () => {
+    const { project, session, path, apiKey } = await closedLongAgo(86_400_000);
+    await expect.poll(() => retiredByItsAlarm(session.id)).toEqual(NOTHING_STORED);
+    // Its proof page reads it back from D1, and its object holds it again for the reads to come.
+    expect((await call(`/p/${session.connection_identifier}`)).status).toBe(200);
+    expect((await storageOf(objectOf(session.id))).alarm).not.toBeNull();
+    await deleteProject(
+      {
+        env,
+        directory: directoryDb(env),
+        shard: project.shard,
+        projectId: project.projectId,
+        name: "Test project",
+      },
+      "Test project",
+    );
+    expect(await storageOf(objectOf(session.id))).toEqual(NOTHING_STORED);
+    expect((await call(`/p/${session.connection_identifier}`)).status).toBe(404);
+    expect((await call(path, { key: apiKey })).status).toBe(401);
+    const opened = await internal<{ accepted: boolean; reason: string }>(
+      "/internal/v1/connections",
+      {
+        connection_identifier: session.connection_identifier,
+        ip_address: "198.51.100.7",
+        client_version: "SSH-2.0-OpenSSH_9.6",
+      },
+    );
+    expect(opened.json).toMatchObject({ accepted: false, reason: "unknown" });
   });
 
   it("is deleted through the index once retired, and is then unknown everywhere", async () => {

@@ -48,16 +48,22 @@ const SWEEP_RUN_MS = 20_000;
 
 /**
  * Marks the project (or its test data) erased in its shard, then waits for the shard's writer:
- * from then on no push for it is written.
+ * from then on no push for it is written. Answers the erased sessions read back into their
+ * objects lately, as the writer noted them.
  */
-async function markErased(project: PlacedProject, erased: Erased, now: Date) {
+async function markErased(project: PlacedProject, erased: Erased, now: Date): Promise<string[]> {
   const at = now.toISOString();
   const set = erased.all ? { deletedAt: at } : { testDataDeletedAt: erased.before };
   await shardDb(project.env, project.shard)
     .insert(projectSettings)
     .values({ projectId: project.projectId, retentionDays: DEFAULT_RETENTION_DAYS, ...set })
     .onConflictDoUpdate({ target: projectSettings.projectId, set });
-  await objectStub(project.env, project.env.INDEX_WRITER, project.shard).fence(project.projectId);
+  const readBack = await objectStub(project.env, project.env.INDEX_WRITER, project.shard).fence(
+    project.projectId,
+  );
+  return readBack
+    .filter((session) => erased.all || !session.livemode)
+    .map((session) => session.sessionId);
 }
 
 /**
@@ -65,8 +71,18 @@ async function markErased(project: PlacedProject, erased: Erased, now: Date) {
  * closed so recently that the object has not retired — erased through their objects, so their
  * identifiers are refused over `ssh` and their proof pages are gone at once. Open sessions are
  * at most their longest timeout old: a range of the lists' index, not the project's history.
+ * A session closed long ago that a read brought back into its object is `readBack` (its shard's
+ * writer noted it).
  */
-async function eraseHeldSessions(project: PlacedProject, erased: Erased, now: Date) {
+async function eraseHeldSessions(
+  project: PlacedProject,
+  erased: Erased,
+  now: Date,
+  readBack: string[],
+) {
+  const eraseThroughObject = (id: string) =>
+    sessionObject(project.env, { sessionId: id }).erase(project.projectId, id, project.shard);
+  for (const id of readBack) await eraseThroughObject(id);
   const db = shardDb(project.env, project.shard);
   const heldSince = new Date(now.getTime() - mayBeHeldForMs(project.env)).toISOString();
   const madeSince = encodeTime(
@@ -91,12 +107,7 @@ async function eraseHeldSessions(project: PlacedProject, erased: Erased, now: Da
           )
           .orderBy(sessions.id)
           .limit(100);
-        for (const { id } of batch)
-          await sessionObject(project.env, { sessionId: id }).erase(
-            project.projectId,
-            id,
-            project.shard,
-          );
+        for (const { id } of batch) await eraseThroughObject(id);
         const last = batch.at(-1);
         if (!last) break;
         after = last.id;
@@ -237,8 +248,8 @@ export async function deleteProject(
  * nothing is left, forgets its idempotency answers and removes its note: true when done.
  */
 async function eraseDeletedProject(project: PlacedProject, deletedAt: Date, budgetMs: number) {
-  await markErased(project, { all: true }, deletedAt);
-  await eraseHeldSessions(project, { all: true }, deletedAt);
+  const readBack = await markErased(project, { all: true }, deletedAt);
+  await eraseHeldSessions(project, { all: true }, deletedAt, readBack);
   if (!(await eraseRows(project, { all: true }, budgetMs))) return false;
   await objectStub(project.env, project.env.IDEMPOTENCY, project.projectId).forgetAll();
   await project.directory
@@ -274,8 +285,8 @@ export async function finishErasingProjects(env: Env, directory: Database) {
 export async function deleteTestData(project: PlacedProject, now = new Date()) {
   const { env, projectId } = project;
   const erased: Erased = { all: false, before: now.toISOString() };
-  await markErased(project, erased, now);
-  await eraseHeldSessions(project, erased, now);
+  const readBack = await markErased(project, erased, now);
+  await eraseHeldSessions(project, erased, now, readBack);
   await eraseRows(project, erased, ERASE_IN_REQUEST_MS);
   // A repeat of a test request that made any of it is told so (410), never shown it again.
   await objectStub(env, env.IDEMPOTENCY, projectId).forgetMode(

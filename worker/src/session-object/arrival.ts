@@ -2,9 +2,14 @@ import { shardOfIdentifier } from "../db/databases.ts";
 import { readFromIndex } from "../domain/indexed-session.ts";
 import type { SessionRef } from "../domain/session-address.ts";
 import type { Env } from "../env.ts";
+import { log } from "../lib/log.ts";
+import { objectStub } from "../lib/meter.ts";
 import type { IndexFeed } from "./index-feed.ts";
-import type { SessionEnding } from "./session-ending.ts";
+import { READ_BACK_HELD_MS, type SessionEnding } from "./session-ending.ts";
 import type { SessionStore } from "./session-store.ts";
+
+/** How much longer than its hold a read-back is noted: an alarm's delays on a busy machine. */
+const READ_BACK_NOTE_SLACK_MS = 120_000;
 
 /** Where a call about a session is answered: here, or nowhere. */
 export type Arrival = "here" | "absent";
@@ -84,6 +89,21 @@ export class Arrivals {
       feed.acknowledged(store.version());
       ending.readBack(found.eraseAt);
       await this.#deps.scheduleAlarm();
+      // Noted with its shard's writer, where its project's erasure looks for it.
+      const { projectId, livemode, id: sessionId } = found.session;
+      await objectStub(env, env.INDEX_WRITER, shard)
+        .noteReadBack({
+          projectId,
+          sessionId,
+          livemode,
+          until: readBackAt + READ_BACK_HELD_MS + READ_BACK_NOTE_SLACK_MS,
+        })
+        .catch((error: unknown) =>
+          log(env, "warn", "a read-back could not be noted with its shard's writer", {
+            session_id: sessionId,
+            error: String(error),
+          }),
+        );
     }
     return "here";
   }

@@ -60,6 +60,14 @@ const failure = (error: unknown): PushOutcome => ({
   refused: isRefusedOnItsMerits(error),
 });
 
+/** A session read back into its object from D1 (noteReadBack). */
+export interface ReadBack {
+  sessionId: string;
+  livemode: boolean;
+}
+
+const READ_BACK = "read-back:";
+
 export class IndexWriter extends DurableObject<Env> {
   #waiting: Waiting[] = [];
   /** Transactions under way. */
@@ -89,14 +97,51 @@ export class IndexWriter extends DurableObject<Env> {
   }
 
   /**
+   * A closed session of the project was read back from D1 into its object, which holds it until
+   * `until` (ms): noted here, in storage, so that the project's erasure finds it however long
+   * ago it closed (`fence`), and forgotten after.
+   */
+  async noteReadBack(note: ReadBack & { projectId: string; until: number }): Promise<void> {
+    const { projectId, sessionId, livemode, until } = note;
+    this.ctx.storage.kv.put(`${READ_BACK}${projectId}:${sessionId}`, {
+      sessionId,
+      livemode,
+      until,
+    });
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > until) await this.ctx.storage.setAlarm(until);
+  }
+
+  /**
    * Resolves once every transaction under way when it was called has ended. A project's erasure
    * marks it erased first (its tombstone here), then calls this: a group that read the project
    * before the mark has landed when it resolves, and every later one reads the mark and refuses
    * its pushes (domain/project-erasure.ts). Every push of the shard comes through this writer.
+   * Answers the project's sessions read back into their objects and held there still, for the
+   * erasure to erase through them.
    */
-  async fence(projectId: string): Promise<void> {
+  async fence(projectId: string): Promise<ReadBack[]> {
     this.#projects.delete(projectId);
     await Promise.allSettled([...this.#writing]);
+    const now = Date.now();
+    return [
+      ...this.ctx.storage.kv.list<ReadBack & { until: number }>({
+        prefix: `${READ_BACK}${projectId}:`,
+      }),
+    ]
+      .filter(([, note]) => note.until > now)
+      .map(([, { sessionId, livemode }]) => ({ sessionId, livemode }));
+  }
+
+  /** Forgets the read-backs whose hold has passed; wakes for the next. */
+  override async alarm() {
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [key, note] of this.ctx.storage.kv.list<{ until: number }>({ prefix: READ_BACK })) {
+      if (note.until <= now) this.ctx.storage.kv.delete(key);
+      else next = Math.min(next, note.until);
+    }
+    if (next !== Number.POSITIVE_INFINITY) await this.ctx.storage.setAlarm(next);
   }
 
   stats() {

@@ -22,7 +22,7 @@ const ERASED: ErasedHow = "erased at the end of its retention";
 const ALARM_CLOCK_SLACK_MS = 1_000;
 
 /** A retired session read back is kept this long, for the calls that come with it, then retires. */
-const READ_BACK_HELD_MS = 60_000;
+export const READ_BACK_HELD_MS = 60_000;
 
 /**
  * How a closed session's object ends (§19): it retires 15 minutes after the session
