@@ -31,5 +31,10 @@ export interface AppEnv {
     idempotency?: IdempotentRequest;
     /** Sessions this request (or the bookmark it sent) changed whose push D1 has not taken. */
     pendingSessions: string[];
+    /**
+     * The sessions the caller's bookmark names as not yet in D1 (API only), and how a read that
+     * shows them from their objects says so: D1 is then read without waiting for their pushes.
+     */
+    ownWrites: { pending: string[]; readsD1Apart: () => void };
   };
 }

@@ -185,6 +185,13 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
     opened = { d1: caughtUp, pending: [], since: 0 };
     return caughtUp;
   };
+  c.set("ownWrites", {
+    pending: opened?.pending ?? [],
+    // Shown from their objects (domain/own-writes.ts): D1 is read as the rest of the bookmark says.
+    readsD1Apart: () => {
+      if (opened) opened = { ...opened, pending: [] };
+    },
+  });
   let session: D1DatabaseSession | null = null;
   const d1 = deferredSession(async () => {
     session = shardBinding(c.env, shard).withSession(await caughtUpAt());

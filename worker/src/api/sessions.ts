@@ -1,13 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { z } from "zod";
 import { signAttestation } from "../domain/attestations.ts";
+import { listWithOwnWrites } from "../domain/own-writes.ts";
 import {
   collectSessionDetailView,
   collectSessionView,
   detailOf,
   type GivenKeys,
   givenKeysOf,
-  listSessionRows,
   loadSessionDetail,
   type SessionDetail,
   verifySessionDetailView,
@@ -131,8 +131,22 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
       }),
       async (c) => {
         const ctx = c.var.project;
-        const { rows, page } = await listSessionRows(ctx, kind, c.req.valid("query"));
-        const given = await givenKeysOf(ctx.db, kind === "verify" ? rows.map((row) => row.id) : []);
+        const { rows, page, shownApart, apartGiven } = await listWithOwnWrites(
+          ctx,
+          kind,
+          c.req.valid("query"),
+          c.var.ownWrites,
+        );
+        const fromD1 = await givenKeysOf(
+          ctx.db,
+          kind === "verify"
+            ? rows.filter((row) => !shownApart.has(row.id)).map((row) => row.id)
+            : [],
+        );
+        const given = {
+          keys: [...fromD1.keys, ...apartGiven.keys],
+          authorities: [...fromD1.authorities, ...apartGiven.authorities],
+        };
         const items = rows.map((session) => spec.summaryView(c.env, session, given));
         return c.json({ items, ...page }, 200);
       },

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client.ts";
 import { countForPage, listEnvelope } from "../db/paginate.ts";
@@ -160,6 +160,8 @@ export async function listSessionRows(
   ctx: ProjectContext,
   kind: SessionKind | undefined,
   filter: SessionListFilter,
+  /** Sessions left out, and the rows read instead of the page's (own-writes.ts). */
+  apart: { exclude: string[]; window: { offset: number; limit: number } } | null = null,
 ) {
   const conditions: SQL[] = [
     eq(sessions.projectId, ctx.projectId),
@@ -170,14 +172,16 @@ export async function listSessionRows(
   if (filter.status) conditions.push(eq(sessions.status, filter.status));
   if (filter.external_id !== undefined)
     conditions.push(eq(sessions.externalId, filter.external_id));
+  if (apart && apart.exclude.length > 0) conditions.push(notInArray(sessions.id, apart.exclude));
   const where = and(...conditions);
+  const read = apart ? { ...filter, ...apart.window } : filter;
   const kinds = kind ? [kind] : SESSION_KINDS;
   const newestFirst = sql`substr("id", 4) desc`;
   const [items, [totals]] = await ctx.db.batch([
     ctx.db
       .select()
       .from(sessions)
-      .where(inArray(sessions.id, pageIds(ctx, where, kinds, filter)))
+      .where(inArray(sessions.id, pageIds(ctx, where, kinds, read)))
       .orderBy(newestFirst),
     countForPage(ctx.db, sessions, where, filter),
   ]);

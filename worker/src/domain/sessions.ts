@@ -205,6 +205,13 @@ function scopeOf(ctx: ProjectContext, kind: SessionKind, sessionId: string): Ses
 }
 
 /** The session's object, for a caller allowed to name it. */
+/** The kind a session id names (its prefix), or null for an id of no session. */
+export function kindOfSession(sessionId: string): SessionKind | null {
+  if (sessionId.startsWith("cs_")) return "collect";
+  if (sessionId.startsWith("vs_")) return "verify";
+  return null;
+}
+
 function objectFor(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
   const scope = scopeOf(ctx, kind, sessionId);
   // An object that retired reads its session back for the caller's project and mode only.

@@ -1,4 +1,6 @@
 import { and, eq, isNull, or } from "drizzle-orm";
+import { database } from "../db/client.ts";
+import { shardBinding } from "../db/databases.ts";
 import { webhooks } from "../db/webhooks.ts";
 import type { ProjectContext } from "../domain/context.ts";
 import { log } from "../lib/log.ts";
@@ -22,7 +24,10 @@ export async function forgetSessionInSenders(ctx: ProjectContext, sessionId: str
 }
 
 async function tellSenders(ctx: ProjectContext, sessionId: string) {
-  const hearing = await ctx.db
+  // The nearest replica: the request's own D1 session would first wait for the caller's pending
+  // writes. A webhook made within the replica's lag (seconds) is the only one it may not list.
+  const nearest = database(shardBinding(ctx.env, ctx.shard).withSession("first-unconstrained"));
+  const hearing = await nearest
     .select({ id: webhooks.id })
     .from(webhooks)
     .where(

@@ -8,6 +8,7 @@ import {
   completeSession,
   createSession,
   deleteSession,
+  kindOfSession as kindOfSessionId,
   redactSession,
   sessionIndexed,
 } from "../../domain/sessions.ts";
@@ -50,9 +51,9 @@ function pushedForNextPage(ctx: ProjectContext, kind: SessionKind, sessionId: st
 }
 
 function kindOfSession(sessionId: string): SessionKind {
-  if (sessionId.startsWith("cs_")) return "collect";
-  if (sessionId.startsWith("vs_")) return "verify";
-  throw notFound("Session");
+  const kind = kindOfSessionId(sessionId);
+  if (!kind) throw notFound("Session");
+  return kind;
 }
 
 /** Public keys pasted into a textarea: PEM and RFC 4716 blocks whole, other lines one key each. */

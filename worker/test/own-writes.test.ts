@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { setPrimaryGate } from "../src/development/d1-simulation.ts";
+import { call, newProject } from "./helpers.ts";
+import { indexed } from "./session-objects.ts";
+
+/**
+ * Read-your-writes without waiting: a list sent the bookmark of writes D1 has not taken shows
+ * them, from their objects, while every push is held at D1's primary.
+ */
+
+let held = false;
+/** D1's primary answers nothing until released: no push lands meanwhile. */
+function holdPrimary() {
+  held = true;
+  setPrimaryGate(async () => {
+    while (held) await new Promise((resolve) => setTimeout(resolve, 5));
+  });
+}
+function releasePrimary() {
+  held = false;
+  setPrimaryGate(null);
+}
+afterEach(releasePrimary);
+
+interface Listed {
+  items: { id: string; external_id: string | null; status: string }[];
+  total: number;
+  has_more: boolean;
+}
+
+/** An API call that sends the caller's last bookmark and keeps the one answered. */
+function client(apiKey: string) {
+  let bookmark: string | undefined;
+  return async (path: string, init: { method?: string; body?: unknown } = {}) => {
+    const response = await call(path, {
+      ...init,
+      key: apiKey,
+      headers: bookmark ? { "keyproof-bookmark": bookmark } : {},
+    });
+    bookmark = response.headers.get("keyproof-bookmark") ?? bookmark;
+    return response;
+  };
+}
+
+/** `promise`'s outcome, or "still waiting" after `ms`. */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<"still waiting">((r) => setTimeout(r, ms, "still waiting"))]);
+
+const base = "/api/v1/ssh/collect/sessions/";
+
+describe("a list sent the bookmark of writes D1 has not taken", () => {
+  it("shows each, as it is now, without waiting for their pushes", async () => {
+    const { apiKey } = await newProject();
+    const api = client(apiKey);
+    // Two sessions D1 has, before the primary is held.
+    const older: string[] = [];
+    for (const external_id of ["old-1", "old-2"]) {
+      const made = (await (await api(base, { method: "POST", body: { external_id } })).json()) as {
+        id: string;
+      };
+      older.push(made.id);
+    }
+    for (const id of older) await indexed(id);
+
+    holdPrimary();
+    const made: string[] = [];
+    for (const external_id of ["new-1", "new-2", "new-3"]) {
+      const response = await api(base, { method: "POST", body: { external_id } });
+      expect(response.status).toBe(201);
+      made.push(((await response.json()) as { id: string }).id);
+    }
+    // A change to one D1 has, and a deletion of one it has not: both pending too.
+    expect(
+      (
+        await api(`${base}${older[0]}/`, {
+          method: "PATCH",
+          body: { external_id: "old-1-renamed" },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await api(`${base}${made[1]}/`, { method: "DELETE" })).status).toBe(204);
+
+    const listed = await within(
+      api(base).then((response) => response.json() as Promise<Listed>),
+      5_000,
+    );
+    expect(listed).not.toBe("still waiting");
+    const page = listed as Listed;
+    expect(page.items.map((item) => item.external_id)).toEqual([
+      "new-3",
+      "new-1",
+      "old-2",
+      "old-1-renamed",
+    ]);
+    expect(page.total).toBe(4);
+
+    // Pages and filters place them as D1 will: the second page, and a filter on the change.
+    const second = (await (await api(`${base}?offset=1&limit=2`)).json()) as Listed;
+    expect(second.items.map((item) => item.external_id)).toEqual(["new-1", "old-2"]);
+    expect(second).toMatchObject({ total: 4, has_more: true });
+    const third = (await (await api(`${base}?offset=3&limit=2`)).json()) as Listed;
+    expect(third.items.map((item) => item.external_id)).toEqual(["old-1-renamed"]);
+    expect(third).toMatchObject({ total: 4, has_more: false });
+    const renamed = (await (await api(`${base}?external_id=old-1-renamed`)).json()) as Listed;
+    expect(renamed.items.map((item) => item.id)).toEqual([older[0]]);
+    const stale = (await (await api(`${base}?external_id=old-1`)).json()) as Listed;
+    expect(stale).toMatchObject({ items: [], total: 0 });
+
+    // Once the pushes land, D1's own answer is the same.
+    releasePrimary();
+    for (const id of [...made.filter((_, i) => i !== 1), older[0] ?? ""]) await indexed(id);
+    const settled = (await (await call(base, { key: apiKey })).json()) as Listed;
+    expect(settled.items.map((item) => item.external_id)).toEqual(
+      page.items.map((item) => item.external_id),
+    );
+  });
+});
