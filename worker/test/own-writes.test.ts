@@ -22,6 +22,16 @@ function releasePrimary() {
 }
 afterEach(releasePrimary);
 
+interface Events {
+  items: {
+    id: string;
+    type: string;
+    session_id: string | null;
+    payload: Record<string, unknown>;
+  }[];
+  total: number;
+}
+
 interface Listed {
   items: { id: string; external_id: string | null; status: string }[];
   total: number;
@@ -113,5 +123,51 @@ describe("a list sent the bookmark of writes D1 has not taken", () => {
     expect(settled.items.map((item) => item.external_id)).toEqual(
       page.items.map((item) => item.external_id),
     );
+  });
+
+  it("shows their events in the event log, and none of a session deleted since", async () => {
+    const { apiKey } = await newProject();
+    const api = client(apiKey);
+    const create = async (external_id: string) =>
+      (
+        (await (
+          await api(base, { method: "POST", body: { external_id, multi_connection: true } })
+        ).json()) as {
+          id: string;
+        }
+      ).id;
+    // A session completed before the primary is held: its event is D1's.
+    const older = await create("older");
+    expect((await api(`${base}${older}/complete`, { method: "POST" })).status).toBe(200);
+    await indexed(older);
+
+    holdPrimary();
+    const fresh = await create("fresh");
+    expect((await api(`${base}${fresh}/complete`, { method: "POST" })).status).toBe(200);
+    const logged = await within(
+      api("/api/v1/events/").then((response) => response.json() as Promise<Events>),
+      5_000,
+    );
+    expect(logged).not.toBe("still waiting");
+    const log = logged as Events;
+    expect(log.items.map((event) => [event.session_id, event.type])).toEqual([
+      [fresh, "status_changed"],
+      [older, "status_changed"],
+    ]);
+    expect(log.total).toBe(2);
+    expect(log.items[0]?.payload).toMatchObject({ status: "completed" });
+    const own = (await (await api(`/api/v1/events/?session_id=${fresh}`)).json()) as Events;
+    expect(own.items.map((event) => event.session_id)).toEqual([fresh]);
+
+    // Deleted, with every push still held: its events are gone from the log at once.
+    expect((await api(`${base}${older}/`, { method: "DELETE" })).status).toBe(204);
+    const after = (await (await api("/api/v1/events/")).json()) as Events;
+    expect(after.items.map((event) => event.session_id)).toEqual([fresh]);
+    expect(after.total).toBe(1);
+
+    releasePrimary();
+    await indexed(fresh);
+    const settled = (await (await call("/api/v1/events/", { key: apiKey })).json()) as Events;
+    expect(settled.items.map((event) => event.id)).toEqual(log.items.slice(0, 1).map((e) => e.id));
   });
 });

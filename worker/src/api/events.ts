@@ -17,5 +17,5 @@ export const eventRoutes = apiRouter().openapi(
     request: { query: eventListQuery },
     responses: { 200: jsonResponse(listEnvelope(event), "A page of events") },
   }),
-  async (c) => c.json(await listEvents(c.var.project, c.req.valid("query")), 200),
+  async (c) => c.json(await listEvents(c.var.project, c.req.valid("query"), c.var.ownWrites), 200),
 );

@@ -1,21 +1,31 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, notInArray, type SQL } from "drizzle-orm";
 import { paginate } from "../db/paginate.ts";
 import { sessions } from "../db/sessions.ts";
 import { EVENT_ORDER, type EventType, events, eventsOfSessions } from "../db/webhooks.ts";
 import type { EventView } from "../schemas/webhooks.ts";
+import type { AnsweredEvent } from "../session-object/api-changes.ts";
 import type { ProjectContext } from "./context.ts";
+import { type OwnWrites, ownWindow, placeOwn } from "./own-writes.ts";
+import { unacknowledgedEventsOf } from "./sessions.ts";
 import { withKeys } from "./stored-events.ts";
 
-/** `GET /events/`: the project's events, newest first, for reconciliation. */
-export async function listEvents(
-  ctx: ProjectContext,
-  query: {
-    offset: number;
-    limit: number;
-    session_id?: string | undefined;
-    type?: EventType | undefined;
-  },
-) {
+interface EventQuery {
+  offset: number;
+  limit: number;
+  session_id?: string | undefined;
+  type?: EventType | undefined;
+}
+
+type EventLogRow = typeof events.$inferSelect;
+
+const NO_OWN_WRITES: OwnWrites = { pending: [], readsD1Apart: () => undefined };
+
+/**
+ * `GET /events/`: the project's events, newest first, for reconciliation. The caller's own writes
+ * D1 has not taken (its bookmark's pending sessions) are shown from their objects: their events
+ * D1 has not acknowledged at their place, a deleted session's none (domain/own-writes.ts).
+ */
+export async function listEvents(ctx: ProjectContext, query: EventQuery, own = NO_OWN_WRITES) {
   const conditions: SQL[] = [
     eq(events.projectId, ctx.projectId),
     eq(events.livemode, ctx.livemode),
@@ -27,14 +37,43 @@ export async function listEvents(
       ) as SQL,
     );
   if (query.type) conditions.push(eq(events.type, query.type));
+  const found =
+    own.pending.length === 0
+      ? null
+      : await Promise.all(own.pending.map((id) => unacknowledgedEventsOf(ctx, id))).catch(
+          () => null,
+        );
+  let mine: EventLogRow[] = [];
+  if (found !== null) {
+    own.readsD1Apart();
+    const held = found.flatMap((state) =>
+      state ? state.events.map((event) => rowOf(state.session, event)) : [],
+    );
+    const deleted = own.pending.filter((_, index) => found[index] === null);
+    if (held.length > 0)
+      conditions.push(
+        notInArray(
+          events.id,
+          held.map((row) => row.id),
+        ),
+      );
+    if (deleted.length > 0) conditions.push(notInArray(events.sessionId, deleted));
+    mine = held.filter(
+      (row) =>
+        (!query.session_id || row.sessionId === query.session_id) &&
+        (!query.type || row.type === query.type),
+    );
+  }
   const where = and(...conditions);
-  const page = await paginate(
+  const d1 = await paginate(
     ctx.db,
     ctx.db.select().from(events).where(where).$dynamic(),
     { table: events, where, id: events.id, order: EVENT_ORDER },
-    query,
+    ownWindow(query, mine.length),
   );
-  const rows = await withKeys(ctx.db, page.items);
+  const page = placeOwn(d1.items, mine, query, (a, b) => a.id > b.id);
+  const total = d1.total + mine.length;
+  const rows = await withKeys(ctx.db, page);
   const items: EventView[] = rows.map((row) => ({
     id: row.id,
     type: row.type,
@@ -44,5 +83,32 @@ export async function listEvents(
     livemode: row.livemode,
     created_at: row.createdAt,
   }));
-  return { ...page, items };
+  return {
+    items,
+    total,
+    offset: query.offset,
+    limit: query.limit,
+    has_more: query.offset + items.length < total,
+  };
+}
+
+/** An event its session's object holds, as the log's rows have it (its keys whole). */
+function rowOf(
+  session: { id: string; projectId: string; kind: "collect" | "verify"; livemode: boolean },
+  event: AnsweredEvent,
+): EventLogRow {
+  const rowId = event.row ?? event.id;
+  return {
+    id: event.id,
+    rowId,
+    // Not shown: the log orders by id, which is the order of rows and positions.
+    position: event.id === rowId ? 0 : 1,
+    projectId: session.projectId,
+    sessionId: session.id,
+    entity: `${session.kind}_session`,
+    livemode: session.livemode,
+    type: event.type,
+    payload: JSON.parse(event.payload) as Record<string, unknown>,
+    createdAt: event.createdAt,
+  };
 }

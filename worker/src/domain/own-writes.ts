@@ -1,3 +1,4 @@
+import type { Page } from "../db/paginate.ts";
 import type { SessionRow } from "../db/sessions.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import type { ProjectContext } from "./context.ts";
@@ -9,12 +10,55 @@ import { kindOfSession, sessionState } from "./sessions.ts";
  * Read-your-writes without waiting for D1: a list asked for by a caller whose writes D1 may not
  * have yet (the sessions its bookmark names) reads D1 as it is, without them, and puts each of
  * them where it belongs as its object has it now — the objects answer at the edge, so the list
- * waits for no push. Each pending session is left out of D1's part (its row there may be older,
- * or deleted since), and the page is worked out exactly: with P of them matching the list,
- * D1's part is read from P rows before the page (each may push one of D1's rows onto the page)
- * to its end, and `total` counts D1's part and P. An object that cannot answer leaves the list to
- * wait for the pushes as before (`readsD1Apart` is then not called).
+ * waits for no push. What is pending is left out of D1's part (its row there may be older, or
+ * deleted since), and the page is worked out exactly (`placeOwn`). An object that cannot answer
+ * leaves the list to wait for the pushes as before (`readsD1Apart` is then not called).
  */
+export interface OwnWrites {
+  pending: string[];
+  readsD1Apart: () => void;
+}
+
+/**
+ * Where D1's part of a page is read, with `mine` of the caller's own rows matching the list: from
+ * that many rows before the page (each may push one of D1's rows onto it) to the page's end.
+ */
+export function ownWindow(page: Page, mine: number): Page {
+  const offset = Math.max(0, page.offset - mine);
+  return { offset, limit: page.offset + page.limit - offset };
+}
+
+/**
+ * The page: D1's part read at `ownWindow` (newest first) and the caller's own rows, each at its
+ * place. A row of D1's part is at its place in D1's part plus the own rows newer than it; an own
+ * row at the D1 rows and own rows newer than it — exact for every own row not newer than D1's
+ * first row read, and one that is newer is before the page whenever D1's part was read from past
+ * its start (it then has at most offset − P rows before it, and P own rows at most).
+ */
+export function placeOwn<T extends { id: string }>(
+  window: T[],
+  mine: T[],
+  page: Page,
+  newer: (a: T, b: T) => boolean,
+): T[] {
+  const { offset: start } = ownWindow(page, mine.length);
+  const placed: [number, T][] = window.map((row, index) => [
+    start + index + mine.filter((own) => newer(own, row)).length,
+    row,
+  ]);
+  const [first] = window;
+  for (const own of mine) {
+    if (start > 0 && (first === undefined || newer(own, first))) continue;
+    const before =
+      window.filter((row) => newer(row, own)).length +
+      mine.filter((other) => newer(other, own)).length;
+    placed.push([start + before, own]);
+  }
+  return placed
+    .filter(([position]) => position >= page.offset && position < page.offset + page.limit)
+    .sort(([a], [b]) => a - b)
+    .map(([, row]) => row);
+}
 
 /** A pending session as its object has it now; null when it was deleted (or is not the caller's). */
 async function currentState(ctx: ProjectContext, sessionId: string) {
@@ -27,7 +71,7 @@ async function currentState(ctx: ProjectContext, sessionId: string) {
 }
 
 /** Newer first, by the creation time the id carries after its kind's prefix (as D1 orders them). */
-const newer = (a: string, b: string) => a.slice(3) > b.slice(3);
+const newerSession = (a: SessionRow, b: SessionRow) => a.id.slice(3) > b.id.slice(3);
 
 function matches(
   session: SessionRow,
@@ -42,14 +86,14 @@ function matches(
 }
 
 /**
- * A page of the list with the caller's pending sessions in it as they are now (see above); their
+ * A page of the session list with the caller's pending sessions in it as they are now; their
  * given keys (a verification's) come with them, from their objects (`shownApart` names them).
  */
 export async function listWithOwnWrites(
   ctx: ProjectContext,
   kind: SessionKind | undefined,
   filter: SessionListFilter,
-  own: { pending: string[]; readsD1Apart: () => void },
+  own: OwnWrites,
 ): Promise<
   Awaited<ReturnType<typeof listSessionRows>> & { shownApart: Set<string>; apartGiven: GivenKeys }
 > {
@@ -67,36 +111,12 @@ export async function listWithOwnWrites(
   const mine = states
     .filter((state) => matches(state.session, kind, filter))
     .map((state) => state.session);
-  const start = Math.max(0, filter.offset - mine.length);
-  const end = filter.offset + filter.limit;
   const d1 = await listSessionRows(ctx, kind, filter, {
     exclude: pending,
-    window: { offset: start, limit: end - start },
+    window: ownWindow(filter, mine.length),
   });
-  const window = d1.rows;
-  const placed: [number, SessionRow][] = window.map((row, index) => [
-    start + index + mine.filter((session) => newer(session.id, row.id)).length,
-    row,
-  ]);
-  const [first] = window;
-  for (const session of mine) {
-    // Newer than D1's first row read: before the page (start ≤ offset - P; see above).
-    if (start > 0 && (first === undefined || newer(session.id, first.id))) continue;
-    const position =
-      start +
-      window.filter((row) => newer(row.id, session.id)).length +
-      mine.filter((other) => newer(other.id, session.id)).length;
-    placed.push([position, session]);
-  }
-  const rows = placed
-    .filter(([position]) => position >= filter.offset && position < end)
-    .sort(([a], [b]) => a - b)
-    .map(([, row]) => row);
+  const rows = placeOwn(d1.rows, mine, filter, newerSession);
   const total = d1.page.total + mine.length;
-  const given: GivenKeys = {
-    keys: states.flatMap((state) => state.keys),
-    authorities: states.flatMap((state) => state.authorities),
-  };
   return {
     rows,
     page: {
@@ -106,6 +126,9 @@ export async function listWithOwnWrites(
       has_more: filter.offset + rows.length < total,
     },
     shownApart: new Set(pending),
-    apartGiven: given,
+    apartGiven: {
+      keys: states.flatMap((state) => state.keys),
+      authorities: states.flatMap((state) => state.authorities),
+    },
   };
 }

@@ -231,6 +231,14 @@ export async function sessionState(
   return state;
 }
 
+/** The caller's session and its events D1 has not acknowledged, from its object; null if none. */
+export async function unacknowledgedEventsOf(ctx: ProjectContext, sessionId: string) {
+  const kind = kindOfSession(sessionId);
+  if (!kind) return null;
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  return object.unacknowledgedEvents(ref, scope);
+}
+
 /** Waits until D1 has every change of the caller's session so far; a 503 while it cannot. */
 export async function sessionIndexed(ctx: ProjectContext, kind: SessionKind, sessionId: string) {
   const { object } = objectFor(ctx, kind, sessionId);

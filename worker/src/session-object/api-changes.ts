@@ -17,6 +17,7 @@ import {
   refused,
 } from "../domain/session-rules.ts";
 import type { HeldSession } from "./held-session.ts";
+import type { OutboxEvent } from "./session-record.ts";
 import type { SessionWriter } from "./session-writer.ts";
 
 /**
@@ -56,6 +57,26 @@ export async function createSession(
 export function sessionDetail(held: HeldSession, scope: SessionScope): SessionState | null {
   const session = held.store.session();
   return inScope(session, scope) ? held.state(session) : null;
+}
+
+/** An event as a call answers it: its payload as JSON text (what RPC carries of any value). */
+export type AnsweredEvent = Omit<OutboxEvent, "payload"> & { payload: string };
+
+/**
+ * The session and its events D1 has not acknowledged (a push under way may carry them), for a
+ * read that shows the caller's own writes without waiting (domain/own-writes.ts).
+ */
+export function unacknowledgedEvents(
+  held: HeldSession,
+  scope: SessionScope,
+): { session: SessionRow; events: AnsweredEvent[] } | null {
+  const session = held.store.session();
+  if (!inScope(session, scope)) return null;
+  const events = held.store.eventsSince(held.store.pushed().version);
+  return {
+    session,
+    events: events.map((event) => ({ ...event, payload: JSON.stringify(event.payload) })),
+  };
 }
 
 /** One transition of the session in the caller's scope; not found out of it. */

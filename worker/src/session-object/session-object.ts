@@ -35,6 +35,7 @@ import {
   redactSession,
   removeSession,
   sessionDetail,
+  unacknowledgedEvents,
   updateSession,
 } from "./api-changes.ts";
 import { closeLapsed } from "./connection-transitions.ts";
@@ -80,6 +81,13 @@ export class SessionObject extends DurableObject<Env> {
 
   async detail(ref: SessionRef, scope: SessionScope): Promise<SessionState | null> {
     return this.#at(ref, () => sessionDetail(this.#held, scope), null);
+  }
+
+  async unacknowledgedEvents(
+    ref: SessionRef,
+    scope: SessionScope,
+  ): Promise<ReturnType<typeof unacknowledgedEvents>> {
+    return this.#at(ref, () => unacknowledgedEvents(this.#held, scope), null);
   }
 
   async update(

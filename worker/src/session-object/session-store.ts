@@ -282,6 +282,15 @@ export class SessionStore {
     });
   }
 
+  /** Events of the changes after `since`, oldest first. */
+  eventsSince(since: number): OutboxEvent[] {
+    return [this.#entry(), ...this.#connectionEntries()]
+      .flatMap((held) => held?.outbox ?? [])
+      .filter((change) => change.version > since)
+      .sort((a, b) => a.version - b.version)
+      .flatMap((change) => change.events);
+  }
+
   /** Rows changed after `since`, and the version they bring the index to. */
   changesSince(since: number): PendingChanges {
     const entry = this.#entry();
@@ -290,11 +299,7 @@ export class SessionStore {
     const connections = this.#connectionEntries();
     const newer = <T extends { version: number }>(rows: T[]) =>
       rows.filter((row) => row.version > since);
-    const events = [entry, ...connections]
-      .flatMap((held) => held?.outbox ?? [])
-      .filter((change) => change.version > since)
-      .sort((a, b) => a.version - b.version)
-      .flatMap((change) => change.events);
+    const events = this.eventsSince(since);
     return {
       version: entry ? this.version() : since,
       session: entry && entry.session.version > since ? entry.session : undefined,
