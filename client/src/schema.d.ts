@@ -3,6 +3,26 @@
  * `npm test` fails when this file no longer matches the document the Worker serves.
  */
 export interface paths {
+    "/api/v1/audit-log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to the project, newest first
+         * @description Each change by a member in the web app or by an API key — API keys created and revoked, webhooks created, changed and deleted, members invited and removed, the project renamed, its retention changed, its test data deleted, sessions redacted or deleted — with who made it, when and from where. Kept 400 days, and deleted with the project; an erased session's id may stay in it, nothing else of it.
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/info/": {
         parameters: {
             query?: never;
@@ -118,7 +138,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a collection session with its connections and keys
-         * @description Its events and their webhook delivery records are erased with it; the `keyproof-bookmark` of the answer makes a list wait for the deletion.
+         * @description Its events and their webhook delivery records are erased with it, and no webhook delivery about it is sent after this answer; a list or event log sent the answer's `keyproof-bookmark` leaves it out at once.
          */
         delete: operations["deleteCollectSession"];
         options?: never;
@@ -285,7 +305,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a verification session with its connections and keys
-         * @description Its events and their webhook delivery records are erased with it; the `keyproof-bookmark` of the answer makes a list wait for the deletion.
+         * @description Its events and their webhook delivery records are erased with it, and no webhook delivery about it is sent after this answer; a list or event log sent the answer's `keyproof-bookmark` leaves it out at once.
          */
         delete: operations["deleteVerifySession"];
         options?: never;
@@ -1118,6 +1138,43 @@ export interface components {
             } | null;
             /** @description The forge account (`github:alice`) of the configured key it matched; else null */
             source: string | null;
+        };
+        /** @description One change to the project, with who made it and from where */
+        AuditEntry: {
+            /**
+             * @description What changed: an API key created or revoked, a webhook created, updated or deleted, a member invited or removed, the project renamed, its retention changed or its test data deleted, a session redacted or deleted
+             * @enum {string}
+             */
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "member.invited" | "member.removed" | "project.renamed" | "project.retention_changed" | "project.test_data_deleted" | "session.redacted" | "session.deleted";
+            /** @description Who made the change */
+            actor: {
+                /** @description The account's id (`acc_...`) or the API key's (`key_...`) */
+                id: string;
+                /** @description The account's email, or the API key's prefix */
+                label: string;
+                /**
+                 * @description A member in the web app, or an API key
+                 * @enum {string}
+                 */
+                type: "account" | "api_key";
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC timestamp
+             */
+            created_at: string;
+            /** @description A few settings of the change (a retention, a key's prefix and mode); never a session's data */
+            details: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description `aud_...`; sorts by time */
+            id: string;
+            /** @description The client's address */
+            ip_address: string;
+            /** @description What it changed: a key's, webhook's, invitation's, member's or session's id */
+            target_id: string | null;
+            /** @description The client's user agent (up to 256 characters) */
+            user_agent: string;
         };
         /** @description The calling API key and its project */
         AuthInfo: {
@@ -2974,6 +3031,93 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Page size (≥ 1, default 100; any larger value is taken as 100) */
+                limit?: number;
+                /** @description Items to skip (≥ 0) */
+                offset?: number;
+            };
+            header?: {
+                /** @description The `keyproof-bookmark` of an earlier response, sent back as it was: what this request reads is at least that fresh (read your own writes). A value of this form that no response gave this project is read as asking for the freshest (the primary); one not of this form is a 400 */
+                "keyproof-bookmark"?: components["parameters"]["Bookmark"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the audit log */
+            200: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether another page follows */
+                        has_more: boolean;
+                        /** @description This page, newest first */
+                        items: components["schemas"]["AuditEntry"][];
+                        /** @description The page size used (requests above 100 are capped) */
+                        limit: number;
+                        /** @description Items skipped */
+                        offset: number;
+                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid JSON, wrong types, unknown fields, constraint violations, or a malformed header (`keyproof-bookmark`, `Idempotency-Key`); `errors` names each */
+            400: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown, revoked or expired API key (the same answer for each) */
+            401: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Project rate limit exceeded; wait for `Retry-After` seconds */
+            429: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service's index database cannot be reached just now; retry after `Retry-After` seconds (with the same `Idempotency-Key`, a POST is never done twice) */
+            503: {
+                headers: {
+                    "keyproof-bookmark": components["headers"]["Bookmark"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getAuthInfo: {
         parameters: {
             query?: never;

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import { auditLogRoutes } from "./api/audit-log.ts";
 import { authInfoRoutes } from "./api/auth-info.ts";
 import { readNearCaller } from "./api/bookmarks.ts";
 import { eventRoutes } from "./api/events.ts";
@@ -144,6 +145,7 @@ export function buildApp() {
   api.route("/webhooks", projectWebhookRoutes);
   api.route("/events", eventRoutes);
   api.route("/project", projectRoutes);
+  api.route("/audit-log", auditLogRoutes);
   api.route("/test_helpers/ssh/collect/sessions", collectTestHelperRoutes);
   api.route("/test_helpers/ssh/verify/sessions", verifyTestHelperRoutes);
   registerApiKeyScheme(api);

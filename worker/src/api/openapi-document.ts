@@ -33,6 +33,11 @@ const TAGS = [
     description: "The API key's project: how long its closed sessions are kept (`retention_days`).",
   },
   {
+    name: "Audit log",
+    description:
+      "Every change to the project by a member or an API key: who made it, when and from where.",
+  },
+  {
     name: "Test helpers",
     description:
       "Test mode: with a `kp_test_` key, drive a test session to each outcome without an SSH key in sight. A live key gets 404, as for an unknown path.",

@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { projects } from "../db/directory.ts";
+import { audit } from "../domain/audit-log.ts";
 import type { ProjectContext } from "../domain/context.ts";
 import { setRetentionDays } from "../domain/projects.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
@@ -60,7 +61,13 @@ export const projectRoutes = apiRouter()
       // Test data never touches live data, and retention erases live sessions.
       if (!ctx.livemode) throw new ApiError(403, TEST_KEY_REFUSED);
       const patch = c.req.valid("json");
-      if (patch.retention_days !== undefined) await setRetentionDays(ctx, patch.retention_days);
+      if (patch.retention_days !== undefined) {
+        await setRetentionDays(ctx, patch.retention_days);
+        await audit(c, {
+          action: "project.retention_changed",
+          details: { retention_days: patch.retention_days },
+        });
+      }
       return c.json(await projectView(ctx), 200);
     },
   );

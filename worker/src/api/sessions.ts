@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { z } from "zod";
 import { signAttestation } from "../domain/attestations.ts";
+import { auditAfterAnswer, sessionChange } from "../domain/audit-log.ts";
 import { listWithOwnWrites } from "../domain/own-writes.ts";
 import {
   collectSessionDetailView,
@@ -244,6 +245,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const sessionId = c.req.valid("param").session_id;
         const written = await redactSession(ctx, kind, sessionId);
         noteBookmark(c, written.bookmark, sessionId);
+        auditAfterAnswer(c, sessionChange("session.redacted", ctx, sessionId));
         const detail = await detailOf(ctx, written.value);
         return c.json(spec.detailView(c.env, detail), 200);
       },
@@ -292,7 +294,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         tags: [tag],
         summary: `Delete a ${noun} with its connections and keys`,
         description:
-          "Its events and their webhook delivery records are erased with it; the `keyproof-bookmark` of the answer makes a list wait for the deletion.",
+          "Its events and their webhook delivery records are erased with it, and no webhook delivery about it is sent after this answer; a list or event log sent the answer's `keyproof-bookmark` leaves it out at once.",
         request: { params: sessionIdParam },
         responses: { 204: { description: "Deleted" } },
       }),
@@ -300,6 +302,7 @@ function sessionRoutes<Summary extends z.ZodType, Detail extends z.ZodType>(
         const sessionId = c.req.valid("param").session_id;
         const written = await deleteSession(c.var.project, kind, sessionId);
         noteBookmark(c, written.bookmark, sessionId);
+        auditAfterAnswer(c, sessionChange("session.deleted", c.var.project, sessionId));
         return c.body(null, 204);
       },
     );

@@ -1,5 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import type { WebhookRow } from "../db/webhooks.ts";
+import { type AuditEntry, audit } from "../domain/audit-log.ts";
 import type { ProjectContext } from "../domain/context.ts";
 import { webhookView } from "../domain/webhook-view.ts";
 import type { SessionKind } from "../protocol/messages.ts";
@@ -98,6 +100,7 @@ function webhookRoutes(options: {
         const ctx = c.var.project;
         const scope = await options.listScope(ctx, c.req.param());
         const row = await createWebhook(ctx, scope, c.req.valid("json"));
+        await audit(c, { action: "webhook.created", targetId: row.id, details: scopeOf(row) });
         return c.json({ ...webhookView(row), secret: row.secret }, 201);
       },
     )
@@ -148,6 +151,7 @@ function webhookRoutes(options: {
       async (c) => {
         const { scope, id } = await target(c.var.project, c.req.param());
         const row = await updateWebhook(c.var.project, scope, id, c.req.valid("json"));
+        await audit(c, changed(row, c.req.valid("json")));
         return c.json(webhookView(row), 200);
       },
     )
@@ -164,6 +168,7 @@ function webhookRoutes(options: {
       async (c) => {
         const { scope, id } = await target(c.var.project, c.req.param());
         await deleteWebhook(c.var.project, scope, id);
+        await audit(c, { action: "webhook.deleted", targetId: id });
         return c.body(null, 204);
       },
     );
@@ -184,10 +189,22 @@ function webhookRoutes(options: {
     async (c) => {
       const { scope, id } = await target(c.var.project, c.req.param());
       const row = await updateWebhook(c.var.project, scope, id, c.req.valid("json"));
+      await audit(c, changed(row, c.req.valid("json")));
       return c.json(webhookView(row), 200);
     },
   );
 }
+
+/** A session's own webhook names its session in the audit log. */
+const scopeOf = (row: WebhookRow): Record<string, string> =>
+  row.sessionId ? { session_id: row.sessionId } : {};
+
+/** A webhook's change as the audit log has it: which fields were sent. */
+const changed = (row: WebhookRow, sent: object): AuditEntry => ({
+  action: "webhook.updated",
+  targetId: row.id,
+  details: { ...scopeOf(row), fields: Object.keys(sent).sort().join(",") },
+});
 
 /**
  * `/api/v1/webhooks/`: project webhooks, which hear every session's events; `/{webhook_id}/...`

@@ -126,6 +126,51 @@ export const webSessions = sqliteTable(
   (t) => [index("web_sessions_account_idx").on(t.accountId)],
 );
 
+/** What a project's audit log records (domain/audit-log.ts). */
+export const AUDIT_ACTIONS = [
+  "api_key.created",
+  "api_key.revoked",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "member.invited",
+  "member.removed",
+  "project.renamed",
+  "project.retention_changed",
+  "project.test_data_deleted",
+  "session.redacted",
+  "session.deleted",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * A project's audit log: each change to it by a member (an account) or an API key, with who,
+ * when and from where. Ids sort by time. What a change named is its target's id and a few
+ * settings (a role, a retention), never a session's data. Deleted with the project; kept
+ * AUDIT_KEPT_DAYS (domain/audit-log.ts) otherwise.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text().primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    actorType: text("actor_type", { enum: ["account", "api_key"] }).notNull(),
+    /** The account's id, or the API key's. */
+    actorId: text("actor_id").notNull(),
+    /** The account's email then, or the API key's prefix. */
+    actorLabel: text("actor_label").notNull(),
+    action: text({ enum: AUDIT_ACTIONS }).notNull(),
+    targetId: text("target_id"),
+    details: text({ mode: "json" }).$type<Record<string, string | number | boolean>>().notNull(),
+    ipAddress: text("ip_address").notNull(),
+    userAgent: text("user_agent").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("audit_log_project_idx").on(t.projectId, t.id)],
+);
+
 /** Each shard's size as last measured (the cron, from D1's own `size_after`): where projects go. */
 export const shards = sqliteTable("shards", {
   /** The shard's D1 binding: `INDEX_0`, `INDEX_1`, ... */

@@ -8,6 +8,7 @@ import { encodeTime } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { awayReason, isIndexUnavailable } from "../lib/unavailable.ts";
 import { sweepDueInvocations } from "../webhooks/sweeper.ts";
+import { auditEntriesPastTheirTime } from "./audit-log.ts";
 import { finishErasingProjects, sweepErasedProjects } from "./project-erasure.ts";
 import { sweepRetention } from "./retention.ts";
 
@@ -98,10 +99,13 @@ async function recordShardSize(env: Env, shard: string, sizeBytes: number, now: 
     .onConflictDoUpdate({ target: shards.name, set: { sizeBytes, measuredAt } });
 }
 
-/** Signed-in browsers past their expiry, and invitations long expired: the directory's. */
+/**
+ * Signed-in browsers past their expiry, invitations long expired and audit log entries past their
+ * time: the directory's.
+ */
 export async function sweepExpiredAccess(directory: Database, now = new Date()) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const [signedOut, invitations] = await directory.batch([
+  const [signedOut, invitations, audited] = await directory.batch([
     directory
       .delete(webSessions)
       .where(lt(webSessions.expiresAt, now.toISOString()))
@@ -110,8 +114,13 @@ export async function sweepExpiredAccess(directory: Database, now = new Date()) 
       .delete(projectInvitations)
       .where(lt(projectInvitations.expiresAt, ago(INVITATION_KEPT_DAYS).toISOString()))
       .returning({ id: projectInvitations.id }),
+    auditEntriesPastTheirTime(directory, now),
   ]);
-  return { webSessions: signedOut.length, invitations: invitations.length };
+  return {
+    webSessions: signedOut.length,
+    invitations: invitations.length,
+    auditEntries: audited.length,
+  };
 }
 
 /** Test pings past their time, with their deliveries: a shard's. */

@@ -25,7 +25,8 @@ export type IdPrefix =
   | "ca"
   | "wh"
   | "evt"
-  | "inv";
+  | "inv"
+  | "aud";
 
 const RANDOM_DIGITS = 16;
 let lastTime = -1;

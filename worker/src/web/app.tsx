@@ -14,6 +14,7 @@ import {
 } from "./auth.ts";
 import { FAVICON } from "./favicon.ts";
 import { Layout } from "./layout.tsx";
+import { auditLogRoutes } from "./routes/audit-log.tsx";
 import { invitationRoutes } from "./routes/invitation-links.tsx";
 import {
   invitationAdminRoutes,
@@ -43,6 +44,7 @@ const formLimit = bodyLimit({
  *   /projects/*                    signed in
  *   /projects/:project_id/*        a member of that project
  *   /projects/:project_id/invitations/*   an owner
+ *   /projects/:project_id/audit-log       an owner
  *   /invitations/*                 signed in
  */
 export function buildWebApp() {
@@ -66,9 +68,11 @@ export function buildWebApp() {
   web.route("/", authRoutes);
 
   const owners = new Hono<AppEnv>().use(requireOwner).route("/", invitationAdminRoutes);
+  const auditors = new Hono<AppEnv>().use(requireOwner).route("/", auditLogRoutes);
   const project = new Hono<AppEnv>()
     .use(requireMember)
     .route("/invitations", owners)
+    .route("/audit-log", auditors)
     .route("/", projectSettingsRoutes)
     .route("/", sessionRoutes)
     .route("/", webhookRoutes);

@@ -50,6 +50,7 @@ export function SettingsPage(props: SettingsProps) {
         <a href="#members">Members</a>
         <a href="#test-data">Test data</a>
         <a href="#delete">Delete</a>
+        {props.role === "owner" ? <a href={`${base}/audit-log`}>Audit log</a> : null}
       </nav>
       <FormProblems form={props.renameForm} />
       <form class="stack" method="post" action={`${base}/rename`}>

@@ -4,6 +4,7 @@ import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
 import { deleteAccount } from "../../domain/accounts.ts";
 import { apiKeysOf, createApiKey, revokeApiKey, workingKeysBy } from "../../domain/api-keys.ts";
+import { audit } from "../../domain/audit-log.ts";
 import {
   createInvitation,
   invitationPath,
@@ -142,6 +143,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     try {
       await renameProject(ctx.directory, ctx.projectId, text(form, "name"));
+      await audit(c, { action: "project.renamed", details: { name: text(form, "name").trim() } });
       return redirectWith(c, settingsPath(c), { notice: "Renamed." });
     } catch (error) {
       return settingsPage(c, { renameForm: formState(form, error) }, 400);
@@ -156,7 +158,9 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         error: "Only an owner can change retention.",
       });
     try {
-      await setRetentionDays(ctx, retentionDaysOf(text(form, "retention_days")));
+      const days = retentionDaysOf(text(form, "retention_days"));
+      await setRetentionDays(ctx, days);
+      await audit(c, { action: "project.retention_changed", details: { retention_days: days } });
       return redirectWith(c, `${settingsPath(c)}#retention`, { notice: "Retention saved." });
     } catch (error) {
       return settingsPage(c, { retentionForm: formState(form, error) }, 400);
@@ -177,6 +181,11 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         mode,
         expiredAt,
         createdBy: c.var.account.id,
+      });
+      await audit(c, {
+        action: "api_key.created",
+        targetId: row.id,
+        details: { prefix: row.prefix, mode, name: row.name },
       });
       // Shown once, by the page this redirects to: never stored, never in a URL.
       return redirectWith(
@@ -215,6 +224,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         error: "Tick the box to confirm deleting all test data.",
       });
     await deleteTestData(c.var.project);
+    await audit(c, { action: "project.test_data_deleted" });
     return redirectWith(c, `${settingsPath(c)}#test-data`, {
       notice:
         "All test data is deleted: test sessions, their events and deliveries, test webhooks.",
@@ -229,6 +239,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         error: "Tick the box to confirm revoking the key.",
       });
     await revokeApiKey(ctx.directory, ctx.projectId, c.req.param("key_id"), ctx.now);
+    await audit(c, { action: "api_key.revoked", targetId: c.req.param("key_id") });
     return redirectWith(c, `${settingsPath(c)}#api-keys`, { notice: "API key revoked." });
   })
   .post("/members/:account_id/remove", async (c) => {
@@ -239,6 +250,7 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
         accountId: c.var.account.id,
         role: c.var.member.role,
       });
+      await audit(c, { action: "member.removed", targetId: accountId });
       if (accountId === c.var.account.id)
         return redirectWith(c, "/projects", { notice: "You left the project." });
       // Their keys are the project's and keep working: say so, so someone decides.
@@ -278,12 +290,13 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
 export const invitationAdminRoutes = new Hono<AppEnv>()
   .post("/", async (c) => {
     const ctx = c.var.project;
-    const { token } = await createInvitation(
+    const { row, token } = await createInvitation(
       ctx.directory,
       ctx.projectId,
       c.var.account.id,
       ctx.now,
     );
+    await audit(c, { action: "member.invited", targetId: row.id });
     // Shown once, by the page this redirects to: the link is the credential, only its hash is kept.
     return redirectWith(
       c,

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
+import { audit, sessionChange } from "../../domain/audit-log.ts";
 import type { ProjectContext } from "../../domain/context.ts";
 import { listEvents } from "../../domain/event-log.ts";
 import { listSessionRows, loadSessionDetail } from "../../domain/session-views.ts";
@@ -236,6 +237,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       return redirectWith(c, back, { error: "Tick the box to confirm the redaction." });
     try {
       await redactSession(ctx, kindOfSession(sessionId), sessionId);
+      await audit(c, sessionChange("session.redacted", ctx, sessionId));
       await pushedForNextPage(ctx, kindOfSession(sessionId), sessionId);
       return redirectWith(c, back, { notice: "Session redacted: its personal data is erased." });
     } catch (error) {
@@ -252,5 +254,6 @@ export const sessionRoutes = new Hono<AppEnv>()
         error: "Tick the box to confirm deleting the session.",
       });
     await deleteSession(ctx, kindOfSession(sessionId), sessionId);
+    await audit(c, sessionChange("session.deleted", ctx, sessionId));
     return redirectWith(c, `/projects/${project.id}/sessions`, { notice: "Session deleted." });
   });

@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { problemErrors } from "../../api/validate.ts";
 import type { AppEnv } from "../../app-env.ts";
+import { audit } from "../../domain/audit-log.ts";
 import { webhookView } from "../../domain/webhook-view.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { webhookCreate } from "../../schemas/webhooks.ts";
@@ -86,6 +87,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     try {
       const row = await createWebhook(ctx, { kind: "project" }, webhookInput(form));
+      await audit(c, { action: "webhook.created", targetId: row.id });
       return redirectWith(c, `/projects/${project.id}/webhooks/${row.id}`, {
         notice: "Webhook created.",
       });
@@ -104,7 +106,17 @@ export const webhookRoutes = new Hono<AppEnv>()
     const back = `/projects/${project.id}/webhooks/${c.req.param("webhook_id")}`;
     const form = await c.req.parseBody();
     try {
-      await updateWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"), webhookInput(form));
+      const row = await updateWebhook(
+        ctx,
+        { kind: "any" },
+        c.req.param("webhook_id"),
+        webhookInput(form),
+      );
+      await audit(c, {
+        action: "webhook.updated",
+        targetId: row.id,
+        details: row.sessionId ? { session_id: row.sessionId } : {},
+      });
       return redirectWith(c, back, { notice: "Saved." });
     } catch (error) {
       return webhookPage(c, { form: formState(form, error) }, 400);
@@ -135,5 +147,6 @@ export const webhookRoutes = new Hono<AppEnv>()
     const ctx = c.var.project;
     const { project } = c.var.member;
     await deleteWebhook(ctx, { kind: "any" }, c.req.param("webhook_id"));
+    await audit(c, { action: "webhook.deleted", targetId: c.req.param("webhook_id") });
     return redirectWith(c, `/projects/${project.id}/settings`, { notice: "Webhook deleted." });
   });
