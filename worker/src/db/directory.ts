@@ -112,7 +112,10 @@ export const projectInvitations = sqliteTable(
   ],
 );
 
-/** Signed-in browsers: the cookie holds a random token, this table only its SHA-256. */
+/**
+ * Signed-in browsers: the cookie holds a random token, this table only its SHA-256, with where
+ * and how it signed in (null on browsers signed in before that was kept).
+ */
 export const webSessions = sqliteTable(
   "web_sessions",
   {
@@ -122,8 +125,45 @@ export const webSessions = sqliteTable(
       .references(() => accounts.id, { onDelete: "cascade" }),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    /** How it signed in: `password`, or `sign_up` for the browser that made the account. */
+    signedInWith: text("signed_in_with"),
   },
   (t) => [index("web_sessions_account_idx").on(t.accountId)],
+);
+
+/** What an account's security log records (domain/security-log.ts). */
+export const SECURITY_EVENTS = [
+  "account_created",
+  "signed_in",
+  "sign_in_failed",
+  "sign_in_blocked",
+  "signed_out",
+  "browser_ended",
+  "other_browsers_ended",
+] as const;
+export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
+
+/**
+ * An account's security log: its sign-ins, failed and blocked ones, and its browsers signed out,
+ * each with the client's address and user agent. Deleted with the account; kept
+ * SECURITY_LOG_KEPT_DAYS otherwise.
+ */
+export const securityLog = sqliteTable(
+  "security_log",
+  {
+    id: text().primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    event: text({ enum: SECURITY_EVENTS }).notNull(),
+    details: text({ mode: "json" }).$type<Record<string, string | number | boolean>>().notNull(),
+    ipAddress: text("ip_address").notNull(),
+    userAgent: text("user_agent").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("security_log_account_idx").on(t.accountId, t.id)],
 );
 
 /** What a project's audit log records (domain/audit-log.ts). */

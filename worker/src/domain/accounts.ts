@@ -83,13 +83,20 @@ export async function signIn(
   return (await verifyPassword(password, account.passwordHash)) ? account : null;
 }
 
-export async function startWebSession(db: Database, accountId: string, now: Date): Promise<string> {
+export async function startWebSession(
+  db: Database,
+  accountId: string,
+  now: Date,
+  /** Where the browser is, and how it signed in (the account's security page shows them). */
+  signedIn: { ipAddress: string; userAgent: string; signedInWith: string },
+): Promise<string> {
   const token = randomBase32(40);
   await db.insert(webSessions).values({
     id: await sha256Hex(token),
     accountId,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + WEB_SESSION_DAYS * 86_400_000).toISOString(),
+    ...signedIn,
   });
   return token;
 }

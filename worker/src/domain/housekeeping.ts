@@ -11,6 +11,7 @@ import { sweepDueInvocations } from "../webhooks/sweeper.ts";
 import { auditEntriesPastTheirTime } from "./audit-log.ts";
 import { finishErasingProjects, sweepErasedProjects } from "./project-erasure.ts";
 import { sweepRetention } from "./retention.ts";
+import { securityEntriesPastTheirTime } from "./security-log.ts";
 
 /**
  * The cron's work (every minute): for each index shard, on its own — one shard
@@ -100,12 +101,12 @@ async function recordShardSize(env: Env, shard: string, sizeBytes: number, now: 
 }
 
 /**
- * Signed-in browsers past their expiry, invitations long expired and audit log entries past their
- * time: the directory's.
+ * Signed-in browsers past their expiry, invitations long expired, and audit and security log
+ * entries past their time: the directory's.
  */
 export async function sweepExpiredAccess(directory: Database, now = new Date()) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const [signedOut, invitations, audited] = await directory.batch([
+  const [signedOut, invitations, audited, secured] = await directory.batch([
     directory
       .delete(webSessions)
       .where(lt(webSessions.expiresAt, now.toISOString()))
@@ -115,11 +116,13 @@ export async function sweepExpiredAccess(directory: Database, now = new Date()) 
       .where(lt(projectInvitations.expiresAt, ago(INVITATION_KEPT_DAYS).toISOString()))
       .returning({ id: projectInvitations.id }),
     auditEntriesPastTheirTime(directory, now),
+    securityEntriesPastTheirTime(directory, now),
   ]);
   return {
     webSessions: signedOut.length,
     invitations: invitations.length,
     auditEntries: audited.length,
+    securityEntries: secured.length,
   };
 }
 

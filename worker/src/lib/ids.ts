@@ -26,7 +26,8 @@ export type IdPrefix =
   | "wh"
   | "evt"
   | "inv"
-  | "aud";
+  | "aud"
+  | "sec";
 
 const RANDOM_DIGITS = 16;
 let lastTime = -1;

@@ -14,6 +14,7 @@ import {
 } from "./auth.ts";
 import { FAVICON } from "./favicon.ts";
 import { Layout } from "./layout.tsx";
+import { accountSecurityRoutes } from "./routes/account-security.tsx";
 import { auditLogRoutes } from "./routes/audit-log.tsx";
 import { invitationRoutes } from "./routes/invitation-links.tsx";
 import {
@@ -46,6 +47,7 @@ const formLimit = bodyLimit({
  *   /projects/:project_id/invitations/*   an owner
  *   /projects/:project_id/audit-log       an owner
  *   /invitations/*                 signed in
+ *   /account/*                     signed in: the account's own security page
  */
 export function buildWebApp() {
   const web = new Hono<AppEnv>({ strict: false });
@@ -83,8 +85,12 @@ export function buildWebApp() {
   const invitations = new Hono<AppEnv>()
     .use(formLimit, webSession, verifyCsrf, requireAccount)
     .route("/", invitationRoutes);
+  const account = new Hono<AppEnv>()
+    .use(formLimit, webSession, verifyCsrf, requireAccount)
+    .route("/", accountSecurityRoutes);
   web.route("/projects", projects);
   web.route("/invitations", invitations);
+  web.route("/account", account);
 
   web.onError((thrown, c) => {
     // D1 away is a page saying to try again (503), not the Worker's 500.

@@ -108,7 +108,9 @@ function Account(props: { page: PageContext & { account: { email: string } } }) 
   return (
     <form class="account" method="post" action="/signout">
       <Csrf token={props.page.csrf} />
-      <span class="muted breakable">{props.page.account.email}</span>
+      <a class="muted breakable" href="/account/security" title="Account security">
+        {props.page.account.email}
+      </a>
       <button class="link" type="submit">
         Sign out
       </button>

@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
 import { endWebSession, signIn, signUp, startWebSession } from "../../domain/accounts.ts";
+import { accountIdOf, originOf, recordSecurityEvent } from "../../domain/security-log.ts";
 import { recordSignInFailure, signInBlocked, signUpAllowed } from "../../domain/sign-in-limits.ts";
 import {
   clearSessionCookie,
@@ -44,7 +45,12 @@ export const authRoutes = new Hono<AppEnv>()
     try {
       const db = directoryDb(c.env);
       const account = await signUp(db, text(form, "email"), text(form, "password"), new Date());
-      setSessionCookie(c, await startWebSession(db, account.id, new Date()));
+      const origin = originOf(c);
+      setSessionCookie(
+        c,
+        await startWebSession(db, account.id, new Date(), { ...origin, signedInWith: "sign_up" }),
+      );
+      await recordSecurityEvent(db, account.id, "account_created", origin);
       return redirectWith(c, next ?? "/projects", {
         notice: next
           ? "Welcome to keyproof. Your account is ready."
@@ -71,18 +77,30 @@ export const authRoutes = new Hono<AppEnv>()
         status,
       );
     // Only wrong passwords count, per account and address, so the owner is not locked out.
+    const db = directoryDb(c.env);
+    const origin = originOf(c);
+    /** A failed or blocked sign-in goes to the security log of the account it named, if any. */
+    const logFailure = async (event: "sign_in_failed" | "sign_in_blocked") => {
+      const accountId = await accountIdOf(db, email);
+      if (accountId) await recordSecurityEvent(db, accountId, event, origin);
+    };
     const wait = await signInBlocked(c.env, email, address);
     if (wait !== null) {
+      await logFailure("sign_in_blocked");
       c.header("Retry-After", String(wait));
       return failed(TOO_MANY_ATTEMPTS, 429);
     }
-    const db = directoryDb(c.env);
     const account = await signIn(db, email, text(form, "password"));
     if (!account) {
       await recordSignInFailure(c.env, email, address);
+      await logFailure("sign_in_failed");
       return failed(INVALID_CREDENTIALS, 401);
     }
-    setSessionCookie(c, await startWebSession(db, account.id, new Date()));
+    setSessionCookie(
+      c,
+      await startWebSession(db, account.id, new Date(), { ...origin, signedInWith: "password" }),
+    );
+    await recordSecurityEvent(db, account.id, "signed_in", origin, { way: "password" });
     return c.redirect(next, 303);
   })
   .post("/theme", async (c) => {
@@ -102,7 +120,10 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/signout", async (c) => {
     const token = getCookie(c, cookieName(c, SESSION_COOKIE));
+    const account = c.get("account") as AppEnv["Variables"]["account"] | undefined;
     if (token) await endWebSession(directoryDb(c.env), token);
+    if (account)
+      await recordSecurityEvent(directoryDb(c.env), account.id, "signed_out", originOf(c));
     clearSessionCookie(c);
     return c.redirect("/", 303);
   });
