@@ -2,11 +2,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { connections, sessions } from "../src/db/sessions.ts";
-import { setPrimaryGate } from "../src/development/d1-simulation.ts";
 import { CONNECTION_LEASE_MS } from "../src/protocol/messages.ts";
 import { blobOf, internal } from "./bridge-calls.ts";
 import { freshEd25519 } from "./fresh-traces.ts";
 import { callJson, createSession, eventTypesOf, newProject } from "./helpers.ts";
+import { holdPrimary, releasePrimary } from "./primary-gate.ts";
 import { objectOf, storageOf } from "./session-objects.ts";
 
 /**
@@ -33,18 +33,6 @@ async function crash(sessionId: string) {
   releasePrimary();
 }
 
-let held = false;
-/** D1's primary answers nothing until released: a push started now is still under way. */
-function holdPrimary() {
-  held = true;
-  setPrimaryGate(async () => {
-    while (held) await new Promise((resolve) => setTimeout(resolve, 5));
-  });
-}
-function releasePrimary() {
-  held = false;
-  setPrimaryGate(null);
-}
 afterEach(releasePrimary);
 
 /** The alarm is due within seconds of now, not at the session's expiry. */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { setPrimaryGate } from "../src/development/d1-simulation.ts";
 import { blobOf, connectAndFinish } from "./bridge-calls.ts";
 import { call, newProject } from "./helpers.ts";
+import { holdPrimary } from "./primary-gate.ts";
 import { objectOf, storageOf } from "./session-objects.ts";
 
 /**
@@ -14,24 +15,6 @@ import { objectOf, storageOf } from "./session-objects.ts";
 const ed25519 = env.TEST_KEYS.accepted.find((key) => key.label === "ed25519");
 
 afterEach(() => setPrimaryGate(null));
-
-/** Holds every call that reaches D1's primary until `release`: D1 as far away as you like. */
-function holdPrimary() {
-  const state = { held: true, reached: 0 };
-  setPrimaryGate(async () => {
-    state.reached += 1;
-    while (state.held) await new Promise((resolve) => setTimeout(resolve, 5));
-  });
-  return {
-    get reached() {
-      return state.reached;
-    },
-    release() {
-      state.held = false;
-      setPrimaryGate(null);
-    },
-  };
-}
 
 interface Detail {
   id: string;

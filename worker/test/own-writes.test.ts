@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { setPrimaryGate } from "../src/development/d1-simulation.ts";
 import { call, newProject } from "./helpers.ts";
+import { holdPrimary, releasePrimary } from "./primary-gate.ts";
 import { indexed } from "./session-objects.ts";
 
 /**
@@ -8,18 +8,6 @@ import { indexed } from "./session-objects.ts";
  * them, from their objects, while every push is held at D1's primary.
  */
 
-let held = false;
-/** D1's primary answers nothing until released: no push lands meanwhile. */
-function holdPrimary() {
-  held = true;
-  setPrimaryGate(async () => {
-    while (held) await new Promise((resolve) => setTimeout(resolve, 5));
-  });
-}
-function releasePrimary() {
-  held = false;
-  setPrimaryGate(null);
-}
 afterEach(releasePrimary);
 
 interface Events {
