@@ -133,6 +133,48 @@ export const webSessions = sqliteTable(
   (t) => [index("web_sessions_account_idx").on(t.accountId)],
 );
 
+/**
+ * SSH public keys an account signs in with (domain/ssh-sign-in.ts): a key is one account's, so
+ * its fingerprint names the account a signature's key belongs to.
+ */
+export const accountSshKeys = sqliteTable(
+  "account_ssh_keys",
+  {
+    id: text().primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    /** `<type> <base64>`, as in authorized_keys. */
+    publicKey: text("public_key").notNull(),
+    /** `SHA256:...`, as `ssh-keygen -l` shows it. */
+    fingerprint: text().notNull().unique(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("account_ssh_keys_account_idx").on(t.accountId)],
+);
+
+/** An account's recovery codes: their SHA-256 only, each used once. */
+export const recoveryCodes = sqliteTable(
+  "recovery_codes",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    createdAt: text("created_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.codeHash] })],
+);
+
+/** Sign-in codes a signature has used (their SHA-256): each signs in once. Swept after a day. */
+export const usedSignInCodes = sqliteTable("used_sign_in_codes", {
+  codeHash: text("code_hash").primaryKey(),
+  usedAt: text("used_at").notNull(),
+});
+
 /** What an account's security log records (domain/security-log.ts). */
 export const SECURITY_EVENTS = [
   "account_created",
@@ -142,6 +184,10 @@ export const SECURITY_EVENTS = [
   "signed_out",
   "browser_ended",
   "other_browsers_ended",
+  "ssh_key_added",
+  "ssh_key_removed",
+  "recovery_codes_created",
+  "recovery_code_used",
 ] as const;
 export type SecurityEvent = (typeof SECURITY_EVENTS)[number];
 

@@ -12,6 +12,7 @@ import { auditEntriesPastTheirTime } from "./audit-log.ts";
 import { finishErasingProjects, sweepErasedProjects } from "./project-erasure.ts";
 import { sweepRetention } from "./retention.ts";
 import { securityEntriesPastTheirTime } from "./security-log.ts";
+import { usedSignInCodesPastTheirTime } from "./ssh-sign-in.ts";
 
 /**
  * The cron's work (every minute): for each index shard, on its own — one shard
@@ -106,7 +107,7 @@ async function recordShardSize(env: Env, shard: string, sizeBytes: number, now: 
  */
 export async function sweepExpiredAccess(directory: Database, now = new Date()) {
   const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
-  const [signedOut, invitations, audited, secured] = await directory.batch([
+  const [signedOut, invitations, audited, secured, codes] = await directory.batch([
     directory
       .delete(webSessions)
       .where(lt(webSessions.expiresAt, now.toISOString()))
@@ -117,12 +118,14 @@ export async function sweepExpiredAccess(directory: Database, now = new Date()) 
       .returning({ id: projectInvitations.id }),
     auditEntriesPastTheirTime(directory, now),
     securityEntriesPastTheirTime(directory, now),
+    usedSignInCodesPastTheirTime(directory, now),
   ]);
   return {
     webSessions: signedOut.length,
     invitations: invitations.length,
     auditEntries: audited.length,
     securityEntries: secured.length,
+    usedSignInCodes: codes.length,
   };
 }
 

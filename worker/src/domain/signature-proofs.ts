@@ -28,6 +28,7 @@ export interface VerifiedSignature {
 export function readSignature(
   armored: string,
   challenge: string,
+  namespace = SIGNATURE_NAMESPACE,
 ): VerifiedSignature | { problem: string } {
   let signature: ReturnType<typeof parseDetachedSignature>;
   try {
@@ -36,9 +37,9 @@ export function readSignature(
     if (error instanceof DetachedSignatureError) return { problem: error.message };
     throw error;
   }
-  if (signature.namespace !== SIGNATURE_NAMESPACE) {
+  if (signature.namespace !== namespace) {
     return {
-      problem: `This signature is for the namespace "${signature.namespace.slice(0, 64)}"; keyproof's is made with -n ${SIGNATURE_NAMESPACE}.`,
+      problem: `This signature is for the namespace "${signature.namespace.slice(0, 64)}"; ${namespace === SIGNATURE_NAMESPACE ? "keyproof's" : "this one"} is made with -n ${namespace}.`,
     };
   }
   // Exactly the challenge, as `printf '%s'` gives it; `echo` adds a newline, which is forgiven.
@@ -47,7 +48,7 @@ export function readSignature(
   );
   if (!signedChallenge) {
     return {
-      problem: `The signature is not over this session's challenge, or not by the key it names. Sign exactly: printf '%s' '${challenge}' (a challenge is used up once a proof counts: take the command again).`,
+      problem: `The signature is not over ${namespace === SIGNATURE_NAMESPACE ? "this session's challenge" : "this sign-in code"}, or not by the key it names. Sign exactly: printf '%s' '${challenge}' (a challenge is used up once a proof counts: take the command again).`,
     };
   }
   return { key: signature.publicKey, authenticator: signature.signature.authenticator };

@@ -27,7 +27,8 @@ export type IdPrefix =
   | "evt"
   | "inv"
   | "aud"
-  | "sec";
+  | "sec"
+  | "ask";
 
 const RANDOM_DIGITS = 16;
 let lastTime = -1;

@@ -25,12 +25,13 @@ import {
 import { proofRoutes } from "./routes/proof.tsx";
 import { sessionRoutes } from "./routes/sessions.tsx";
 import { authRoutes } from "./routes/sign-in.tsx";
+import { sshSignInRoutes } from "./routes/ssh-sign-in.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
 import { APP_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
 import { STYLESHEET } from "./style.ts";
 
 /** The pages at the site's root; everything else of the web app sits under a guarded mount. */
-const ROOT_PAGES = ["/", "/signin", "/signup", "/signout", "/theme"];
+const ROOT_PAGES = ["/", "/signin", "/signin/ssh", "/signup", "/signout", "/theme"];
 
 /** A form is read only once its size is known to be sane: anyone can post to /signin. */
 const formLimit = bodyLimit({
@@ -67,6 +68,7 @@ export function buildWebApp() {
   // Public: the connection identifier names the session, as it does over SSH.
   web.route("/p", proofRoutes);
   for (const path of ROOT_PAGES) web.use(path, formLimit, webSession, verifyCsrf);
+  web.route("/signin/ssh", sshSignInRoutes);
   web.route("/", authRoutes);
 
   const owners = new Hono<AppEnv>().use(requireOwner).route("/", invitationAdminRoutes);

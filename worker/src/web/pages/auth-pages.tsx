@@ -52,6 +52,11 @@ export function AuthPage(props: {
         </Field>
         <button type="submit">{signin ? "Sign in" : "Sign up"}</button>
       </form>
+      {signin ? (
+        <p>
+          <a href="/signin/ssh">Sign in with an SSH key</a>
+        </p>
+      ) : null}
       <p class="muted">
         {signin ? (
           <>

@@ -1,11 +1,12 @@
-import type { securityLog, webSessions } from "../../db/directory.ts";
+import type { accountSshKeys, securityLog, webSessions } from "../../db/directory.ts";
 import { SECURITY_LOG_KEPT_DAYS, SECURITY_LOG_SHOWN } from "../../domain/security-log.ts";
-import { Csrf, shortTime, Table } from "../components.tsx";
-import type { PageContext } from "../forms.ts";
+import { CopyButton, Csrf, Field, FormProblems, shortTime, Table } from "../components.tsx";
+import { type FormState, type PageContext, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
 
 type SecurityRow = typeof securityLog.$inferSelect;
 type BrowserRow = typeof webSessions.$inferSelect;
+type SshKeyRow = typeof accountSshKeys.$inferSelect;
 
 const EVENT_WORDS: Record<SecurityRow["event"], string> = {
   account_created: "Account created",
@@ -15,9 +16,19 @@ const EVENT_WORDS: Record<SecurityRow["event"], string> = {
   signed_out: "Signed out",
   browser_ended: "A browser signed out from here",
   other_browsers_ended: "Every other browser signed out from here",
+  ssh_key_added: "SSH key added",
+  ssh_key_removed: "SSH key removed",
+  recovery_codes_created: "Recovery codes made",
+  recovery_code_used: "Signed in with a recovery code",
 };
 
-const WAYS: Record<string, string> = { password: "password", sign_up: "signing up" };
+const WAYS: Record<string, string> = {
+  password: "password",
+  sign_up: "signing up",
+  ssh_key: "SSH key",
+  "password+ssh_key": "password and SSH key",
+  "password+recovery_code": "password and recovery code",
+};
 
 /** The account's own security page: its signed-in browsers and its security log. */
 export function SecurityPage(props: {
@@ -25,12 +36,79 @@ export function SecurityPage(props: {
   browsers: BrowserRow[];
   currentId: string;
   log: SecurityRow[];
+  keys: SshKeyRow[];
+  /** Recovery codes just made: shown this once. */
+  recoveryCodes?: string[] | undefined;
+  keyForm?: FormState | undefined;
 }) {
   const { page } = props;
   const others = props.browsers.filter((browser) => browser.id !== props.currentId).length;
   return (
     <Layout title="Account security" page={page}>
       <h1>Account security</h1>
+      <h2 id="ssh-keys">SSH keys</h2>
+      <p class="muted">
+        Sign in by proving one of these keys (<a href="/signin/ssh">Sign in with an SSH key</a>).
+        With a key registered, your password alone no longer signs in: after it, the sign-in asks
+        for a key, or one of your recovery codes.
+      </p>
+      {props.recoveryCodes ? (
+        <div class="notice" id="recovery-codes">
+          <p>
+            <strong>Your recovery codes, shown this once.</strong> Each signs in once after your
+            password, if you no longer have your key. Keep them somewhere safe.
+          </p>
+          <pre>
+            <code>{props.recoveryCodes.join("\n")}</code>
+          </pre>
+          <CopyButton text={props.recoveryCodes.join("\n")} label="Copy the codes" />
+        </div>
+      ) : null}
+      {props.keys.length === 0 ? (
+        <p class="muted">No SSH key yet.</p>
+      ) : (
+        <Table head={["Name", "Fingerprint", "Added", "Last used", ""]}>
+          {props.keys.map((key) => (
+            <tr>
+              <td data-label="Name" class="breakable">
+                {key.name}
+              </td>
+              <td data-label="Fingerprint" class="breakable">
+                <code>{key.fingerprint}</code>
+              </td>
+              <td data-label="Added">{shortTime(key.createdAt)}</td>
+              <td data-label="Last used">{key.lastUsedAt ? shortTime(key.lastUsedAt) : "never"}</td>
+              <td>
+                <form method="post" action={`/account/ssh-keys/${key.id}/remove`}>
+                  <Csrf token={page.csrf} />
+                  <button type="submit" class="danger">
+                    Remove
+                  </button>
+                </form>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      <FormProblems form={props.keyForm} />
+      <form class="stack" method="post" action="/account/ssh-keys">
+        <Csrf token={page.csrf} />
+        <Field name="name" form={props.keyForm} label="Name">
+          <input name="name" required maxlength={100} value={typedValue(props.keyForm, "name")} />
+        </Field>
+        <Field name="public_key" form={props.keyForm} label="Public key (the .pub file's line)">
+          <textarea name="public_key" rows={3} required maxlength={16384}>
+            {typedValue(props.keyForm, "public_key")}
+          </textarea>
+        </Field>
+        <button type="submit">Add SSH key</button>
+      </form>
+      {props.keys.length > 0 ? (
+        <form method="post" action="/account/recovery-codes">
+          <Csrf token={page.csrf} />
+          <button type="submit">Make new recovery codes</button>
+        </form>
+      ) : null}
       <h2 id="browsers">Signed-in browsers</h2>
       <Table head={["Since", "From", "Signed in with", ""]}>
         {props.browsers.map((browser) => (

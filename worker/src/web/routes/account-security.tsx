@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
@@ -10,31 +10,91 @@ import {
   recordSecurityEvent,
   securityLogOf,
 } from "../../domain/security-log.ts";
+import {
+  addSshKey,
+  createRecoveryCodes,
+  hasRecoveryCodes,
+  removeSshKey,
+  sshKeysOf,
+} from "../../domain/ssh-sign-in.ts";
 import { sha256Hex } from "../../lib/encoding.ts";
+import { ApiError } from "../../lib/errors.ts";
 import { cookieName, SESSION_COOKIE } from "../auth.ts";
-import { pageContext, redirectWith } from "../forms.ts";
+import { type FormState, formState, pageContext, redirectWith, text } from "../forms.ts";
 import { SecurityPage } from "../pages/security-page.tsx";
 
 /** The signed-in browser's own session id: the SHA-256 of its cookie's token. */
-const currentSessionId = async (c: Parameters<typeof pageContext>[0]) =>
+const currentSessionId = async (c: Context<AppEnv>) =>
   sha256Hex(getCookie(c, cookieName(c, SESSION_COOKIE)) ?? "");
 
 /** `/account/...`: the signed-in account's own security page and what it does. */
+async function securityPage(
+  c: Context<AppEnv>,
+  shown: { recoveryCodes?: string[]; keyForm?: FormState } = {},
+  status: 200 | 400 | 409 = 200,
+) {
+  const db = directoryDb(c.env);
+  const [browsers, log, keys] = await Promise.all([
+    browsersOf(db, c.var.account.id, new Date()),
+    securityLogOf(db, c.var.account.id),
+    sshKeysOf(db, c.var.account.id),
+  ]);
+  return c.html(
+    <SecurityPage
+      page={pageContext(c)}
+      browsers={browsers}
+      currentId={await currentSessionId(c)}
+      log={log}
+      keys={keys}
+      recoveryCodes={shown.recoveryCodes}
+      keyForm={shown.keyForm}
+    />,
+    status,
+  );
+}
+
 export const accountSecurityRoutes = new Hono<AppEnv>()
-  .get("/security", async (c) => {
+  .get("/security", (c) => securityPage(c))
+  .post("/ssh-keys", async (c) => {
     const db = directoryDb(c.env);
-    const [browsers, log] = await Promise.all([
-      browsersOf(db, c.var.account.id, new Date()),
-      securityLogOf(db, c.var.account.id),
-    ]);
-    return c.html(
-      <SecurityPage
-        page={pageContext(c)}
-        browsers={browsers}
-        currentId={await currentSessionId(c)}
-        log={log}
-      />,
-    );
+    const form = await c.req.parseBody();
+    const accountId = c.var.account.id;
+    try {
+      const key = await addSshKey(db, accountId, {
+        name: text(form, "name"),
+        publicKey: text(form, "public_key"),
+      });
+      await recordSecurityEvent(db, accountId, "ssh_key_added", originOf(c), {
+        fingerprint: key.fingerprint,
+      });
+      // The first key: from now on the password alone does not sign in, so a way back is made.
+      if (await hasRecoveryCodes(db, accountId))
+        return redirectWith(c, "/account/security#ssh-keys", { notice: "SSH key added." });
+      const recoveryCodes = await createRecoveryCodes(db, accountId);
+      await recordSecurityEvent(db, accountId, "recovery_codes_created", originOf(c));
+      return securityPage(c, { recoveryCodes });
+    } catch (error) {
+      const status = error instanceof ApiError && error.status === 409 ? 409 : 400;
+      return securityPage(c, { keyForm: formState(form, error) }, status);
+    }
+  })
+  .post("/ssh-keys/:key_id/remove", async (c) => {
+    const db = directoryDb(c.env);
+    const removed = await removeSshKey(db, c.var.account.id, c.req.param("key_id"));
+    if (!removed)
+      return redirectWith(c, "/account/security#ssh-keys", {
+        error: "That key is already removed.",
+      });
+    await recordSecurityEvent(db, c.var.account.id, "ssh_key_removed", originOf(c), {
+      fingerprint: removed.fingerprint,
+    });
+    return redirectWith(c, "/account/security#ssh-keys", { notice: "SSH key removed." });
+  })
+  .post("/recovery-codes", async (c) => {
+    const db = directoryDb(c.env);
+    const recoveryCodes = await createRecoveryCodes(db, c.var.account.id);
+    await recordSecurityEvent(db, c.var.account.id, "recovery_codes_created", originOf(c));
+    return securityPage(c, { recoveryCodes });
   })
   .post("/browsers/end-others", async (c) => {
     const db = directoryDb(c.env);

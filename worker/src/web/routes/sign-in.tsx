@@ -5,6 +5,7 @@ import { directoryDb } from "../../db/databases.ts";
 import { endWebSession, signIn, signUp, startWebSession } from "../../domain/accounts.ts";
 import { accountIdOf, originOf, recordSecurityEvent } from "../../domain/security-log.ts";
 import { recordSignInFailure, signInBlocked, signUpAllowed } from "../../domain/sign-in-limits.ts";
+import { hasSshKey } from "../../domain/ssh-sign-in.ts";
 import {
   clearSessionCookie,
   cookieName,
@@ -16,6 +17,7 @@ import {
 } from "../auth.ts";
 import { browserAddress, formState, pageContext, redirectWith, text } from "../forms.ts";
 import { AuthPage, HomePage } from "../pages/auth-pages.tsx";
+import { giveSignInCode } from "./ssh-sign-in.tsx";
 
 const INVALID_CREDENTIALS = "That email and password do not match an account.";
 const TOO_MANY_ATTEMPTS = "Too many attempts from here. Wait a minute and try again.";
@@ -95,6 +97,11 @@ export const authRoutes = new Hono<AppEnv>()
       await recordSignInFailure(c.env, email, address);
       await logFailure("sign_in_failed");
       return failed(INVALID_CREDENTIALS, 401);
+    }
+    // With an SSH key registered, the password alone never signs in: the key is asked for next.
+    if (await hasSshKey(db, account.id)) {
+      await giveSignInCode(c, account.id);
+      return c.redirect("/signin/ssh", 303);
     }
     setSessionCookie(
       c,
