@@ -393,7 +393,7 @@ describe("the dashboard as a new user meets it", () => {
     for (const selector of [
       "header .brand",
       "header nav.links a",
-      "header .account span",
+      "header .account a",
       "header .account button",
     ])
       tops.push(await laptop.$eval(selector, (element) => element.getBoundingClientRect().bottom));

@@ -1,6 +1,7 @@
 import type { AccountRow } from "./db/directory.ts";
 import type { AuthenticatedKey } from "./domain/api-keys.ts";
 import type { ProjectContext } from "./domain/context.ts";
+import type { OwnWrites } from "./domain/own-writes.ts";
 import type { MemberRole } from "./domain/projects.ts";
 import type { IdempotentRequest } from "./domain/session-address.ts";
 import type { Env } from "./env.ts";
@@ -35,6 +36,6 @@ export interface AppEnv {
      * The sessions the caller's bookmark names as not yet in D1 (API only), and how a read that
      * shows them from their objects says so: D1 is then read without waiting for their pushes.
      */
-    ownWrites: { pending: string[]; readsD1Apart: () => void };
+    ownWrites: OwnWrites;
   };
 }

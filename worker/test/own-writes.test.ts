@@ -111,6 +111,11 @@ describe("a list sent the bookmark of writes D1 has not taken", () => {
     expect(settled.items.map((item) => item.external_id)).toEqual(
       page.items.map((item) => item.external_id),
     );
+    // Sent the bookmark again, the list finds D1 has them all: its answer names them no more,
+    // only D1's bookmark after them, so later reads ask no object.
+    await expect
+      .poll(async () => (await api(base)).headers.get("keyproof-bookmark"))
+      .toMatch(/^[0-9a-f]{8}(-[0-9a-f]+)+\.[\w-]{22}$/);
   });
 
   it("shows their events in the event log, and none of a session deleted since", async () => {

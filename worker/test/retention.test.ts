@@ -186,7 +186,10 @@ describe("what is not a session's", () => {
         })),
       ),
     ]);
-    expect(await sweepExpiredAccess(directory(), now)).toEqual({ webSessions: 1, invitations: 1 });
+    expect(await sweepExpiredAccess(directory(), now)).toMatchObject({
+      webSessions: 1,
+      invitations: 1,
+    });
     expect(await sweepExpiredPings(db, now)).toBe(1);
     const left = await everythingInD1();
     for (const gone of [rows.expiredWeb, rows.oldInvitation, rows.oldPing])

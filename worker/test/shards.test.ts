@@ -56,8 +56,14 @@ describe("the directory and the shards", () => {
     for (const [name, d1] of everyDatabase()) {
       const tables = await rowsNaming(d1, projectId);
       if (name === "DIRECTORY") {
-        // Account-level data only: the project, its member, its keys.
-        expect(tables.sort()).toEqual(["api_keys", "api_keys", "project_members", "projects"]);
+        // Account-level data only: the project, its member, its keys, its audit log (the webhook made).
+        expect(tables.sort()).toEqual([
+          "api_keys",
+          "api_keys",
+          "audit_log",
+          "project_members",
+          "projects",
+        ]);
         continue;
       }
       if (tables.length > 0) holding.push(name);

@@ -188,8 +188,15 @@ export const readNearCaller = createMiddleware<AppEnv>(async (c, next) => {
   c.set("ownWrites", {
     pending: opened?.pending ?? [],
     // Shown from their objects (domain/own-writes.ts): D1 is read as the rest of the bookmark says.
-    readsD1Apart: () => {
+    readsD1Apart: (inD1) => {
       if (opened) opened = { ...opened, pending: [] };
+      // Those D1 has all of: the answer carries D1's bookmark after them instead of their names.
+      const settled = new Set(inD1.map((session) => session.sessionId));
+      c.set(
+        "pendingSessions",
+        c.var.pendingSessions.filter((id) => !settled.has(id)),
+      );
+      c.set("bookmark", latest(c.var.bookmark, ...inD1.map((session) => session.bookmark)));
     },
   });
   let session: D1DatabaseSession | null = null;

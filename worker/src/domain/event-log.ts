@@ -5,7 +5,7 @@ import { EVENT_ORDER, type EventType, events, eventsOfSessions } from "../db/web
 import type { EventView } from "../schemas/webhooks.ts";
 import type { AnsweredEvent } from "../session-object/api-changes.ts";
 import type { ProjectContext } from "./context.ts";
-import { type OwnWrites, ownWindow, placeOwn } from "./own-writes.ts";
+import { type OwnWrites, ownWindow, placeOwn, settledIn } from "./own-writes.ts";
 import { unacknowledgedEventsOf } from "./sessions.ts";
 import { withKeys } from "./stored-events.ts";
 
@@ -45,7 +45,12 @@ export async function listEvents(ctx: ProjectContext, query: EventQuery, own = N
         );
   let mine: EventLogRow[] = [];
   if (found !== null) {
-    own.readsD1Apart();
+    own.readsD1Apart(
+      settledIn(
+        own.pending,
+        found.map((state) => state?.inD1 ?? null),
+      ),
+    );
     const held = found.flatMap((state) =>
       state ? state.events.map((event) => rowOf(state.session, event)) : [],
     );

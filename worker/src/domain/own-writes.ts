@@ -4,7 +4,7 @@ import type { SessionKind } from "../protocol/messages.ts";
 import type { ProjectContext } from "./context.ts";
 import type { SessionState } from "./session-commands.ts";
 import { type GivenKeys, listSessionRows, type SessionListFilter } from "./session-views.ts";
-import { kindOfSession, sessionState } from "./sessions.ts";
+import { sessionReadView } from "./sessions.ts";
 
 /**
  * Read-your-writes without waiting for D1: a list asked for by a caller whose writes D1 may not
@@ -16,8 +16,23 @@ import { kindOfSession, sessionState } from "./sessions.ts";
  */
 export interface OwnWrites {
   pending: string[];
-  readsD1Apart: () => void;
+  /**
+   * The read shows the pending sessions itself: D1 is read without waiting for them. `inD1`
+   * names those D1 already has all of, with its bookmark after them: the answer's bookmark then
+   * carries that, and names them no more.
+   */
+  readsD1Apart: (inD1: { sessionId: string; bookmark: string }[]) => void;
 }
+
+/**
+ * The pending sessions D1 has all of, with its bookmark after each (one that is not D1's, as for
+ * an object that holds nothing, adds nothing to the answer's).
+ */
+export const settledIn = (pending: string[], inD1: (string | null)[]) =>
+  pending.flatMap((sessionId, index) => {
+    const bookmark = inD1[index];
+    return bookmark ? [{ sessionId, bookmark }] : [];
+  });
 
 /**
  * Where D1's part of a page is read, with `mine` of the caller's own rows matching the list: from
@@ -60,16 +75,6 @@ export function placeOwn<T extends { id: string }>(
     .map(([, row]) => row);
 }
 
-/** A pending session as its object has it now; null when it was deleted (or is not the caller's). */
-async function currentState(ctx: ProjectContext, sessionId: string) {
-  const kind = kindOfSession(sessionId);
-  if (!kind) return null;
-  return sessionState(ctx, kind, sessionId).catch((error: unknown) => {
-    if (error instanceof Error && "status" in error && error.status === 404) return null;
-    throw error;
-  });
-}
-
 /** Newer first, by the creation time the id carries after its kind's prefix (as D1 orders them). */
 const newerSession = (a: SessionRow, b: SessionRow) => a.id.slice(3) > b.id.slice(3);
 
@@ -104,10 +109,17 @@ export async function listWithOwnWrites(
     apartGiven: { keys: [], authorities: [] },
   });
   if (pending.length === 0) return fromD1();
-  const found = await Promise.all(pending.map((id) => currentState(ctx, id))).catch(() => null);
+  const found = await Promise.all(pending.map((id) => sessionReadView(ctx, id))).catch(() => null);
   if (found === null) return fromD1();
-  own.readsD1Apart();
-  const states = found.filter((state): state is SessionState => state !== null);
+  own.readsD1Apart(
+    settledIn(
+      pending,
+      found.map((view) => view.inD1),
+    ),
+  );
+  const states = found
+    .map((view) => view.state)
+    .filter((state): state is SessionState => state !== null);
   const mine = states
     .filter((state) => matches(state.session, kind, filter))
     .map((state) => state.session);

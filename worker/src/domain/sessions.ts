@@ -231,6 +231,14 @@ export async function sessionState(
   return state;
 }
 
+/** The caller's session as its object has it now, and D1's bookmark once D1 has all of it. */
+export async function sessionReadView(ctx: ProjectContext, sessionId: string) {
+  const kind = kindOfSession(sessionId);
+  if (!kind) return { state: null, inD1: null };
+  const { scope, ref, object } = objectFor(ctx, kind, sessionId);
+  return object.readView(ref, scope);
+}
+
 /** The caller's session and its events D1 has not acknowledged, from its object; null if none. */
 export async function unacknowledgedEventsOf(ctx: ProjectContext, sessionId: string) {
   const kind = kindOfSession(sessionId);

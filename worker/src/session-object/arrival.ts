@@ -64,6 +64,21 @@ export class Arrivals {
     if (!shard) return "absent";
     const found = await readFromIndex(env, shard, ref);
     if (!found) return "absent";
+    // Noted with its shard's writer, where its project's erasure looks for it.
+    const { projectId, livemode, id: sessionId } = found.session;
+    await objectStub(env, env.INDEX_WRITER, shard)
+      .noteReadBack({
+        projectId,
+        sessionId,
+        livemode,
+        until: Date.now() + READ_BACK_HELD_MS + READ_BACK_NOTE_SLACK_MS,
+      })
+      .catch((error: unknown) =>
+        log(env, "warn", "a read-back could not be noted with its shard's writer", {
+          session_id: sessionId,
+          error: String(error),
+        }),
+      );
     if (!store.session()) {
       const readBackAt = Date.now();
       store.transition((write) => {
@@ -89,21 +104,6 @@ export class Arrivals {
       feed.acknowledged(store.version());
       ending.readBack(found.eraseAt);
       await this.#deps.scheduleAlarm();
-      // Noted with its shard's writer, where its project's erasure looks for it.
-      const { projectId, livemode, id: sessionId } = found.session;
-      await objectStub(env, env.INDEX_WRITER, shard)
-        .noteReadBack({
-          projectId,
-          sessionId,
-          livemode,
-          until: readBackAt + READ_BACK_HELD_MS + READ_BACK_NOTE_SLACK_MS,
-        })
-        .catch((error: unknown) =>
-          log(env, "warn", "a read-back could not be noted with its shard's writer", {
-            session_id: sessionId,
-            error: String(error),
-          }),
-        );
     }
     return "here";
   }

@@ -99,6 +99,12 @@ export class IndexFeed {
    * D1's bookmark once it has every change so far: after the pushes under way (an edge write's),
    * without a push of its own when they brought it; null (and the alarm retries) if D1 failed.
    */
+  /** D1's bookmark after every change so far, when D1 has them all and it is known; else null. */
+  inD1(): string | null {
+    if (this.behind() || this.pushing()) return null;
+    return this.#store.pushed().bookmark;
+  }
+
   async caughtUp(): Promise<string | null> {
     await this.settled();
     if (this.behind()) return this.pushNow();

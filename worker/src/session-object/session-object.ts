@@ -83,11 +83,40 @@ export class SessionObject extends DurableObject<Env> {
     return this.#at(ref, () => sessionDetail(this.#held, scope), null);
   }
 
+  /**
+   * The session as a read of the caller's own writes shows it (domain/own-writes.ts), and D1's
+   * bookmark once D1 has all of it (null while a change is on its way; `first-unconstrained`
+   * when the object holds nothing of it, so that D1 has nothing to wait for).
+   */
+  async readView(
+    ref: SessionRef,
+    scope: SessionScope,
+  ): Promise<{ state: SessionState | null; inD1: string | null }> {
+    const { store, feed } = this.#held;
+    // Deleted: nothing to show, and D1 has it once the deletion's push has landed.
+    if (store.deleted()) return { state: null, inD1: feed.inD1() };
+    return this.#at(
+      ref,
+      () => ({ state: sessionDetail(this.#held, scope), inD1: feed.inD1() }),
+      // Nothing held, nothing found in D1: nothing is pending here either.
+      { state: null, inD1: NOTHING_PENDING },
+    );
+  }
+
   async unacknowledgedEvents(
     ref: SessionRef,
     scope: SessionScope,
-  ): Promise<ReturnType<typeof unacknowledgedEvents>> {
-    return this.#at(ref, () => unacknowledgedEvents(this.#held, scope), null);
+  ): Promise<
+    (NonNullable<ReturnType<typeof unacknowledgedEvents>> & { inD1: string | null }) | null
+  > {
+    return this.#at(
+      ref,
+      () => {
+        const found = unacknowledgedEvents(this.#held, scope);
+        return found && { ...found, inD1: this.#held.feed.inD1() };
+      },
+      null,
+    );
   }
 
   async update(

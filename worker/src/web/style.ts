@@ -18,7 +18,7 @@ header nav.links { display: flex; gap: 1rem; flex: 1; white-space: nowrap; }
 nav.section-nav { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0 0 1.5rem; }
 header nav a[aria-current=page] { font-weight: 600; color: inherit; text-decoration: none; }
 header .account { display: flex; gap: .75rem; align-items: baseline; min-width: 0; }
-header.site > .account span { max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+header.site > .account span, header.site > .account a { max-width: 18rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .menu { display: none; margin-left: auto; position: relative; align-self: center; }
 .menu summary { list-style: none; padding: .25rem .7rem; border: 1px solid var(--line); border-radius: var(--radius); }
 .menu summary::-webkit-details-marker { display: none; }
