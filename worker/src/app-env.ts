@@ -19,7 +19,10 @@ export interface AppEnv {
     /** The signed-in web account (web app only). */
     account: AccountRow;
     /** The project of a web page under `/projects/:project_id`, and the account's role in it. */
-    member: { project: { id: string; name: string; retentionDays: number }; role: MemberRole };
+    member: {
+      project: { id: string; name: string; retentionDays: number; requireSecondFactor: boolean };
+      role: MemberRole;
+    };
     /** This browser's CSRF token, echoed in every form. */
     csrf: string;
     /** The nonce of a signed bridge call (internal only), for its session's replay guard. */

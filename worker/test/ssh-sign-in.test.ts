@@ -155,3 +155,49 @@ describe("signing in by proving an SSH key", () => {
     expect(removedPage.html).toContain("No SSH key yet");
   });
 });
+
+describe("a project whose owners require a second factor", () => {
+  it("opens only for members whose account has an SSH key, and says so", async () => {
+    const ownerKey = await newTestSshKey();
+    const owner = await withKey(ownerKey);
+    const created = await owner.browser.post("/projects", { name: "Guarded" });
+    const projectId = created.location?.match(/\/projects\/(prj_[0-9a-z]+)/)?.[1] ?? "";
+    const base = `/projects/${projectId}`;
+    // A member invited before: they join with their password alone.
+    const invited = await owner.browser.follow(await owner.browser.post(`${base}/invitations`));
+    const link = invited.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
+    const member = await signedUpBrowser();
+    await member.browser.get(new URL(link).pathname);
+    await member.browser.post(new URL(link).pathname);
+    expect((await member.browser.get(`${base}/sessions`)).status).toBe(200);
+
+    const required = await owner.browser.post(`${base}/second-factor`, { required: "true" });
+    expect(required.location).toBe(`${base}/settings#second-factor`);
+    // The member without a key is sent to add one, with the reason; every page of it is closed.
+    const refused = await member.browser.get(`${base}/sessions`);
+    expect(refused.status).toBe(303);
+    expect(refused.location).toBe("/account/security#ssh-keys");
+    expect((await member.browser.get(refused.location ?? "")).html).toContain(
+      "requires a second factor",
+    );
+    expect((await member.browser.get(`${base}/settings`)).status).toBe(303);
+    // With a key, it opens.
+    const memberKey = await newTestSshKey();
+    await member.browser.post("/account/ssh-keys", { name: "m", public_key: memberKey.publicKey });
+    expect((await member.browser.get(`${base}/sessions`)).status).toBe(200);
+    // The owners' audit log has the change.
+    const audit = await owner.browser.get(`${base}/audit-log`);
+    expect(audit.html).toContain("changed whether members need a second factor");
+  });
+
+  it("is not required by an owner who has no second factor themselves", async () => {
+    const owner = await signedUpBrowser();
+    const created = await owner.browser.post("/projects", { name: "Open" });
+    const projectId = created.location?.match(/\/projects\/(prj_[0-9a-z]+)/)?.[1] ?? "";
+    const asked = await owner.browser.post(`/projects/${projectId}/second-factor`, {
+      required: "true",
+    });
+    expect(asked.location).toBe("/account/security#ssh-keys");
+    expect((await owner.browser.get(`/projects/${projectId}/sessions`)).status).toBe(200);
+  });
+});

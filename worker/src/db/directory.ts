@@ -18,6 +18,10 @@ export const projects = sqliteTable(
     retentionDays: integer("retention_days").notNull().default(30),
     /** The index shard (its D1 binding, `INDEX_2`) that holds the project's sessions and events. */
     shard: text().notNull(),
+    /** Members open the project only once their account has a second factor (an SSH key). */
+    requireSecondFactor: integer("require_second_factor", { mode: "boolean" })
+      .notNull()
+      .default(false),
   },
   // How many projects each shard holds: the emptiest takes the next (db/databases.ts).
   (t) => [index("projects_shard_idx").on(t.shard)],
@@ -224,6 +228,7 @@ export const AUDIT_ACTIONS = [
   "project.renamed",
   "project.retention_changed",
   "project.test_data_deleted",
+  "project.second_factor_required",
   "session.redacted",
   "session.deleted",
 ] as const;

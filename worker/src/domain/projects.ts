@@ -33,6 +33,7 @@ export function newProjectRows(accountId: string, name: string, shard: string, n
     createdAt: now,
     retentionDays: DEFAULT_RETENTION_DAYS,
     shard,
+    requireSecondFactor: false,
   };
   const owner: typeof projectMembers.$inferInsert = {
     projectId: project.id,
@@ -116,6 +117,14 @@ export async function projectForMember(db: Database, accountId: string, projectI
     .limit(1);
   if (!found) throw notFound("Project");
   return found;
+}
+
+/** Whether the project's members need a second factor to open it (owners decide). */
+export async function setSecondFactorRequired(db: Database, projectId: string, required: boolean) {
+  await db
+    .update(projects)
+    .set({ requireSecondFactor: required })
+    .where(eq(projects.id, projectId));
 }
 
 export async function renameProject(db: Database, projectId: string, name: string) {

@@ -8,7 +8,7 @@ export const auditEntry = z
     action: z
       .enum(AUDIT_ACTIONS)
       .describe(
-        "What changed: an API key created or revoked, a webhook created, updated or deleted, a member invited or removed, the project renamed, its retention changed or its test data deleted, a session redacted or deleted",
+        "What changed: an API key created or revoked, a webhook created, updated or deleted, a member invited or removed, the project renamed, its retention changed, its test data deleted or a second factor required of its members, a session redacted or deleted",
       ),
     actor: z
       .object({

@@ -28,6 +28,7 @@ import { authRoutes } from "./routes/sign-in.tsx";
 import { sshSignInRoutes } from "./routes/ssh-sign-in.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
 import { APP_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
+import { requireSecondFactor } from "./second-factor.ts";
 import { STYLESHEET } from "./style.ts";
 
 /** The pages at the site's root; everything else of the web app sits under a guarded mount. */
@@ -44,7 +45,8 @@ const formLimit = bodyLimit({
  * is decided by where it is mounted, so a new page under a mount is guarded without anyone
  * remembering to add a check:
  *   /projects/*                    signed in
- *   /projects/:project_id/*        a member of that project
+ *   /projects/:project_id/*        a member of that project (with a second factor, if its
+ *                                  owners require one)
  *   /projects/:project_id/invitations/*   an owner
  *   /projects/:project_id/audit-log       an owner
  *   /invitations/*                 signed in
@@ -74,7 +76,7 @@ export function buildWebApp() {
   const owners = new Hono<AppEnv>().use(requireOwner).route("/", invitationAdminRoutes);
   const auditors = new Hono<AppEnv>().use(requireOwner).route("/", auditLogRoutes);
   const project = new Hono<AppEnv>()
-    .use(requireMember)
+    .use(requireMember, requireSecondFactor)
     .route("/invitations", owners)
     .route("/audit-log", auditors)
     .route("/", projectSettingsRoutes)

@@ -131,7 +131,12 @@ export const requireMember = createMiddleware<AppEnv>(async (c, next) => {
     c.req.param("project_id") ?? "",
   );
   c.set("member", {
-    project: { id: project.id, name: project.name, retentionDays: project.retentionDays },
+    project: {
+      id: project.id,
+      name: project.name,
+      retentionDays: project.retentionDays,
+      requireSecondFactor: project.requireSecondFactor,
+    },
     role,
   });
   c.set("project", {

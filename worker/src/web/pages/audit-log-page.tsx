@@ -18,6 +18,7 @@ const ACTION_WORDS: Record<AuditRow["action"], string> = {
   "project.renamed": "renamed the project",
   "project.retention_changed": "changed retention",
   "project.test_data_deleted": "deleted all test data",
+  "project.second_factor_required": "changed whether members need a second factor",
   "session.redacted": "redacted a session",
   "session.deleted": "deleted a session",
 };

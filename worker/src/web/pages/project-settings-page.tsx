@@ -20,7 +20,7 @@ import { Layout } from "../layout.tsx";
 /** A project's settings: API keys, webhooks, members and invitations, retention, and what erases it. */
 interface SettingsProps {
   page: PageContext;
-  project: { id: string; name: string; retentionDays: number };
+  project: { id: string; name: string; retentionDays: number; requireSecondFactor: boolean };
   /** The signed-in account's role: owners manage members and invitations. */
   role: string;
   members: { accountId: string; email: string; role: string }[];
@@ -48,6 +48,7 @@ export function SettingsPage(props: SettingsProps) {
         <a href="#api-keys">API keys</a>
         <a href="#webhooks">Webhooks</a>
         <a href="#members">Members</a>
+        <a href="#second-factor">Second factor</a>
         <a href="#test-data">Test data</a>
         <a href="#delete">Delete</a>
         {props.role === "owner" ? <a href={`${base}/audit-log`}>Audit log</a> : null}
@@ -76,6 +77,28 @@ export function SettingsPage(props: SettingsProps) {
           <span class="muted">Only an owner can change this.</span>
         </p>
       )}
+
+      <h2 id="second-factor">Second factor</h2>
+      <p>
+        {project.requireSecondFactor
+          ? "Members open this project only once their account has a second factor (an SSH key): one without is asked to add one first."
+          : "Members open this project with their password alone, unless their account has a second factor."}
+      </p>
+      {props.role === "owner" ? (
+        <form method="post" action={`${base}/second-factor`}>
+          <Csrf token={page.csrf} />
+          <input
+            type="hidden"
+            name="required"
+            value={project.requireSecondFactor ? "false" : "true"}
+          />
+          <button type="submit">
+            {project.requireSecondFactor
+              ? "Stop requiring a second factor"
+              : "Require a second factor of every member"}
+          </button>
+        </form>
+      ) : null}
 
       <h2 id="api-keys">API keys</h2>
       {props.newKey ? (

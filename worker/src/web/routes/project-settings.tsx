@@ -21,7 +21,9 @@ import {
   renameProject,
   retentionDaysOf,
   setRetentionDays,
+  setSecondFactorRequired,
 } from "../../domain/projects.ts";
+import { hasSshKey } from "../../domain/ssh-sign-in.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
 import {
@@ -165,6 +167,27 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
     } catch (error) {
       return settingsPage(c, { retentionForm: formState(form, error) }, 400);
     }
+  })
+  .post("/second-factor", async (c) => {
+    const ctx = c.var.project;
+    const form = await c.req.parseBody();
+    if (c.var.member.role !== "owner")
+      return redirectWith(c, `${settingsPath(c)}#second-factor`, {
+        error: "Only an owner can require a second factor.",
+      });
+    const required = text(form, "required") === "true";
+    // The owner asking keeps the project open: they need a second factor first.
+    if (required && !(await hasSshKey(ctx.directory, c.var.account.id)))
+      return redirectWith(c, "/account/security#ssh-keys", {
+        error: "Add an SSH key to your own account first: the project will require one of you too.",
+      });
+    await setSecondFactorRequired(ctx.directory, ctx.projectId, required);
+    await audit(c, { action: "project.second_factor_required", details: { required } });
+    return redirectWith(c, `${settingsPath(c)}#second-factor`, {
+      notice: required
+        ? "Members now need a second factor to open this project."
+        : "Members no longer need a second factor to open this project.",
+    });
   })
   .post("/api-keys", async (c) => {
     const ctx = c.var.project;
