@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/local-dev.ts";
@@ -19,7 +19,12 @@ const ctx = useBridge();
 let browser: Browser;
 let receiver: WebhookReceiver;
 /** A signed-in browser with a project and an API key made through the web app. */
-const site = { context: null as unknown as BrowserContext, project: "", apiKey: "" };
+const site = {
+  context: null as unknown as BrowserContext,
+  email: `first-hour-${crypto.randomUUID()}@example.com`,
+  project: "",
+  apiKey: "",
+};
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -27,7 +32,7 @@ beforeAll(async () => {
   site.context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await site.context.newPage();
   await page.goto(`${ctx.worker.url}/signup`);
-  await page.fill('input[name="email"]', `first-hour-${crypto.randomUUID()}@example.com`);
+  await page.fill('input[name="email"]', site.email);
   await page.fill('input[name="password"]', "a long enough password");
   await page.click('button[type="submit"]');
   await page.waitForURL(/\/projects$/);
@@ -312,5 +317,62 @@ describe("README's webhook receiver", () => {
     } finally {
       child.kill();
     }
+  });
+});
+
+/**
+ * Signing in to the dashboard by proving an SSH key, with OpenSSH's own ssh-keygen: the key
+ * registered on the account's security page, the command the sign-in page shows run as it is
+ * (with the key's path), its output pasted back. (Here, with this file's account: sign-ups from
+ * one address are limited, and the bridge's tests all come from 127.0.0.1.)
+ */
+describe("the dashboard's sign-in with an SSH key", () => {
+  const key = makeKey("ed25519");
+
+  /** Runs the sign-in page's command with the test key, as the user would in a terminal. */
+  async function signOn(page: Page): Promise<string> {
+    const command = (await page.textContent("pre.command code"))?.trim() ?? "";
+    expect(command).toMatch(
+      /^printf '%s' 'keyproof-signin:[^']+' \| ssh-keygen -Y sign -n keyproof-signin -f ~\/\.ssh\/id_ed25519$/,
+    );
+    return execFileSync("sh", ["-c", command.replace("~/.ssh/id_ed25519", key.path)], {
+      encoding: "utf8",
+    });
+  }
+
+  it("signs in the browser that asked with the key ssh-keygen proves, and no other browser", async () => {
+    const owner = await site.context.newPage();
+    await owner.goto(`${ctx.worker.url}/projects`);
+    // Registered from the security page every signed-in page links to.
+    await owner.click('a[href="/account/security"]');
+    await owner.fill('form[action="/account/ssh-keys"] input[name="name"]', "test key");
+    await owner.fill('form[action="/account/ssh-keys"] textarea[name="public_key"]', key.publicKey);
+    await owner.click('form[action="/account/ssh-keys"] button');
+    expect(await owner.textContent("#recovery-codes")).toContain("shown this once");
+    expect(await owner.textContent("body")).toContain(key.sha256);
+    await owner.close();
+
+    // A new browser signs in with the key alone.
+    const laptop = await (await browser.newContext()).newPage();
+    await laptop.goto(`${ctx.worker.url}/signin`);
+    await laptop.click('a[href="/signin/ssh"]');
+    const signature = await signOn(laptop);
+    expect(signature).toContain("-----BEGIN SSH SIGNATURE-----");
+
+    // The same signature pasted into another browser (its own code differs) signs in nobody.
+    const elsewhere = await (await browser.newContext()).newPage();
+    await elsewhere.goto(`${ctx.worker.url}/signin/ssh`);
+    await elsewhere.fill('textarea[name="signature"]', signature);
+    await elsewhere.click('form[action="/signin/ssh"] button');
+    expect(await elsewhere.textContent("body")).toContain("not over this sign-in code");
+    await elsewhere.goto(`${ctx.worker.url}/projects`);
+    expect(elsewhere.url()).toMatch(/\/signin/);
+
+    await laptop.fill('textarea[name="signature"]', signature);
+    await laptop.click('form[action="/signin/ssh"] button');
+    await laptop.waitForURL(/\/projects$/);
+    await laptop.goto(`${ctx.worker.url}/account/security`);
+    expect(await laptop.textContent("body")).toContain(site.email);
+    expect(await laptop.textContent("#log ~ div")).toContain("Signed in");
   });
 });

@@ -67,6 +67,8 @@ export interface ReadBack {
 }
 
 const READ_BACK = "read-back:";
+/** How often the shard's pushes sweep the read-back notes past their time, at most. */
+const READ_BACK_SWEEP_MS = 60_000;
 
 export class IndexWriter extends DurableObject<Env> {
   #waiting: Waiting[] = [];
@@ -74,6 +76,8 @@ export class IndexWriter extends DurableObject<Env> {
   readonly #writing = new Set<Promise<void>>();
   /** The shard's projects' rows, as read (index-push.ts `ProjectsKnown`). */
   readonly #projects: ProjectsKnown = new Map();
+  /** When the read-back notes were last swept (ms). */
+  #sweptAt = 0;
   /** Transactions written and pushes they carried, since this instance started (bench/tests). */
   #stats = { transactions: 0, pushes: 0 };
 
@@ -84,6 +88,7 @@ export class IndexWriter extends DurableObject<Env> {
   /** Writes the push, with whatever others arrive meanwhile; D1's bookmark after it. */
   push(request: PushRequest): Promise<PushOutcome> {
     meterWriterRequest(request.shard);
+    this.#forgetPastReadBacks();
     const written = new Promise<PushOutcome>((resolve) => this.#waiting.push({ request, resolve }));
     this.#pump();
     return written;
@@ -99,17 +104,26 @@ export class IndexWriter extends DurableObject<Env> {
   /**
    * A closed session of the project was read back from D1 into its object, which holds it until
    * `until` (ms): noted here, in storage, so that the project's erasure finds it however long
-   * ago it closed (`fence`), and forgotten after.
+   * ago it closed (`fence`). Notes past their time are forgotten as the next ones come (and with
+   * the shard's pushes, a sweep a minute at most): no alarm of its own.
    */
   async noteReadBack(note: ReadBack & { projectId: string; until: number }): Promise<void> {
     const { projectId, sessionId, livemode, until } = note;
+    this.#forgetPastReadBacks(true);
     this.ctx.storage.kv.put(`${READ_BACK}${projectId}:${sessionId}`, {
       sessionId,
       livemode,
       until,
     });
-    const alarm = await this.ctx.storage.getAlarm();
-    if (alarm === null || alarm > until) await this.ctx.storage.setAlarm(until);
+  }
+
+  /** Forgets the read-backs whose hold has passed: now, or when a minute has gone since the last. */
+  #forgetPastReadBacks(now = false) {
+    const at = Date.now();
+    if (!now && at - this.#sweptAt < READ_BACK_SWEEP_MS) return;
+    this.#sweptAt = at;
+    for (const [key, note] of this.ctx.storage.kv.list<{ until: number }>({ prefix: READ_BACK }))
+      if (note.until <= at) this.ctx.storage.kv.delete(key);
   }
 
   /**
@@ -131,17 +145,6 @@ export class IndexWriter extends DurableObject<Env> {
     ]
       .filter(([, note]) => note.until > now)
       .map(([, { sessionId, livemode }]) => ({ sessionId, livemode }));
-  }
-
-  /** Forgets the read-backs whose hold has passed; wakes for the next. */
-  override async alarm() {
-    const now = Date.now();
-    let next = Number.POSITIVE_INFINITY;
-    for (const [key, note] of this.ctx.storage.kv.list<{ until: number }>({ prefix: READ_BACK })) {
-      if (note.until <= now) this.ctx.storage.kv.delete(key);
-      else next = Math.min(next, note.until);
-    }
-    if (next !== Number.POSITIVE_INFINITY) await this.ctx.storage.setAlarm(next);
   }
 
   stats() {
