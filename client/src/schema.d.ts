@@ -1142,10 +1142,10 @@ export interface components {
         /** @description One change to the project, with who made it and from where */
         AuditEntry: {
             /**
-             * @description What changed: an API key created or revoked, a webhook created, updated or deleted, a member invited or removed, the project renamed, its retention changed or its test data deleted, a session redacted or deleted
+             * @description What changed: an API key created or revoked, a webhook created, updated or deleted, a member invited or removed, the project renamed, its retention changed, its test data deleted or a second factor required of its members, a session redacted or deleted
              * @enum {string}
              */
-            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "member.invited" | "member.removed" | "project.renamed" | "project.retention_changed" | "project.test_data_deleted" | "session.redacted" | "session.deleted";
+            action: "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "member.invited" | "member.removed" | "project.renamed" | "project.retention_changed" | "project.test_data_deleted" | "project.second_factor_required" | "session.redacted" | "session.deleted";
             /** @description Who made the change */
             actor: {
                 /** @description The account's id (`acc_...`) or the API key's (`key_...`) */

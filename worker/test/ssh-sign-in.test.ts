@@ -156,6 +156,24 @@ describe("signing in by proving an SSH key", () => {
   });
 });
 
+describe("the SSH-key sign-in's limits", () => {
+  it("refuses a key's attempts from one address after ten failures a minute, as a password's", async () => {
+    const key = await newTestSshKey();
+    const browser = new Browser();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const { signature } = await signedCode(browser, key);
+      expect((await browser.post("/signin/ssh", { signature })).status).toBe(401);
+    }
+    const { signature } = await signedCode(browser, key);
+    const blocked = await browser.post("/signin/ssh", { signature });
+    expect(blocked.status).toBe(429);
+    // Another key from the same address is still heard.
+    const other = await newTestSshKey();
+    const fresh = await signedCode(browser, other);
+    expect((await browser.post("/signin/ssh", { signature: fresh.signature })).status).toBe(401);
+  });
+});
+
 describe("a project whose owners require a second factor", () => {
   it("opens only for members whose account has an SSH key, and says so", async () => {
     const ownerKey = await newTestSshKey();

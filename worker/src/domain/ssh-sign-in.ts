@@ -6,6 +6,7 @@ import { badRequest, conflict } from "../lib/errors.ts";
 import { newId, randomBase32 } from "../lib/ids.ts";
 import { PublicKeyError } from "../protocol/key-material.ts";
 import { parsePublicKey, parsePublicKeyBlob } from "../protocol/public-keys.ts";
+import { parseDetachedSignature } from "../protocol/sshsig.ts";
 import { readSignature } from "./signature-proofs.ts";
 
 /**
@@ -89,6 +90,18 @@ export async function removeSshKey(db: Database, accountId: string, keyId: strin
     .where(and(eq(accountSshKeys.accountId, accountId), eq(accountSshKeys.id, keyId)))
     .returning();
   return removed[0] ?? null;
+}
+
+/**
+ * The fingerprint of the key a pasted signature names, before anything is checked: what its
+ * failures are counted under (each key its own limit); null for text that names no key.
+ */
+export function claimedKey(armored: string): string | null {
+  try {
+    return parsePublicKeyBlob(parseDetachedSignature(armored).publicKey).publicKeySha256;
+  } catch {
+    return null;
+  }
 }
 
 /** What a pasted signature proves: the account whose key made it, or why it proves nothing. */

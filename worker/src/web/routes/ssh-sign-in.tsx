@@ -6,6 +6,7 @@ import { startWebSession } from "../../domain/accounts.ts";
 import { originOf, recordSecurityEvent } from "../../domain/security-log.ts";
 import { recordSignInFailure, signInBlocked } from "../../domain/sign-in-limits.ts";
 import {
+  claimedKey,
   newSignInCode,
   proveSignIn,
   SIGN_IN_CODE_SECONDS,
@@ -21,8 +22,6 @@ import { SshSignInPage } from "../pages/ssh-sign-in-page.tsx";
 /** The cookie that binds a sign-in code to the browser that asked for it. */
 const CODE_COOKIE = "kp_ssh_signin";
 const SEAL_PURPOSE = "ssh-sign-in";
-/** Failures of this way are counted as a password's are, under this name with the address. */
-const LIMIT_NAME = "ssh-key-sign-in";
 
 interface PendingCode {
   code: string;
@@ -108,12 +107,18 @@ export const sshSignInRoutes = new Hono<AppEnv>()
     const address = browserAddress(c);
     const db = directoryDb(c.env);
     const origin = originOf(c);
-    const wait = await signInBlocked(c.env, LIMIT_NAME, address);
+    const recovery = text(form, "recovery_code");
+    // Failures count as a password's do: per address, and per key (or account, for a recovery
+    // code), so guesses at one key never block another's sign-in.
+    const limitName =
+      recovery && pending.accountId
+        ? `recovery:${pending.accountId}`
+        : `ssh-key:${claimedKey(text(form, "signature")) ?? "unreadable"}`;
+    const wait = await signInBlocked(c.env, limitName, address);
     if (wait !== null) {
       c.header("Retry-After", String(wait));
       return refused(c, pending, "Too many attempts from here. Wait a minute and try again.", 429);
     }
-    const recovery = text(form, "recovery_code");
     let signedIn: { accountId: string; way: string; details: Record<string, string> } | null = null;
     if (recovery && pending.accountId) {
       if (await useRecoveryCode(db, pending.accountId, recovery)) {
@@ -135,7 +140,7 @@ export const sshSignInRoutes = new Hono<AppEnv>()
           details: { fingerprint: proof.fingerprint },
         };
       else {
-        await recordSignInFailure(c.env, LIMIT_NAME, address);
+        await recordSignInFailure(c.env, limitName, address);
         if (pending.accountId)
           await recordSecurityEvent(db, pending.accountId, "sign_in_failed", origin, {
             way: "ssh_key",
@@ -144,7 +149,7 @@ export const sshSignInRoutes = new Hono<AppEnv>()
       }
     }
     if (!signedIn) {
-      await recordSignInFailure(c.env, LIMIT_NAME, address);
+      await recordSignInFailure(c.env, limitName, address);
       if (pending.accountId)
         await recordSecurityEvent(db, pending.accountId, "sign_in_failed", origin, {
           way: "recovery_code",
