@@ -494,10 +494,20 @@ describe("a webhook's sender", () => {
       }));
     setD1Outage(true);
     await sender.accept([{ invocation_id: invocationId, attempt: 1, shard: SHARD }]);
-    await runDurableObjectAlarm(sender);
-    const waiting = await kept();
-    expect(waiting.messages).toBe(1);
-    expect(waiting.alarm).toBeGreaterThan(Date.now() + SEND_RETRY_MS / 2);
+    // Each run that cannot send keeps the message and wakes again: a second after the first,
+    // twice as long after each next, SEND_RETRY_MS at most.
+    const waits: number[] = [];
+    for (let run = 0; run < 7; run++) {
+      await runDurableObjectAlarm(sender);
+      const waiting = await kept();
+      expect(waiting.messages).toBe(1);
+      waits.push((waiting.alarm ?? 0) - Date.now());
+    }
+    expect(waits[0]).toBeLessThanOrEqual(1_000);
+    expect(waits[0]).toBeGreaterThan(0);
+    expect(waits[3]).toBeGreaterThan(4_000);
+    expect(waits[6]).toBeGreaterThan(SEND_RETRY_MS / 2);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(SEND_RETRY_MS);
     expect(await receivedAt(path)).toEqual([]);
     setD1Outage(false);
     await runDurableObjectAlarm(sender);

@@ -1,5 +1,5 @@
 import { and, eq, notInArray, type SQL } from "drizzle-orm";
-import { paginate } from "../db/paginate.ts";
+import { listEnvelope, paginate } from "../db/paginate.ts";
 import { sessions } from "../db/sessions.ts";
 import { EVENT_ORDER, type EventType, events, eventsOfSessions } from "../db/webhooks.ts";
 import type { EventView } from "../schemas/webhooks.ts";
@@ -88,13 +88,7 @@ export async function listEvents(ctx: ProjectContext, query: EventQuery, own = N
     livemode: row.livemode,
     created_at: row.createdAt,
   }));
-  return {
-    items,
-    total,
-    offset: query.offset,
-    limit: query.limit,
-    has_more: query.offset + items.length < total,
-  };
+  return listEnvelope(items, { total }, query);
 }
 
 /** An event its session's object holds, as the log's rows have it (its keys whole). */

@@ -1,4 +1,4 @@
-import type { Page } from "../db/paginate.ts";
+import { listEnvelope, type Page } from "../db/paginate.ts";
 import type { SessionRow } from "../db/sessions.ts";
 import type { SessionKind } from "../protocol/messages.ts";
 import type { ProjectContext } from "./context.ts";
@@ -129,14 +129,10 @@ export async function listWithOwnWrites(
   });
   const rows = placeOwn(d1.rows, mine, filter, newerSession);
   const total = d1.page.total + mine.length;
+  const { items: _rows, ...page } = listEnvelope(rows, { total }, filter);
   return {
     rows,
-    page: {
-      total,
-      offset: filter.offset,
-      limit: filter.limit,
-      has_more: filter.offset + rows.length < total,
-    },
+    page,
     shownApart: new Set(pending),
     apartGiven: {
       keys: states.flatMap((state) => state.keys),

@@ -21,8 +21,12 @@ import { enqueue, enqueueQuietly, type WebhookMessage } from "./queue.ts";
  * claims, so a message handled twice (a crash between a send and the delete) is a duplicate the
  * claims drop. Besides them, the ids of sessions deleted lately: nothing of theirs is sent.
  */
-/** How long a sender waits before trying again what it could not send. */
+/**
+ * How long a sender waits before trying again what it could not send: a second after the first
+ * failure (a busy moment of D1 or the queue), twice as long after each next, this long at most.
+ */
 export const SEND_RETRY_MS = 30_000;
+const FIRST_RETRY_MS = 1_000;
 
 /**
  * How long a sender remembers a deleted session: far longer than the deletion takes to reach D1,
@@ -35,6 +39,8 @@ const FORGOTTEN = "forgotten:";
 
 export class WebhookSender extends DurableObject<Env> {
   readonly #storage: DurableObjectStorage;
+  /** Runs in a row that could not send (memory: a new instance starts at a second again). */
+  #failures = 0;
   /** The attempt being sent now, and its event's session. */
   #sending: { sessionId: string | null; done: Promise<unknown> } | null = null;
 
@@ -85,14 +91,17 @@ export class WebhookSender extends DurableObject<Env> {
             this.#guard,
           );
         } catch (error) {
-          // D1 or the queue away: the messages stay, and this object wakes again for them, for
-          // as long as it takes (the runtime's own alarm retries give up after a few).
+          // D1 or the queue away or busy: the messages stay, and this object wakes again for
+          // them, sooner at first, for as long as it takes (the runtime's own retries give up).
           log(this.env, "warn", "a webhook's sender could not send; it tries again", {
             error: String(error),
           });
-          await this.#storage.setAlarm(Date.now() + SEND_RETRY_MS);
+          const wait = Math.min(SEND_RETRY_MS, FIRST_RETRY_MS * 2 ** this.#failures);
+          this.#failures += 1;
+          await this.#storage.setAlarm(Date.now() + wait);
           return;
         }
+        this.#failures = 0;
         for (const [key] of kept) this.#storage.kv.delete(key);
       }
     });
