@@ -4,9 +4,9 @@ import type { AppEnv } from "../app-env.ts";
 import type { Database } from "../db/client.ts";
 import { type AuditAction, auditLog } from "../db/directory.ts";
 import { type Page, paginate } from "../db/paginate.ts";
-import { clientAddress } from "../lib/client-address.ts";
 import { encodeTime, newId } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
+import { originOf } from "./security-log.ts";
 
 /**
  * A project's audit log: every change to the project by a member in the web app or by an API
@@ -16,8 +16,6 @@ import { log } from "../lib/log.ts";
  * may stay in it, nothing else of it. Kept AUDIT_KEPT_DAYS, and deleted with the project.
  */
 export const AUDIT_KEPT_DAYS = 400;
-/** A user agent is kept up to this many characters. */
-const USER_AGENT_KEPT = 256;
 
 /** Who made a change: a signed-in account, or an API key. */
 export interface Actor {
@@ -31,10 +29,7 @@ export interface Actor {
 
 /** The caller of a request: its API key (the API) or its signed-in account (the web app). */
 export function actorOf(c: Context<AppEnv>): Actor {
-  const from = {
-    ipAddress: clientAddress(c.req.raw.headers, c.env),
-    userAgent: (c.req.header("user-agent") ?? "").slice(0, USER_AGENT_KEPT),
-  };
+  const from = originOf(c);
   const account = c.get("account") as AppEnv["Variables"]["account"] | undefined;
   if (account) return { type: "account", id: account.id, label: account.email, ...from };
   const { key } = c.var.apiKey;
