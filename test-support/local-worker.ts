@@ -206,6 +206,17 @@ export async function seedProject(
   };
 }
 
+/**
+ * A new account with a password and nothing else, written straight into the local directory: for
+ * a browser test that signs in (sign-ups are limited per address, and every test is 127.0.0.1).
+ */
+export async function seedAccount(persistTo: string, password: string) {
+  const email = `account-${randomBytes(6).toString("hex")}@example.com`;
+  const { insert } = await accountSql(email, password, new Date().toISOString());
+  writeD1File(await localD1File(persistTo, "DIRECTORY"), [insert]);
+  return { email, password };
+}
+
 export function removeState(worker: LocalWorker) {
   rmSync(worker.persistTo, { recursive: true, force: true });
 }

@@ -194,7 +194,7 @@ describe("a project whose owners require a second factor", () => {
     // The member without a key is sent to add one, with the reason; every page of it is closed.
     const refused = await member.browser.get(`${base}/sessions`);
     expect(refused.status).toBe(303);
-    expect(refused.location).toBe("/account/security#ssh-keys");
+    expect(refused.location).toBe("/account/security#passkeys");
     expect((await member.browser.get(refused.location ?? "")).html).toContain(
       "requires a second factor",
     );
@@ -215,7 +215,7 @@ describe("a project whose owners require a second factor", () => {
     const asked = await owner.browser.post(`/projects/${projectId}/second-factor`, {
       required: "true",
     });
-    expect(asked.location).toBe("/account/security#ssh-keys");
+    expect(asked.location).toBe("/account/security#passkeys");
     expect((await owner.browser.get(`/projects/${projectId}/sessions`)).status).toBe(200);
   });
 });

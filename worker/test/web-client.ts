@@ -19,6 +19,8 @@ export class Browser {
   readonly address = `198.18.${(addresses >> 8) & 255}.${addresses++ & 255}`;
   readonly origin: string;
   csrf: string | null = null;
+  /** The User-Agent header it sends, if any. */
+  userAgent: string | null = null;
 
   constructor(origin = "http://localhost") {
     this.origin = origin;
@@ -30,6 +32,7 @@ export class Browser {
     form?: Record<string, string | string[]>,
   ): Promise<Page> {
     const headers = new Headers({ "cf-connecting-ip": this.address });
+    if (this.userAgent !== null) headers.set("user-agent", this.userAgent);
     if (this.cookies.size > 0)
       headers.set(
         "cookie",

@@ -159,6 +159,30 @@ export const accountSshKeys = sqliteTable(
   (t) => [index("account_ssh_keys_account_idx").on(t.accountId)],
 );
 
+/**
+ * An account's passkeys (WebAuthn credentials it registered): the credential's id and COSE public
+ * key as the authenticator gave them (base64url), and its signature counter.
+ */
+export const accountPasskeys = sqliteTable(
+  "account_passkeys",
+  {
+    id: text().primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text().notNull(),
+    credentialId: text("credential_id").notNull().unique(),
+    publicKey: text("public_key").notNull(),
+    counter: integer().notNull(),
+    transports: text({ mode: "json" }).$type<string[]>().notNull(),
+    /** Synced between the user's devices (a platform's passkey) rather than held by one. */
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [index("account_passkeys_account_idx").on(t.accountId)],
+);
+
 /** An account's recovery codes: their SHA-256 only, each used once. */
 export const recoveryCodes = sqliteTable(
   "recovery_codes",
@@ -173,7 +197,10 @@ export const recoveryCodes = sqliteTable(
   (t) => [primaryKey({ columns: [t.accountId, t.codeHash] })],
 );
 
-/** Sign-in codes a signature has used (their SHA-256): each signs in once. Swept after a day. */
+/**
+ * Sign-in codes a signature or a passkey has used, and passkey registration challenges (their
+ * SHA-256): each is good once. Swept after a day.
+ */
 export const usedSignInCodes = sqliteTable("used_sign_in_codes", {
   codeHash: text("code_hash").primaryKey(),
   usedAt: text("used_at").notNull(),
@@ -190,6 +217,8 @@ export const SECURITY_EVENTS = [
   "other_browsers_ended",
   "ssh_key_added",
   "ssh_key_removed",
+  "passkey_added",
+  "passkey_removed",
   "recovery_codes_created",
   "recovery_code_used",
 ] as const;

@@ -15,7 +15,7 @@ import { normalizeEmail } from "./accounts.ts";
 export const SECURITY_LOG_KEPT_DAYS = 400;
 /** The security page shows this many of the newest entries. */
 export const SECURITY_LOG_SHOWN = 100;
-/** A user agent is kept up to this many characters (one of 10 kB is cut, not refused). */
+/** A user agent is kept up to this many characters (sign-ins refuse one over 1,024: web/app.tsx). */
 const USER_AGENT_KEPT = 256;
 
 /** Where a request comes from, as the log keeps it. */

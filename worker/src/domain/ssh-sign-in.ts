@@ -140,12 +140,7 @@ export async function proveSignIn(
       problem: `The key ${fingerprint} is not registered to ${onlyAccount ? "this account" : "an account"}.`,
       fingerprint,
     };
-  const [fresh] = await db
-    .insert(usedSignInCodes)
-    .values({ codeHash: await sha256Hex(code), usedAt: now.toISOString() })
-    .onConflictDoNothing()
-    .returning();
-  if (!fresh)
+  if (!(await spendSignInCode(db, code, now)))
     return {
       ok: false,
       problem: "This sign-in code was used already: start again for a new one.",
@@ -156,6 +151,19 @@ export async function proveSignIn(
     .set({ lastUsedAt: now.toISOString() })
     .where(eq(accountSshKeys.id, registered.id));
   return { ok: true, accountId: registered.accountId, keyId: registered.id, fingerprint };
+}
+
+/**
+ * Marks a sign-in code (or a passkey registration's challenge) used: true the first time, false
+ * ever after. A code is one browser's, for one sign-in by whichever way proves it.
+ */
+export async function spendSignInCode(db: Database, code: string, now = new Date()) {
+  const fresh = await db
+    .insert(usedSignInCodes)
+    .values({ codeHash: await sha256Hex(code), usedAt: now.toISOString() })
+    .onConflictDoNothing()
+    .returning();
+  return fresh.length > 0;
 }
 
 /** A recovery code as shown: four groups of four base32 characters. */

@@ -28,7 +28,8 @@ export type IdPrefix =
   | "inv"
   | "aud"
   | "sec"
-  | "ask";
+  | "ask"
+  | "apk";
 
 const RANDOM_DIGITS = 16;
 let lastTime = -1;

@@ -1,7 +1,9 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { ApiError } from "../lib/errors.ts";
+import { log } from "../lib/log.ts";
 import { indexUnavailable, isIndexUnavailable } from "../lib/unavailable.ts";
 import { LIMITS } from "../schemas/limits.ts";
 import {
@@ -17,6 +19,7 @@ import { Layout } from "./layout.tsx";
 import { accountSecurityRoutes } from "./routes/account-security.tsx";
 import { auditLogRoutes } from "./routes/audit-log.tsx";
 import { invitationRoutes } from "./routes/invitation-links.tsx";
+import { accountPasskeyRoutes, passkeySignInRoutes } from "./routes/passkeys.tsx";
 import {
   invitationAdminRoutes,
   projectListRoutes,
@@ -27,12 +30,37 @@ import { sessionRoutes } from "./routes/sessions.tsx";
 import { authRoutes } from "./routes/sign-in.tsx";
 import { sshSignInRoutes } from "./routes/ssh-sign-in.tsx";
 import { webhookRoutes } from "./routes/webhooks.tsx";
-import { APP_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
+import { APP_SCRIPT, PASSKEY_SCRIPT, PROOF_SCRIPT } from "./scripts.ts";
 import { requireSecondFactor } from "./second-factor.ts";
 import { STYLESHEET } from "./style.ts";
 
 /** The pages at the site's root; everything else of the web app sits under a guarded mount. */
-const ROOT_PAGES = ["/", "/signin", "/signin/ssh", "/signup", "/signout", "/theme"];
+const ROOT_PAGES = [
+  "/",
+  "/signin",
+  "/signin/ssh",
+  "/signin/passkey",
+  "/signin/passkey/options",
+  "/signup",
+  "/signout",
+  "/theme",
+];
+
+/**
+ * A sign-in, sign-up or sign-out from a client whose User-Agent is longer than any browser's is
+ * refused (400) and logged, before anything is read or signed in: the security log keeps a user
+ * agent, and a header of kilobytes is no browser's.
+ */
+const MAX_USER_AGENT = 1024;
+const saneUserAgent = createMiddleware<AppEnv>(async (c, next) => {
+  const length = c.req.header("user-agent")?.length ?? 0;
+  if (c.req.method !== "POST" || length <= MAX_USER_AGENT) return next();
+  log(c.env, "warn", "sign-in refused: user agent too long", { route: c.req.path, length });
+  return c.text(
+    `This browser's User-Agent header is ${length} characters long; keyproof signs in no client whose User-Agent is over ${MAX_USER_AGENT}. Nothing was signed in.`,
+    400,
+  );
+});
 
 /** A form is read only once its size is known to be sane: anyone can post to /signin. */
 const formLimit = bodyLimit({
@@ -59,6 +87,7 @@ export function buildWebApp() {
     ["/app.css", STYLESHEET, "text/css"],
     ["/app.js", APP_SCRIPT, "text/javascript"],
     ["/proof.js", PROOF_SCRIPT, "text/javascript"],
+    ["/passkey.js", PASSKEY_SCRIPT, "text/javascript"],
     ["/favicon.svg", FAVICON, "image/svg+xml"],
     // Browsers ask for /favicon.ico by themselves; the same icon answers.
     ["/favicon.ico", FAVICON, "image/svg+xml"],
@@ -69,8 +98,9 @@ export function buildWebApp() {
   }
   // Public: the connection identifier names the session, as it does over SSH.
   web.route("/p", proofRoutes);
-  for (const path of ROOT_PAGES) web.use(path, formLimit, webSession, verifyCsrf);
+  for (const path of ROOT_PAGES) web.use(path, saneUserAgent, formLimit, webSession, verifyCsrf);
   web.route("/signin/ssh", sshSignInRoutes);
+  web.route("/signin/passkey", passkeySignInRoutes);
   web.route("/", authRoutes);
 
   const owners = new Hono<AppEnv>().use(requireOwner).route("/", invitationAdminRoutes);
@@ -91,6 +121,7 @@ export function buildWebApp() {
     .route("/", invitationRoutes);
   const account = new Hono<AppEnv>()
     .use(formLimit, webSession, verifyCsrf, requireAccount)
+    .route("/passkeys", accountPasskeyRoutes)
     .route("/", accountSecurityRoutes);
   web.route("/projects", projects);
   web.route("/invitations", invitations);

@@ -240,3 +240,6 @@ export function pageContext(c: Context<AppEnv>): PageContext {
 /** The browser's address, for per-address limits (lib/client-address.ts says whose word counts). */
 export const browserAddress = (c: Context<AppEnv>): string =>
   clientAddress(c.req.raw.headers, c.env);
+
+/** What every sign-in way answers once its limit is reached. */
+export const TOO_MANY_ATTEMPTS = "Too many attempts from here. Wait a minute and try again.";

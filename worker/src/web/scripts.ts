@@ -1,4 +1,4 @@
-/** The web app's two small scripts; every page works without them (CSP allows only these). */
+/** The web app's small scripts; every page works without them but passkeys (CSP allows only these). */
 
 import { CLOSE } from "../domain/proof-status.ts";
 
@@ -110,5 +110,55 @@ export const PROOF_SCRIPT = `
     });
   };
   connect();
+})();
+`;
+
+/**
+ * Passkeys. A form marked `data-passkey` ("create" or "get") first posts itself (its CSRF token
+ * and fields) to `data-options` for WebAuthn's options, hands them to the browser's
+ * `navigator.credentials`, then sends the answer as the form's `response` field. The forms are
+ * hidden until this script shows them; a browser without WebAuthn's JSON forms is told so.
+ */
+export const PASSKEY_SCRIPT = `
+(() => {
+  const supported =
+    "PublicKeyCredential" in window && "parseRequestOptionsFromJSON" in PublicKeyCredential;
+  const problem = (error) =>
+    error.name === "NotAllowedError"
+      ? "No passkey was used: cancelled, timed out, or none is saved for this site."
+      : error.name === "InvalidStateError"
+        ? "This passkey is already registered."
+        : error.message;
+  for (const form of document.querySelectorAll("form[data-passkey]")) {
+    const status = form.querySelector("[data-passkey-status]");
+    form.hidden = false;
+    if (!supported) {
+      for (const button of form.querySelectorAll("button")) button.disabled = true;
+      status.textContent = "This browser cannot use passkeys here.";
+      continue;
+    }
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      status.textContent = "";
+      try {
+        const body = new FormData(form);
+        const asked = await fetch(form.dataset.options, { method: "POST", body });
+        if (!asked.ok) throw new Error("keyproof could not start: reload the page and try again.");
+        const options = await asked.json();
+        const credential =
+          form.dataset.passkey === "create"
+            ? await navigator.credentials.create({
+                publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options),
+              })
+            : await navigator.credentials.get({
+                publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options),
+              });
+        form.elements.response.value = JSON.stringify(credential.toJSON());
+        form.submit();
+      } catch (error) {
+        status.textContent = problem(error);
+      }
+    });
+  }
 })();
 `;

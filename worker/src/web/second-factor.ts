@@ -1,17 +1,20 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
-import { hasSshKey } from "../domain/ssh-sign-in.ts";
+import { hasSecondFactor } from "../domain/passkeys.ts";
 import { redirectWith } from "./forms.ts";
 
 /**
  * After `requireMember`: a project whose owners require a second factor opens only for an
- * account that has one (an SSH key); any other member is sent to add one first.
+ * account that has one (a passkey or an SSH key); any other member is sent to add one first.
  */
 export const requireSecondFactor = createMiddleware<AppEnv>(async (c, next) => {
   const { project } = c.var.member;
-  if (project.requireSecondFactor && !(await hasSshKey(c.var.project.directory, c.var.account.id)))
-    return redirectWith(c, "/account/security#ssh-keys", {
-      error: `The project ${project.name} requires a second factor of its members: add an SSH key, then open it again.`,
+  if (
+    project.requireSecondFactor &&
+    !(await hasSecondFactor(c.var.project.directory, c.var.account.id))
+  )
+    return redirectWith(c, "/account/security#passkeys", {
+      error: `The project ${project.name} requires a second factor of its members: add a passkey or an SSH key, then open it again.`,
     });
   await next();
 });

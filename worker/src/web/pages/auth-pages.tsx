@@ -3,6 +3,7 @@ import { Csrf, Field, FormProblems } from "../components.tsx";
 import type { PageContext } from "../forms.ts";
 import { type FormState, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
+import { PASSKEY_PAGE_SCRIPTS, PasskeySignInForm } from "./passkey-parts.tsx";
 
 /** The other form's link keeps where the user was going (an invitation, a project page). */
 const withNext = (path: string, next: string | undefined) =>
@@ -20,7 +21,11 @@ export function AuthPage(props: {
   const signin = props.mode === "signin";
   const rule = `At least ${MIN_PASSWORD_LENGTH} characters.`;
   return (
-    <Layout title={signin ? "Sign in" : "Sign up"} page={props.page}>
+    <Layout
+      title={signin ? "Sign in" : "Sign up"}
+      page={props.page}
+      scripts={signin ? PASSKEY_PAGE_SCRIPTS : undefined}
+    >
       <h1>{signin ? "Sign in" : "Create your account"}</h1>
       <FormProblems form={form} />
       <form class="stack" method="post" action={signin ? "/signin" : "/signup"}>
@@ -53,9 +58,16 @@ export function AuthPage(props: {
         <button type="submit">{signin ? "Sign in" : "Sign up"}</button>
       </form>
       {signin ? (
-        <p>
-          <a href="/signin/ssh">Sign in with an SSH key</a>
-        </p>
+        <>
+          <PasskeySignInForm
+            csrf={props.page.csrf}
+            next={props.next}
+            label="Sign in with a passkey"
+          />
+          <p>
+            <a href={withNext("/signin/ssh", props.next)}>Sign in with an SSH key</a>
+          </p>
+        </>
       ) : null}
       <p class="muted">
         {signin ? (

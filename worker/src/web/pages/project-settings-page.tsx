@@ -81,7 +81,7 @@ export function SettingsPage(props: SettingsProps) {
       <h2 id="second-factor">Second factor</h2>
       <p>
         {project.requireSecondFactor
-          ? "Members open this project only once their account has a second factor (an SSH key): one without is asked to add one first."
+          ? "Members open this project only once their account has a second factor (a passkey or an SSH key): one without is asked to add one first."
           : "Members open this project with their password alone, unless their account has a second factor."}
       </p>
       {props.role === "owner" ? (

@@ -1,8 +1,14 @@
-import type { accountSshKeys, securityLog, webSessions } from "../../db/directory.ts";
+import type {
+  accountPasskeys,
+  accountSshKeys,
+  securityLog,
+  webSessions,
+} from "../../db/directory.ts";
 import { SECURITY_LOG_KEPT_DAYS, SECURITY_LOG_SHOWN } from "../../domain/security-log.ts";
 import { CopyButton, Csrf, Field, FormProblems, shortTime, Table } from "../components.tsx";
 import { type FormState, type PageContext, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
+import { PASSKEY_PAGE_SCRIPTS, PasskeySection } from "./passkey-parts.tsx";
 
 type SecurityRow = typeof securityLog.$inferSelect;
 type BrowserRow = typeof webSessions.$inferSelect;
@@ -18,6 +24,8 @@ const EVENT_WORDS: Record<SecurityRow["event"], string> = {
   other_browsers_ended: "Every other browser signed out from here",
   ssh_key_added: "SSH key added",
   ssh_key_removed: "SSH key removed",
+  passkey_added: "Passkey added",
+  passkey_removed: "Passkey removed",
   recovery_codes_created: "Recovery codes made",
   recovery_code_used: "Signed in with a recovery code",
 };
@@ -26,6 +34,8 @@ const WAYS: Record<string, string> = {
   password: "password",
   sign_up: "signing up",
   ssh_key: "SSH key",
+  passkey: "passkey",
+  "password+passkey": "password and passkey",
   "password+ssh_key": "password and SSH key",
   "password+recovery_code": "password and recovery code",
 };
@@ -37,26 +47,22 @@ export function SecurityPage(props: {
   currentId: string;
   log: SecurityRow[];
   keys: SshKeyRow[];
+  passkeys: (typeof accountPasskeys.$inferSelect)[];
   /** Recovery codes just made: shown this once. */
   recoveryCodes?: string[] | undefined;
   keyForm?: FormState | undefined;
+  passkeyForm?: FormState | undefined;
 }) {
   const { page } = props;
   const others = props.browsers.filter((browser) => browser.id !== props.currentId).length;
   return (
-    <Layout title="Account security" page={page}>
+    <Layout title="Account security" page={page} scripts={PASSKEY_PAGE_SCRIPTS}>
       <h1>Account security</h1>
-      <h2 id="ssh-keys">SSH keys</h2>
-      <p class="muted">
-        Sign in by proving one of these keys (<a href="/signin/ssh">Sign in with an SSH key</a>).
-        With a key registered, your password alone no longer signs in: after it, the sign-in asks
-        for a key, or one of your recovery codes.
-      </p>
       {props.recoveryCodes ? (
         <div class="notice" id="recovery-codes">
           <p>
             <strong>Your recovery codes, shown this once.</strong> Each signs in once after your
-            password, if you no longer have your key. Keep them somewhere safe.
+            password, if you no longer have your passkeys or keys. Keep them somewhere safe.
           </p>
           <pre>
             <code>{props.recoveryCodes.join("\n")}</code>
@@ -64,6 +70,12 @@ export function SecurityPage(props: {
           <CopyButton text={props.recoveryCodes.join("\n")} label="Copy the codes" />
         </div>
       ) : null}
+      <PasskeySection csrf={page.csrf} passkeys={props.passkeys} form={props.passkeyForm} />
+      <h2 id="ssh-keys">SSH keys</h2>
+      <p class="muted">
+        Sign in by proving one of these keys (<a href="/signin/ssh">Sign in with an SSH key</a>).
+        With a key registered, your password alone no longer signs in, as with a passkey.
+      </p>
       {props.keys.length === 0 ? (
         <p class="muted">No SSH key yet.</p>
       ) : (
@@ -103,7 +115,7 @@ export function SecurityPage(props: {
         </Field>
         <button type="submit">Add SSH key</button>
       </form>
-      {props.keys.length > 0 ? (
+      {props.keys.length + props.passkeys.length > 0 ? (
         <form method="post" action="/account/recovery-codes">
           <Csrf token={page.csrf} />
           <button type="submit">Make new recovery codes</button>

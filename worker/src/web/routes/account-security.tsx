@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
+import { passkeysOf } from "../../domain/passkeys.ts";
 import {
   browsersOf,
   endBrowser,
@@ -28,16 +29,17 @@ const currentSessionId = async (c: Context<AppEnv>) =>
   sha256Hex(getCookie(c, cookieName(c, SESSION_COOKIE)) ?? "");
 
 /** `/account/...`: the signed-in account's own security page and what it does. */
-async function securityPage(
+export async function securityPage(
   c: Context<AppEnv>,
-  shown: { recoveryCodes?: string[]; keyForm?: FormState } = {},
+  shown: { recoveryCodes?: string[]; keyForm?: FormState; passkeyForm?: FormState } = {},
   status: 200 | 400 | 409 = 200,
 ) {
   const db = directoryDb(c.env);
-  const [browsers, log, keys] = await Promise.all([
+  const [browsers, log, keys, passkeys] = await Promise.all([
     browsersOf(db, c.var.account.id, new Date()),
     securityLogOf(db, c.var.account.id),
     sshKeysOf(db, c.var.account.id),
+    passkeysOf(db, c.var.account.id),
   ]);
   return c.html(
     <SecurityPage
@@ -46,11 +48,26 @@ async function securityPage(
       currentId={await currentSessionId(c)}
       log={log}
       keys={keys}
+      passkeys={passkeys}
       recoveryCodes={shown.recoveryCodes}
       keyForm={shown.keyForm}
+      passkeyForm={shown.passkeyForm}
     />,
     status,
   );
+}
+
+/**
+ * After a passkey or SSH key is added. The account's first: from now on its password alone does
+ * not sign in, so a way back is made — recovery codes, shown this once.
+ */
+export async function factorAdded(c: Context<AppEnv>, back: string, notice: string) {
+  const db = directoryDb(c.env);
+  const accountId = c.var.account.id;
+  if (await hasRecoveryCodes(db, accountId)) return redirectWith(c, back, { notice });
+  const recoveryCodes = await createRecoveryCodes(db, accountId);
+  await recordSecurityEvent(db, accountId, "recovery_codes_created", originOf(c));
+  return securityPage(c, { recoveryCodes });
 }
 
 export const accountSecurityRoutes = new Hono<AppEnv>()
@@ -67,12 +84,7 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
       await recordSecurityEvent(db, accountId, "ssh_key_added", originOf(c), {
         fingerprint: key.fingerprint,
       });
-      // The first key: from now on the password alone does not sign in, so a way back is made.
-      if (await hasRecoveryCodes(db, accountId))
-        return redirectWith(c, "/account/security#ssh-keys", { notice: "SSH key added." });
-      const recoveryCodes = await createRecoveryCodes(db, accountId);
-      await recordSecurityEvent(db, accountId, "recovery_codes_created", originOf(c));
-      return securityPage(c, { recoveryCodes });
+      return factorAdded(c, "/account/security#ssh-keys", "SSH key added.");
     } catch (error) {
       const status = error instanceof ApiError && error.status === 409 ? 409 : 400;
       return securityPage(c, { keyForm: formState(form, error) }, status);

@@ -11,6 +11,7 @@ import {
   pendingInvitations,
   revokeInvitation,
 } from "../../domain/invitations.ts";
+import { hasSecondFactor } from "../../domain/passkeys.ts";
 import { deleteProject, deleteTestData } from "../../domain/project-erasure.ts";
 import { projectOverview } from "../../domain/project-overview.ts";
 import {
@@ -23,7 +24,6 @@ import {
   setRetentionDays,
   setSecondFactorRequired,
 } from "../../domain/projects.ts";
-import { hasSshKey } from "../../domain/ssh-sign-in.ts";
 import { badRequest } from "../../lib/errors.ts";
 import { listWebhooks } from "../../webhooks/definitions.ts";
 import {
@@ -177,9 +177,10 @@ export const projectSettingsRoutes = new Hono<AppEnv>()
       });
     const required = text(form, "required") === "true";
     // The owner asking keeps the project open: they need a second factor first.
-    if (required && !(await hasSshKey(ctx.directory, c.var.account.id)))
-      return redirectWith(c, "/account/security#ssh-keys", {
-        error: "Add an SSH key to your own account first: the project will require one of you too.",
+    if (required && !(await hasSecondFactor(ctx.directory, c.var.account.id)))
+      return redirectWith(c, "/account/security#passkeys", {
+        error:
+          "Add a passkey or an SSH key to your own account first: the project will require one of you too.",
       });
     await setSecondFactorRequired(ctx.directory, ctx.projectId, required);
     await audit(c, { action: "project.second_factor_required", details: { required } });

@@ -3,9 +3,9 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
 import { endWebSession, signIn, signUp, startWebSession } from "../../domain/accounts.ts";
+import { hasSecondFactor } from "../../domain/passkeys.ts";
 import { accountIdOf, originOf, recordSecurityEvent } from "../../domain/security-log.ts";
 import { recordSignInFailure, signInBlocked, signUpAllowed } from "../../domain/sign-in-limits.ts";
-import { hasSshKey } from "../../domain/ssh-sign-in.ts";
 import {
   clearSessionCookie,
   cookieName,
@@ -15,12 +15,18 @@ import {
   THEME_COOKIE,
   THEME_COOKIE_MAX_AGE_SECONDS,
 } from "../auth.ts";
-import { browserAddress, formState, pageContext, redirectWith, text } from "../forms.ts";
+import {
+  browserAddress,
+  formState,
+  pageContext,
+  redirectWith,
+  TOO_MANY_ATTEMPTS,
+  text,
+} from "../forms.ts";
 import { AuthPage, HomePage } from "../pages/auth-pages.tsx";
-import { giveSignInCode } from "./ssh-sign-in.tsx";
+import { giveSignInCode } from "../sign-in-code.ts";
 
 const INVALID_CREDENTIALS = "That email and password do not match an account.";
-const TOO_MANY_ATTEMPTS = "Too many attempts from here. Wait a minute and try again.";
 
 export const authRoutes = new Hono<AppEnv>()
   .get("/", (c) =>
@@ -98,9 +104,10 @@ export const authRoutes = new Hono<AppEnv>()
       await logFailure("sign_in_failed");
       return failed(INVALID_CREDENTIALS, 401);
     }
-    // With an SSH key registered, the password alone never signs in: the key is asked for next.
-    if (await hasSshKey(db, account.id)) {
-      await giveSignInCode(c, account.id);
+    // With a passkey or an SSH key registered, the password alone never signs in: one of them
+    // is asked for next (or a recovery code), and the browser then goes where it was going.
+    if (await hasSecondFactor(db, account.id)) {
+      await giveSignInCode(c, account.id, next);
       return c.redirect("/signin/ssh", 303);
     }
     setSessionCookie(

@@ -1,88 +1,55 @@
 import { type Context, Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
-import { startWebSession } from "../../domain/accounts.ts";
+import { hasPasskey } from "../../domain/passkeys.ts";
 import { originOf, recordSecurityEvent } from "../../domain/security-log.ts";
 import { recordSignInFailure, signInBlocked } from "../../domain/sign-in-limits.ts";
 import {
   claimedKey,
-  newSignInCode,
+  hasSshKey,
   proveSignIn,
   SIGN_IN_CODE_SECONDS,
   signInCommand,
   signInMessage,
   useRecoveryCode,
 } from "../../domain/ssh-sign-in.ts";
-import { seal, unseal } from "../../lib/sealed.ts";
-import { cookieName, setSessionCookie } from "../auth.ts";
-import { browserAddress, pageContext, text } from "../forms.ts";
+import { browserAddress, pageContext, TOO_MANY_ATTEMPTS, text } from "../forms.ts";
 import { SshSignInPage } from "../pages/ssh-sign-in-page.tsx";
-
-/** The cookie that binds a sign-in code to the browser that asked for it. */
-const CODE_COOKIE = "kp_ssh_signin";
-const SEAL_PURPOSE = "ssh-sign-in";
-
-interface PendingCode {
-  code: string;
-  expiresAt: number;
-  /** Set on the step after this account's password: only its keys count. */
-  accountId: string | null;
-}
-
-async function pendingCode(c: Context<AppEnv>): Promise<PendingCode | null> {
-  const opened = await unseal(c.env, SEAL_PURPOSE, getCookie(c, cookieName(c, CODE_COOKIE)));
-  const [code = "", expires = "", account = "-"] = (opened ?? "").split(" ");
-  const expiresAt = Number(expires) * 1000;
-  if (!code || !(expiresAt > Date.now())) return null;
-  return { code, expiresAt, accountId: account === "-" ? null : account };
-}
-
-/** Gives the browser a new code (for `accountId`'s second step, when set). */
-export async function giveSignInCode(c: Context<AppEnv>, accountId: string | null) {
-  const code = newSignInCode();
-  const expires = Math.floor(Date.now() / 1000) + SIGN_IN_CODE_SECONDS;
-  const value = await seal(c.env, SEAL_PURPOSE, `${code} ${expires} ${accountId ?? "-"}`);
-  setCookie(c, cookieName(c, CODE_COOKIE), value, {
-    httpOnly: true,
-    secure: true,
-    sameSite: "Lax",
-    path: "/",
-    maxAge: SIGN_IN_CODE_SECONDS,
-  });
-  return { code, expiresAt: expires * 1000, accountId };
-}
+import {
+  currentOrNewCode,
+  finishSignIn,
+  giveSignInCode,
+  type PendingCode,
+  pendingCode,
+} from "../sign-in-code.ts";
 
 const hostOf = (c: Context<AppEnv>) => new URL(c.env.PUBLIC_URL || c.req.url).host;
 
-function page(c: Context<AppEnv>, pending: PendingCode, status: 200 | 400 | 401 | 429 = 200) {
-  return c.html(
-    <SshSignInPage
-      page={pageContext(c)}
-      command={signInCommand(signInMessage(hostOf(c), pending.code))}
-      afterPassword={pending.accountId !== null}
-      minutes={SIGN_IN_CODE_SECONDS / 60}
-    />,
-    status,
-  );
-}
-
-/** Shows the page again with `error`, and a fresh code (the one tried may be spent). */
-async function refused(
+/**
+ * The SSH sign-in page, or the step after a password: with the ways this account has (a passkey,
+ * an SSH key, a recovery code). Shown again after a refusal with a fresh code (the one tried may
+ * be spent), keeping the account and where the browser was going.
+ */
+export async function signInStep(
   c: Context<AppEnv>,
   pending: PendingCode,
-  error: string,
-  status: 400 | 401 | 429,
+  refusal?: { error: string; status: 400 | 401 | 429 },
 ) {
-  const fresh = await giveSignInCode(c, pending.accountId);
+  const shown = refusal ? await giveSignInCode(c, pending.accountId, pending.next) : pending;
+  const db = directoryDb(c.env);
+  const account = shown.accountId;
+  const [passkey, sshKey] = account
+    ? await Promise.all([hasPasskey(db, account), hasSshKey(db, account)])
+    : [false, true];
   return c.html(
     <SshSignInPage
-      page={{ ...pageContext(c), flash: { error } }}
-      command={signInCommand(signInMessage(hostOf(c), fresh.code))}
-      afterPassword={fresh.accountId !== null}
+      page={refusal ? { ...pageContext(c), flash: { error: refusal.error } } : pageContext(c)}
+      command={signInCommand(signInMessage(hostOf(c), shown.code))}
+      afterPassword={account !== null}
+      ways={{ passkey, sshKey }}
       minutes={SIGN_IN_CODE_SECONDS / 60}
     />,
-    status,
+    refusal?.status ?? 200,
   );
 }
 
@@ -91,19 +58,16 @@ export const sshSignInRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     if (c.get("account")) return c.redirect("/projects", 303);
     // A code still good (the step after a password keeps its account) is shown again.
-    const pending = (await pendingCode(c)) ?? (await giveSignInCode(c, null));
-    return page(c, pending);
+    return signInStep(c, await currentOrNewCode(c));
   })
   .post("/", async (c) => {
     const form = await c.req.parseBody();
     const pending = await pendingCode(c);
     if (!pending)
-      return refused(
-        c,
-        { code: "", expiresAt: 0, accountId: null },
-        "The sign-in code expired: sign the new one below.",
-        400,
-      );
+      return signInStep(c, await giveSignInCode(c, null), {
+        error: "The sign-in code expired: sign the new one below.",
+        status: 400,
+      });
     const address = browserAddress(c);
     const db = directoryDb(c.env);
     const origin = originOf(c);
@@ -117,7 +81,7 @@ export const sshSignInRoutes = new Hono<AppEnv>()
     const wait = await signInBlocked(c.env, limitName, address);
     if (wait !== null) {
       c.header("Retry-After", String(wait));
-      return refused(c, pending, "Too many attempts from here. Wait a minute and try again.", 429);
+      return signInStep(c, pending, { error: TOO_MANY_ATTEMPTS, status: 429 });
     }
     let signedIn: { accountId: string; way: string; details: Record<string, string> } | null = null;
     if (recovery && pending.accountId) {
@@ -145,7 +109,7 @@ export const sshSignInRoutes = new Hono<AppEnv>()
           await recordSecurityEvent(db, pending.accountId, "sign_in_failed", origin, {
             way: "ssh_key",
           });
-        return refused(c, pending, proof.problem, 401);
+        return signInStep(c, pending, { error: proof.problem, status: 401 });
       }
     }
     if (!signedIn) {
@@ -154,24 +118,10 @@ export const sshSignInRoutes = new Hono<AppEnv>()
         await recordSecurityEvent(db, pending.accountId, "sign_in_failed", origin, {
           way: "recovery_code",
         });
-      return refused(
-        c,
-        pending,
-        "That recovery code is not one of this account's unused codes.",
-        401,
-      );
+      return signInStep(c, pending, {
+        error: "That recovery code is not one of this account's unused codes.",
+        status: 401,
+      });
     }
-    deleteCookie(c, cookieName(c, CODE_COOKIE), { path: "/", secure: true });
-    setSessionCookie(
-      c,
-      await startWebSession(db, signedIn.accountId, new Date(), {
-        ...origin,
-        signedInWith: signedIn.way,
-      }),
-    );
-    await recordSecurityEvent(db, signedIn.accountId, "signed_in", origin, {
-      way: signedIn.way,
-      ...signedIn.details,
-    });
-    return c.redirect("/projects", 303);
+    return finishSignIn(c, pending, origin, signedIn);
   });
