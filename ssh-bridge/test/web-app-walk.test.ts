@@ -145,6 +145,7 @@ function pages(): { name: string; path: string }[] {
     { name: "proof-page", path: `/p/${site.collect.connection_identifier}` },
     { name: "signup", path: "/signup" },
     { name: "signin", path: "/signin" },
+    { name: "account-security", path: "/account/security" },
   ].map((page) => ({ ...page, path: page.path.replace(ctx.worker.url, "") }));
 }
 
