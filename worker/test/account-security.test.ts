@@ -84,4 +84,36 @@ describe("an account's security page", () => {
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toMatch(/^\/signin/);
   });
+
+  it("changes the password with the current one, signing out every other browser", async () => {
+    const { browser, email, password } = await signedUpBrowser();
+    const other = await signedIn(email, password);
+    await browser.get("/account/security");
+    const wrong = await browser.post("/account/password", {
+      current_password: "not the password",
+      new_password: "a brand new password",
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain("not this account&#39;s password");
+    // Neither password is ever sent back to the page.
+    expect(wrong.html).not.toContain("a brand new password");
+    const short = await browser.post("/account/password", {
+      current_password: password,
+      new_password: "short",
+    });
+    expect(short.status).toBe(400);
+    expect(short.html).toContain("at least 10 characters");
+
+    const changed = await browser.post("/account/password", {
+      current_password: password,
+      new_password: "a brand new password",
+    });
+    expect(changed.status).toBe(303);
+    expect((await browser.follow(changed)).html).toContain("1 other browser signed out");
+    expect((await other.get("/projects")).location).toMatch(/^\/signin/);
+    expect((await new Browser().post("/signin", { email, password })).status).toBe(401);
+    await signedIn(email, "a brand new password");
+    const page = await browser.get("/account/security");
+    expect(logged(page.html).map((entry) => entry.what)).toContain("Password changed");
+  });
 });

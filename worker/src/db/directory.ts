@@ -219,6 +219,7 @@ export const SECURITY_EVENTS = [
   "ssh_key_removed",
   "passkey_added",
   "passkey_removed",
+  "password_changed",
   "recovery_codes_created",
   "recovery_code_used",
 ] as const;

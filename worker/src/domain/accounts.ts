@@ -45,12 +45,7 @@ export async function signUp(
   const normalized = normalizeEmail(email);
   if (!EMAIL.test(normalized) || normalized.length > 254)
     throw badRequest("body.email", "Enter a valid email address");
-  if (password.length < MIN_PASSWORD_LENGTH) {
-    throw badRequest(
-      "body.password",
-      `Use a password of at least ${MIN_PASSWORD_LENGTH} characters`,
-    );
-  }
+  checkNewPassword(password, "body.password");
   const [existing] = await db
     .select({ id: accounts.id })
     .from(accounts)
@@ -63,6 +58,30 @@ export async function signUp(
       "No account can be created with this email. If you already have one, sign in.",
     );
   return createAccount(db, normalized, password, now);
+}
+
+function checkNewPassword(password: string, field: string) {
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw badRequest(field, `Use a password of at least ${MIN_PASSWORD_LENGTH} characters`);
+}
+
+/**
+ * Replaces the account's password once its current one is given: false (nothing changed) when
+ * that is wrong, which the caller counts as a wrong password.
+ */
+export async function changePassword(
+  db: Database,
+  account: AccountRow,
+  current: string,
+  replacement: string,
+): Promise<boolean> {
+  checkNewPassword(replacement, "body.new_password");
+  if (!(await verifyPassword(current, account.passwordHash))) return false;
+  await db
+    .update(accounts)
+    .set({ passwordHash: await hashPassword(replacement) })
+    .where(eq(accounts.id, account.id));
+  return true;
 }
 
 /** The account for these credentials, or null; the caller shows one generic message either way. */

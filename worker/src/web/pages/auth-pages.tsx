@@ -3,7 +3,7 @@ import { Csrf, Field, FormProblems } from "../components.tsx";
 import type { PageContext } from "../forms.ts";
 import { type FormState, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
-import { PASSKEY_PAGE_SCRIPTS, PasskeySignInForm } from "./passkey-parts.tsx";
+import { PASSKEY_PAGE_SCRIPTS, PasskeySignInForm } from "./sign-in-parts.tsx";
 
 /** The other form's link keeps where the user was going (an invitation, a project page). */
 const withNext = (path: string, next: string | undefined) =>

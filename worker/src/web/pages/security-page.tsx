@@ -8,7 +8,7 @@ import { SECURITY_LOG_KEPT_DAYS, SECURITY_LOG_SHOWN } from "../../domain/securit
 import { CopyButton, Csrf, Field, FormProblems, shortTime, Table } from "../components.tsx";
 import { type FormState, type PageContext, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
-import { PASSKEY_PAGE_SCRIPTS, PasskeySection } from "./passkey-parts.tsx";
+import { PASSKEY_PAGE_SCRIPTS, PasskeySection, PasswordSection } from "./sign-in-parts.tsx";
 
 type SecurityRow = typeof securityLog.$inferSelect;
 type BrowserRow = typeof webSessions.$inferSelect;
@@ -26,6 +26,7 @@ const EVENT_WORDS: Record<SecurityRow["event"], string> = {
   ssh_key_removed: "SSH key removed",
   passkey_added: "Passkey added",
   passkey_removed: "Passkey removed",
+  password_changed: "Password changed",
   recovery_codes_created: "Recovery codes made",
   recovery_code_used: "Signed in with a recovery code",
 };
@@ -52,6 +53,7 @@ export function SecurityPage(props: {
   recoveryCodes?: string[] | undefined;
   keyForm?: FormState | undefined;
   passkeyForm?: FormState | undefined;
+  passwordForm?: FormState | undefined;
 }) {
   const { page } = props;
   const others = props.browsers.filter((browser) => browser.id !== props.currentId).length;
@@ -121,6 +123,7 @@ export function SecurityPage(props: {
           <button type="submit">Make new recovery codes</button>
         </form>
       ) : null}
+      <PasswordSection csrf={page.csrf} form={props.passwordForm} />
       <h2 id="browsers">Signed-in browsers</h2>
       <Table head={["Since", "From", "Signed in with", ""]}>
         {props.browsers.map((browser) => (

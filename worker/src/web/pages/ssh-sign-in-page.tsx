@@ -1,7 +1,7 @@
 import { CopyButton, Csrf } from "../components.tsx";
 import type { PageContext } from "../forms.ts";
 import { Layout } from "../layout.tsx";
-import { PASSKEY_PAGE_SCRIPTS, PasskeySignInForm } from "./passkey-parts.tsx";
+import { PASSKEY_PAGE_SCRIPTS, PasskeySignInForm } from "./sign-in-parts.tsx";
 
 /**
  * Sign in by proving an SSH key: the command that signs this browser's code, and the box its

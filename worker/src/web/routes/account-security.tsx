@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env.ts";
 import { directoryDb } from "../../db/databases.ts";
+import { changePassword } from "../../domain/accounts.ts";
 import { passkeysOf } from "../../domain/passkeys.ts";
 import {
   browsersOf,
@@ -11,6 +12,7 @@ import {
   recordSecurityEvent,
   securityLogOf,
 } from "../../domain/security-log.ts";
+import { recordSignInFailure, signInBlocked } from "../../domain/sign-in-limits.ts";
 import {
   addSshKey,
   createRecoveryCodes,
@@ -19,10 +21,21 @@ import {
   sshKeysOf,
 } from "../../domain/ssh-sign-in.ts";
 import { sha256Hex } from "../../lib/encoding.ts";
-import { ApiError } from "../../lib/errors.ts";
+import { ApiError, badRequest } from "../../lib/errors.ts";
 import { cookieName, SESSION_COOKIE } from "../auth.ts";
-import { type FormState, formState, pageContext, redirectWith, text } from "../forms.ts";
+import {
+  browserAddress,
+  type FormState,
+  formState,
+  pageContext,
+  redirectWith,
+  TOO_MANY_ATTEMPTS,
+  text,
+} from "../forms.ts";
 import { SecurityPage } from "../pages/security-page.tsx";
+
+/** Form fields never sent back to the page. */
+const PASSWORDS = ["current_password", "new_password"];
 
 /** The signed-in browser's own session id: the SHA-256 of its cookie's token. */
 const currentSessionId = async (c: Context<AppEnv>) =>
@@ -31,8 +44,13 @@ const currentSessionId = async (c: Context<AppEnv>) =>
 /** `/account/...`: the signed-in account's own security page and what it does. */
 export async function securityPage(
   c: Context<AppEnv>,
-  shown: { recoveryCodes?: string[]; keyForm?: FormState; passkeyForm?: FormState } = {},
-  status: 200 | 400 | 409 = 200,
+  shown: {
+    recoveryCodes?: string[];
+    keyForm?: FormState;
+    passkeyForm?: FormState;
+    passwordForm?: FormState;
+  } = {},
+  status: 200 | 400 | 401 | 409 | 429 = 200,
 ) {
   const db = directoryDb(c.env);
   const [browsers, log, keys, passkeys] = await Promise.all([
@@ -52,6 +70,7 @@ export async function securityPage(
       recoveryCodes={shown.recoveryCodes}
       keyForm={shown.keyForm}
       passkeyForm={shown.passkeyForm}
+      passwordForm={shown.passwordForm}
     />,
     status,
   );
@@ -101,6 +120,43 @@ export const accountSecurityRoutes = new Hono<AppEnv>()
       fingerprint: removed.fingerprint,
     });
     return redirectWith(c, "/account/security#ssh-keys", { notice: "SSH key removed." });
+  })
+  .post("/password", async (c) => {
+    const db = directoryDb(c.env);
+    const form = await c.req.parseBody();
+    const { account } = c.var;
+    const address = browserAddress(c);
+    const refused = (location: string, message: string, status: 400 | 401 | 429) =>
+      securityPage(
+        c,
+        { passwordForm: formState(form, badRequest(location, message), PASSWORDS) },
+        status,
+      );
+    // A wrong current password counts as a wrong sign-in would: per account and address.
+    const wait = await signInBlocked(c.env, account.email, address);
+    if (wait !== null) {
+      c.header("Retry-After", String(wait));
+      return refused("body", TOO_MANY_ATTEMPTS, 429);
+    }
+    try {
+      const changed = await changePassword(
+        db,
+        account,
+        text(form, "current_password"),
+        text(form, "new_password"),
+      );
+      if (!changed) {
+        await recordSignInFailure(c.env, account.email, address);
+        return refused("body.current_password", "That is not this account's password", 401);
+      }
+    } catch (error) {
+      return securityPage(c, { passwordForm: formState(form, error, PASSWORDS) }, 400);
+    }
+    const ended = await endOtherBrowsers(db, account.id, await currentSessionId(c));
+    await recordSecurityEvent(db, account.id, "password_changed", originOf(c), { browsers: ended });
+    return redirectWith(c, "/account/security#password", {
+      notice: `Password changed. ${ended} other browser${ended === 1 ? "" : "s"} signed out.`,
+    });
   })
   .post("/recovery-codes", async (c) => {
     const db = directoryDb(c.env);

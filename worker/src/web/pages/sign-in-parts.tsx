@@ -1,4 +1,5 @@
 import type { accountPasskeys } from "../../db/directory.ts";
+import { MIN_PASSWORD_LENGTH } from "../../domain/accounts.ts";
 import { Csrf, Field, FormProblems, shortTime, Table } from "../components.tsx";
 import { type FormState, typedValue } from "../forms.ts";
 
@@ -91,6 +92,33 @@ export function PasskeySection(props: {
       <noscript>
         <p class="muted">Adding or using a passkey needs JavaScript.</p>
       </noscript>
+    </>
+  );
+}
+
+/** The security page's password change: the current one, then the new one. */
+export function PasswordSection(props: { csrf: string; form?: FormState | undefined }) {
+  return (
+    <>
+      <h2 id="password">Password</h2>
+      <p class="muted">Changing it signs out every other browser signed in to this account.</p>
+      <FormProblems form={props.form} />
+      <form class="stack" method="post" action="/account/password">
+        <Csrf token={props.csrf} />
+        <Field name="current_password" form={props.form} label="Current password">
+          <input name="current_password" type="password" autocomplete="current-password" required />
+        </Field>
+        <Field name="new_password" form={props.form} label="New password">
+          <input
+            name="new_password"
+            type="password"
+            autocomplete="new-password"
+            minlength={MIN_PASSWORD_LENGTH}
+            required
+          />
+        </Field>
+        <button type="submit">Change password</button>
+      </form>
     </>
   );
 }
