@@ -26,7 +26,8 @@ export interface LocalWorker {
   persistTo: string;
   /** Where wrangler's inspector listens: DevTools' protocol, for a CPU profile (bench/profile.ts). */
   inspectorPort: number;
-  stop(): Promise<void>;
+  /** Stops wrangler and workerd: SIGTERM by default, or SIGKILL, a crash with nothing finished. */
+  stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   start(): Promise<void>;
 }
 
@@ -156,11 +157,11 @@ export async function startLocalWorker(
       if (options.scheduledEveryMs)
         stopScheduled = runScheduledEvery(worker.url, options.scheduledEveryMs);
     },
-    async stop() {
+    async stop(signal = "SIGTERM") {
       stopScheduled?.();
       if (!child?.pid) return;
       const exited = new Promise((resolve) => child?.once("exit", resolve));
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, signal);
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
       try {
         process.kill(-child.pid, "SIGKILL");

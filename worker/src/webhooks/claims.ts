@@ -96,9 +96,11 @@ export function inOrderWindow(invocation: InvocationRow, now: Date) {
  * Claims the first attempts of a webhook's events still waiting, oldest first, up to the
  * invocation `upTo` (its own and every earlier one) or, with none, whichever wait (up to
  * MAX_RUN), so a burst drains in order at one read, one claim and one record per run rather than
- * per event. Nothing is claimed while an earlier one is being sent elsewhere: order first. Each
- * claim's lease covers the sends before it and its own, so if this process dies mid-run, the
- * sweeper finds each event again in order, soon.
+ * per event. Nothing is claimed while an earlier one is being sent elsewhere: order first. The
+ * whole run shares one lease, the receiver's timeout and a margin: only the webhook's sender
+ * sends its deliveries (sender-object.ts), so the lease is not what keeps a long run's later
+ * events its own; it is how soon they are free again when the sender dies mid-run. (A lease per
+ * position, covering the sends before it, held the tail of a run of 50 for up to 25 minutes.)
  */
 export async function claimRun(
   db: Database,
@@ -131,16 +133,14 @@ export async function claimRun(
         gt(webhookInvocations.leaseUntil, now.toISOString()),
       ),
     );
-  // The run as one JSON array, its position giving each lease: one bound value however long the
-  // run (a value per id, and two per lease, went past D1's 100 for a run of more than 30).
+  // The run as one JSON array: one bound value however long the run (a value per id went past
+  // D1's 100 for a run of more than 30).
   const ids = JSON.stringify(candidates.map((loaded) => loaded.invocation.id));
   const inRun = sql`json_each(${ids})`;
   const claimed = await db
     .update(webhookInvocations)
     .set({
-      leaseUntil: sql`(SELECT strftime('%Y-%m-%dT%H:%M:%fZ',
-        ${now.getTime() / 1000} + (run.key + 1) * ${leaseSeconds(timeoutSeconds)}, 'unixepoch')
-        FROM ${inRun} AS run WHERE run.value = ${webhookInvocations.id})`,
+      leaseUntil: new Date(now.getTime() + leaseSeconds(timeoutSeconds) * 1000).toISOString(),
     })
     .where(
       and(
@@ -192,13 +192,32 @@ export async function claimRunSoon(
 
 /** Whether nobody holds the invocation's first attempt (someone may have sent it meanwhile). */
 export async function isClaimable(db: Database, invocation: InvocationRow, now: Date) {
+  return (await heldFor(db, invocation, now)) === 0;
+}
+
+/**
+ * Whether the attempt after `invocation.attempts` is still to be made, and how long it is held:
+ * null when it was made (or the invocation finished), 0 when it is free, else the seconds until
+ * its lease ends — a lease of a sender that died mid-run, which its successor waits out.
+ */
+export async function heldFor(
+  db: Database,
+  invocation: InvocationRow,
+  now: Date,
+): Promise<number | null> {
   const [row] = await db
-    .select({ id: webhookInvocations.id })
+    .select({ leaseUntil: webhookInvocations.leaseUntil })
     .from(webhookInvocations)
     .where(
-      and(invocationKey(invocation.id), eq(webhookInvocations.attempts, 0), unfinished, free(now)),
+      and(
+        invocationKey(invocation.id),
+        eq(webhookInvocations.attempts, invocation.attempts),
+        unfinished,
+      ),
     );
-  return row !== undefined;
+  if (!row) return null;
+  const until = row.leaseUntil ? Date.parse(row.leaseUntil) : 0;
+  return until > now.getTime() ? (until - now.getTime()) / 1000 : 0;
 }
 
 /** An invocation with what sending it needs: its webhook and its event. */

@@ -10,8 +10,8 @@ import {
   claimAttempt,
   claimRun,
   claimRunSoon,
+  heldFor,
   inOrderWindow,
-  isClaimable,
   type LoadedInvocation,
   ORDER_POLL_BUDGET_MS,
   unfinished,
@@ -112,9 +112,9 @@ export async function processInvocation(
   // A first attempt sends the earlier events of its webhook with it, in order: a run.
   if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS && inOrderWindow(invocation, now)) {
     const { run, dropped } = await claimRunSoon(db, invocation, timeout, waitUntil);
-    // Nothing claimed: an earlier event is still being sent elsewhere (wait for it), or this was.
-    if (run.length === 0)
-      return (await isClaimable(db, invocation, new Date())) ? later(ORDER_WAIT_SECONDS) : done;
+    // Nothing claimed: an earlier event is still being sent (wait for it), this one was, or a
+    // sender that died mid-run still holds it (wait out its lease).
+    if (run.length === 0) return whenFree(db, invocation, ORDER_WAIT_SECONDS);
     let own: QueueDecision | null = null;
     const decisions = await deliverClaimed(env, shard, run, timeout, dropped, guard);
     for (const [loaded, decision] of decisions) {
@@ -126,11 +126,31 @@ export async function processInvocation(
     await sendLaterEvents(env, shard, invocation.webhookId, timeout, guard);
     return own;
   }
-  // Someone else holds this attempt; if they never finish, the sweeper sends it after the lease.
-  if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout)))) return done;
+  // Held: by a sender that died mid-attempt (its lease is waited out), or made meanwhile.
+  if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout))))
+    return whenFree(db, invocation, 0);
   const [decision] = await deliverClaimed(env, shard, [found], timeout, [], guard);
   return decision?.[1] ?? done;
 }
+
+/**
+ * A message whose attempt it could not claim: done when the attempt was made; otherwise back on
+ * the queue until its lease ends (`free` seconds when nothing holds it). Only the webhook's sender
+ * sends, so a lease it did not take is a dead sender's: waiting it out, rather than dropping the
+ * message for the sweep, sends a killed run's tail together, in order, within one lease.
+ */
+async function whenFree(
+  db: ReturnType<typeof shardDb>,
+  invocation: LoadedInvocation["invocation"],
+  free: number,
+): Promise<QueueDecision> {
+  const held = await heldFor(db, invocation, new Date());
+  if (held === null) return done;
+  return later(held === 0 ? free : Math.ceil(held) + 1);
+}
+
+/** How long a run's answers may wait unrecorded before the next send. */
+const RECORD_EVERY_MS = 1000;
 
 /** Runs one message sends after its own, at most: a burst's tail, without its messages' wait. */
 const MAX_LATER_RUNS = 4;
@@ -197,12 +217,19 @@ async function deliverClaimed(
   );
   let gone = false;
   const forgotten: string[] = [];
+  let recordedAt = Date.now();
   for (const [position, loaded] of claimed.entries()) {
     if (gone) break;
     if (guard?.forgotten(loaded.event.sessionId)) {
       forgotten.push(loaded.invocation.id);
       decisions.push([loaded, done]);
       continue;
+    }
+    // A slow receiver's answers are recorded as they come, so a sender killed mid-run sends
+    // again only what was on the wire; a fast one's wait for the run's end, in one statement.
+    if (answers.length > 0 && Date.now() - recordedAt >= RECORD_EVERY_MS) {
+      await runBatch(db, recordAnswers(answers.splice(0)));
+      recordedAt = Date.now();
     }
     const sending = attemptOnce(env, loaded, bodies[position] ?? loaded.event, timeout);
     guard?.sending(loaded.event.sessionId, sending);
