@@ -19,7 +19,7 @@ import type { ConnectionLimits } from "./limits.ts";
 import type { BridgeMetrics } from "./metrics.ts";
 import { type OpenedSession, openSession } from "./session-opening.ts";
 import { SessionPlace } from "./session-place.ts";
-import { sendUserauthBanner } from "./userauth-banner.ts";
+import { disconnectReason, sendDisconnect, sendUserauthBanner } from "./ssh2-packets.ts";
 import type { WorkerApi } from "./worker-client.ts";
 
 /** The exit status `ssh` reports: a key counted, or nothing did (like a failed login's 255, non-zero). */
@@ -157,7 +157,7 @@ export class BridgeConnection {
       this.#outcome = outcome;
       this.#cutOffAs = outcome;
     }
-    this.#client.end();
+    sendDisconnect(this.#client, disconnectReason(this.#outcome));
     this.#forceClose ??= this.#timer(DISCONNECT_GRACE_MS, () => this.#socket?.destroy());
   }
 

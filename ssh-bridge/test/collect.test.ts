@@ -97,6 +97,10 @@ describe("collection over real SSH", () => {
     expect(result.code).toBe(255);
     expect(result.stderr).toContain("There is no keyproof session with this name.");
     expect(result.stderr).not.toMatch(/Error|at .*\.ts/);
+    // OpenSSH prints the DISCONNECT's description: never an empty one after the reason code.
+    expect(result.stderr).toMatch(
+      /Received disconnect from 127\.0\.0\.1 port \d+:11: keyproof did not open this connection: the reason is above\r?\n/,
+    );
   });
 });
 
