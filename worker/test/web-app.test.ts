@@ -555,6 +555,8 @@ describe("sessions in the browser", () => {
       await browser.post(`${path}/delete`, { confirm: "delete" }),
     );
     expect(deleted.html).toContain("Session deleted.");
+    // The list it lands on no longer has it: the page's own write, read back at once.
+    expect(deleted.html).not.toContain(path.split("/").at(-1));
     expect((await browser.get(path)).status).toBe(404);
   });
 });

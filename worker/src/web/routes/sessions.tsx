@@ -255,5 +255,6 @@ export const sessionRoutes = new Hono<AppEnv>()
       });
     await deleteSession(ctx, kindOfSession(sessionId), sessionId);
     await audit(c, sessionChange("session.deleted", ctx, sessionId));
+    await pushedForNextPage(ctx, kindOfSession(sessionId), sessionId);
     return redirectWith(c, `/projects/${project.id}/sessions`, { notice: "Session deleted." });
   });
