@@ -160,3 +160,15 @@ export function Check(props: {
     </label>
   );
 }
+
+/** A one-button form that does something destructive at once (remove, sign out): red. */
+export function DangerButton(props: { action: string; csrf: string; label: string }) {
+  return (
+    <form method="post" action={props.action}>
+      <Csrf token={props.csrf} />
+      <button type="submit" class="danger">
+        {props.label}
+      </button>
+    </form>
+  );
+}

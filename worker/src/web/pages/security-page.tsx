@@ -5,7 +5,15 @@ import type {
   webSessions,
 } from "../../db/directory.ts";
 import { SECURITY_LOG_KEPT_DAYS, SECURITY_LOG_SHOWN } from "../../domain/security-log.ts";
-import { CopyButton, Csrf, Field, FormProblems, shortTime, Table } from "../components.tsx";
+import {
+  CopyButton,
+  Csrf,
+  DangerButton,
+  Field,
+  FormProblems,
+  shortTime,
+  Table,
+} from "../components.tsx";
 import { type FormState, type PageContext, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
 import { PASSKEY_PAGE_SCRIPTS, PasskeySection, PasswordSection } from "./sign-in-parts.tsx";
@@ -93,12 +101,11 @@ export function SecurityPage(props: {
               <td data-label="Added">{shortTime(key.createdAt)}</td>
               <td data-label="Last used">{key.lastUsedAt ? shortTime(key.lastUsedAt) : "never"}</td>
               <td>
-                <form method="post" action={`/account/ssh-keys/${key.id}/remove`}>
-                  <Csrf token={page.csrf} />
-                  <button type="submit" class="danger">
-                    Remove
-                  </button>
-                </form>
+                <DangerButton
+                  action={`/account/ssh-keys/${key.id}/remove`}
+                  csrf={page.csrf}
+                  label="Remove"
+                />
               </td>
             </tr>
           ))}
@@ -139,24 +146,22 @@ export function SecurityPage(props: {
               {browser.id === props.currentId ? (
                 <strong>This browser</strong>
               ) : (
-                <form method="post" action={`/account/browsers/${browser.id}/end`}>
-                  <Csrf token={page.csrf} />
-                  <button type="submit" class="danger">
-                    Sign out
-                  </button>
-                </form>
+                <DangerButton
+                  action={`/account/browsers/${browser.id}/end`}
+                  csrf={page.csrf}
+                  label="Sign out"
+                />
               )}
             </td>
           </tr>
         ))}
       </Table>
       {others > 0 ? (
-        <form method="post" action="/account/browsers/end-others">
-          <Csrf token={page.csrf} />
-          <button type="submit" class="danger">
-            Sign out every other browser ({others})
-          </button>
-        </form>
+        <DangerButton
+          action="/account/browsers/end-others"
+          csrf={page.csrf}
+          label={`Sign out every other browser (${others})`}
+        />
       ) : null}
       <h2 id="log">Security log</h2>
       <p class="muted">

@@ -1,6 +1,6 @@
 import type { accountPasskeys } from "../../db/directory.ts";
 import { MIN_PASSWORD_LENGTH } from "../../domain/accounts.ts";
-import { Csrf, Field, FormProblems, shortTime, Table } from "../components.tsx";
+import { Csrf, DangerButton, Field, FormProblems, shortTime, Table } from "../components.tsx";
 import { type FormState, typedValue } from "../forms.ts";
 
 type PasskeyRow = typeof accountPasskeys.$inferSelect;
@@ -61,12 +61,11 @@ export function PasskeySection(props: {
                 {passkey.lastUsedAt ? shortTime(passkey.lastUsedAt) : "never"}
               </td>
               <td>
-                <form method="post" action={`/account/passkeys/${passkey.id}/remove`}>
-                  <Csrf token={props.csrf} />
-                  <button type="submit" class="danger">
-                    Remove
-                  </button>
-                </form>
+                <DangerButton
+                  action={`/account/passkeys/${passkey.id}/remove`}
+                  csrf={props.csrf}
+                  label="Remove"
+                />
               </td>
             </tr>
           ))}
