@@ -4,7 +4,9 @@
  * and priced (bench/prices.ts). bench/cost.ts runs it and writes its tables.
  */
 import { SCHEDULED_PATH } from "../scripts/local-dev.ts";
+import { RETIREMENT_MAY_WAIT } from "../worker/src/domain/retirement.ts";
 import type { Count, Meters } from "../worker/src/lib/meter.ts";
+import { CONNECTION_LIFETIME_MS } from "../worker/src/protocol/messages.ts";
 import { cpuSeconds, pidsMatching, sleep } from "./lib.ts";
 import { type LifeUnits, lifecycleBill } from "./prices.ts";
 import { COLUMNS, proofRig } from "./rig.ts";
@@ -18,18 +20,32 @@ export const OBJECT_KEPT_MINUTES = 60;
 export const RETENTION_DAYS = 30;
 /**
  * The lifecycle's clock: a retirement grace of 20 s and a session's timeout of 80 s (production's
- * 15 minutes and default hour, scaled down by 45), a retention "day" of 3 s (30 days: 90 s, so
- * erasure comes after retirement, as it does in production).
+ * 15 minutes and default hour, scaled down by 45), and a retention "day" long enough that 30 of
+ * them end after every object may still hold its session (the grace and the alarms a retirement
+ * may wait for, and a connection's lifetime: `mayBeHeldForMs`, 260 s here): the sweep then erases
+ * from D1 alone, no object asked, as production's does after 30 days. (A 3 s day, 90 s, erased
+ * every session through its object: 2 object requests a session where production makes none.)
  */
 export interface LifeClock {
   graceSeconds: number;
   timeoutSeconds: number;
   daySeconds: number;
 }
-export const LIFE_CLOCK: LifeClock = { graceSeconds: 20, timeoutSeconds: 80, daySeconds: 3 };
+export const LIFE_CLOCK: LifeClock = {
+  graceSeconds: 20,
+  timeoutSeconds: 80,
+  daySeconds: erasedAfterObjectsMaySeconds(20),
+};
+/** The shortest retention day whose 30 days end after an object with this grace may hold its session. */
+function erasedAfterObjectsMaySeconds(graceSeconds: number) {
+  const heldMs = graceSeconds * 1000 * (1 + RETIREMENT_MAY_WAIT) + CONNECTION_LIFETIME_MS;
+  return Math.ceil(heldMs / 1000 / RETENTION_DAYS) + 1;
+}
+
 /**
  * The shortest clock the API allows (a timeout is at least 60 s; a day a whole number of seconds),
- * erasure still after retirement: for a smoke run, whose figures are not published.
+ * erasure still after retirement but through the objects: for a smoke run, whose figures are not
+ * published.
  */
 export const SMOKE_LIFE_CLOCK: LifeClock = { graceSeconds: 2, timeoutSeconds: 60, daySeconds: 3 };
 

@@ -55,13 +55,13 @@ export function sendDisconnect(connection: Connection, description: string) {
   if (!socket.writable) return;
   const text = Buffer.from(description, "utf8");
   const writer = protocol._packetRW.write;
-  let offset = writer.allocStartKEX;
+  const start = writer.allocStartKEX;
   const packet = writer.alloc(1 + 4 + 4 + text.length + 4, true);
-  packet[offset] = DISCONNECT;
-  packet.writeUInt32BE(DISCONNECT_BY_APPLICATION, ++offset);
-  packet.writeUInt32BE(text.length, (offset += 4));
-  text.copy(packet, (offset += 4));
-  packet.writeUInt32BE(0, offset + text.length); // empty language tag
+  packet[start] = DISCONNECT;
+  packet.writeUInt32BE(DISCONNECT_BY_APPLICATION, start + 1);
+  packet.writeUInt32BE(text.length, start + 5);
+  text.copy(packet, start + 9);
+  packet.writeUInt32BE(0, start + 9 + text.length); // empty language tag
   sendPacket(protocol, writer.finalize(packet, true), true);
   socket.end();
 }

@@ -16,6 +16,7 @@ import { forgetIdempotentAnswers } from "../idempotency/idempotency-object.ts";
 import { encodedTimeSql } from "../lib/ids.ts";
 import { CONNECTION_LIFETIME_MS } from "../protocol/messages.ts";
 import { DEFAULT_RETENTION_DAYS } from "../schemas/limits.ts";
+import { RETIRE_AFTER_MS, RETIREMENT_MAY_WAIT } from "./retirement.ts";
 import { sessionObject } from "./session-address.ts";
 
 /**
@@ -25,16 +26,7 @@ import { sessionObject } from "./session-address.ts";
  */
 const DAY_SECONDS = 86_400;
 
-/**
- * A closed session's object keeps it this long after it closed, then deletes its own storage
- * (`deleteAll`): the index, D1's primary, has all of it by then, and a later call about it reads
- * it back from there. Longer than a read replica's lag (a GET never shows an older state than one
- * answered), the bridge's connection lifetime (a late report gets its sentence) and the continue
- * step's window (its single use is remembered while it can be used).
- */
-export const RETIRE_AFTER_MS = 15 * 60_000;
-/** Graces past its retirement time a closed session's object may wait for an alarm already set. */
-export const RETIREMENT_MAY_WAIT = 3;
+export { RETIRE_AFTER_MS, RETIREMENT_MAY_WAIT };
 
 /** The retirement grace: RETIRE_AFTER_MS, or RETIREMENT_GRACE_SECONDS in development. */
 export const retireAfterMs = (env: Pick<Env, "RETIREMENT_GRACE_SECONDS">) =>
