@@ -286,7 +286,7 @@ describe("every statement on a hot path", () => {
     // It saw the work: a proof's push, a delivery's claim, lists, erasure, the directory.
     const seen = [...statementsPrepared.keys()];
     for (const part of [
-      '"lease_until" = (SELECT strftime', // the webhook claim (webhooks/claims.ts)
+      '"id" IN (SELECT value FROM json_each(', // a webhook run's claim (webhooks/claims.ts)
       'insert into "event_rows"', // a push (session-object/index-push.ts)
       'from "project_days"', // the project's home page
       'delete from "sessions"', // erasure
