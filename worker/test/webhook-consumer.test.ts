@@ -14,8 +14,8 @@ import { eventRows, webhookInvocations, webhooks } from "../src/db/webhooks.ts";
 import { setD1Outage } from "../src/development/d1-simulation.ts";
 import worker from "../src/index.ts";
 import { createWebhook } from "../src/webhooks/definitions.ts";
-import { outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
-import { DEAD_LETTER_QUEUE, type WebhookMessage } from "../src/webhooks/queue.ts";
+import { firstAttempts, outboxRows, outboxStatements } from "../src/webhooks/outbox.ts";
+import { DEAD_LETTER_QUEUE, enqueue, type WebhookMessage } from "../src/webhooks/queue.ts";
 import { leaseSeconds } from "../src/webhooks/schedule.ts";
 import { SEND_RETRY_MS, sendWebhookMessages } from "../src/webhooks/sender-object.ts";
 import { sweepDueInvocations } from "../src/webhooks/sweeper.ts";
@@ -347,6 +347,25 @@ describe("a burst of events to one webhook", () => {
     (await db.select().from(webhookInvocations))
       .filter((row) => ids.includes(row.id))
       .map((row) => row.status);
+
+  it("queues a push's first attempts to one webhook as one message, and delivers each in order", async () => {
+    const path = `/ok/grouped-${crypto.randomUUID()}`;
+    const ids = await burst(path, 3);
+    const rows = (await db.select().from(webhookInvocations)).filter((row) => ids.includes(row.id));
+    // One message, naming the latest and carrying the others oldest first.
+    const messages = firstAttempts(rows.toReversed());
+    expect(messages).toEqual([{ invocation_id: ids[2], attempt: 1, also: [ids[0], ids[1]] }]);
+    // Through the real queue: its consumer hands the sender each as its own.
+    await enqueue(env, SHARD, messages);
+    await vi.waitFor(async () => expect(await order(path)).toEqual([0, 1, 2]), {
+      timeout: 10_000,
+      interval: 200,
+    });
+    await vi.waitFor(
+      async () => expect(await statuses(ids)).toEqual(ids.map(() => "succeeded")),
+      10_000,
+    );
+  });
 
   it("goes out in order in one message's run, longer than D1's bound values allow one per event", async () => {
     const path = `/ok/burst-${crypto.randomUUID()}`;

@@ -29,9 +29,20 @@ export function outboxStatements(
   ];
 }
 
-/** The queue messages for invocations that have not been attempted yet. */
+/**
+ * The queue messages for invocations that have not been attempted yet: one a webhook, naming its
+ * latest and carrying the others (`also`), oldest first. A push's events for one webhook are one
+ * queue message (3 operations billed) however many they are; its sender takes each as its own.
+ */
 export function firstAttempts(invocations: InvocationRow[]): Delivery[] {
-  return invocations.map((row) => ({ invocation_id: row.id, attempt: 1 }));
+  const byWebhook = new Map<string, string[]>();
+  for (const row of invocations.toSorted((a, b) => a.id.localeCompare(b.id)))
+    byWebhook.set(row.webhookId, [...(byWebhook.get(row.webhookId) ?? []), row.id]);
+  return [...byWebhook.values()].map((ids) => {
+    const latest = ids.at(-1) ?? "";
+    const also = ids.slice(0, -1);
+    return { invocation_id: latest, attempt: 1, ...(also.length > 0 ? { also } : {}) };
+  });
 }
 
 /** Enabled webhooks that hear about this session: the project's and the session's own. */

@@ -4,7 +4,8 @@ import { meter } from "../lib/meter.ts";
 import { MAX_QUEUE_DELAY_SECONDS } from "./schedule.ts";
 
 /**
- * One queue message asks for one attempt of one invocation. `attempt` is the attempt it is for
+ * One queue message asks for one attempt of one invocation (or, with `also`, the first attempts
+ * of several of one webhook's events). `attempt` is the attempt it is for
  * (1 for the first); a message for an attempt already made is a stale duplicate and is dropped.
  * Messages queued before it existed have no `attempt` and stand for the next one.
  */
@@ -18,6 +19,12 @@ export interface WebhookMessage {
    * an earlier event in flight, is asked for again a bounded number of times (consumer.ts).
    */
   tries?: number;
+  /**
+   * More first attempts of the same webhook, from the same push, oldest first: one message for
+   * all of them (outbox.ts `firstAttempts`). The queue's consumer hands each to the webhook's
+   * sender as a message of its own (sender-object.ts `handleWebhookBatch`).
+   */
+  also?: string[];
 }
 
 /** What a producer says of one delivery: the shard goes on every message of a batch. */
@@ -66,7 +73,7 @@ export async function enqueueQuietly(
     await enqueue(env, shard, messages, delaySeconds);
   } catch (error) {
     log(env, "warn", "enqueue failed; the sweeper will send these when due", {
-      invocations: messages.map((message) => message.invocation_id),
+      invocations: messages.flatMap((message) => [...(message.also ?? []), message.invocation_id]),
       error: String(error),
     });
   }

@@ -133,11 +133,15 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
     [...byWebhook].map(async ([webhook, messages]) => {
       try {
         await objectStub(env, env.WEBHOOK_SENDERS, webhook).accept(
-          messages.map((message) => ({
-            ...message.body,
+          messages.flatMap((message) => {
+            const { also = [], ...body } = message.body;
             // How often this attempt has been asked for: the queue's deliveries of it count too.
-            tries: (message.body.tries ?? 1) + message.attempts - 1,
-          })),
+            const tries = (body.tries ?? 1) + message.attempts - 1;
+            return [
+              ...also.map((invocation_id) => ({ ...body, invocation_id, tries })),
+              { ...body, tries },
+            ];
+          }),
         );
         for (const message of messages) message.ack();
       } catch {
