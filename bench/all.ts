@@ -5,6 +5,7 @@
 import { runApiBench } from "./api.ts";
 import { runBridgeMemoryBench } from "./bridge-memory.ts";
 import { runBurstBench } from "./burst.ts";
+import { runCapacityBench } from "./capacity.ts";
 import { runCostBench } from "./cost.ts";
 import { runErasureBench } from "./erasure.ts";
 import { runGeoBench } from "./geo.ts";
@@ -36,6 +37,7 @@ for (const [name, run] of [
   ["erasure", () => runErasureBench(3_000)],
   ["history", () => writeHistoryBench(300_000, 30, 200)],
   ["rate-limit", async () => runRateLimitBench()],
+  ["capacity", () => runCapacityBench(30, 20)],
 ] as const) {
   console.log(`running ${name}…`);
   console.log((await run()).markdown);

@@ -123,6 +123,7 @@ export async function proofRig(vars: Record<string, string> = {}) {
     ssh,
     sign,
     keyPath,
+    bridgePort,
     meters,
     settled,
     measure,
