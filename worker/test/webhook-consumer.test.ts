@@ -551,13 +551,13 @@ describe("a webhook's sender", () => {
 });
 
 describe("webhook dead-letter queue", () => {
-  async function deadLetter(invocationId: string) {
+  async function deadLetter(invocationId: string, also?: string[]) {
     const batch = createMessageBatch<WebhookMessage>(DEAD_LETTER_QUEUE, [
       {
         id: `dead-${invocationId}`,
         timestamp: new Date(),
         attempts: 1,
-        body: { invocation_id: invocationId, attempt: 2, shard: SHARD },
+        body: { invocation_id: invocationId, attempt: 2, shard: SHARD, ...(also ? { also } : {}) },
       },
     ]);
     const queue = captureQueueSends();
@@ -598,6 +598,15 @@ describe("webhook dead-letter queue", () => {
     const { row } = await invocation(invocationId);
     expect(row).toMatchObject({ status: "failed", nextAttemptAt: null });
     expect(row?.failureReason).toMatch(/dead-letter queue/);
+  });
+
+  it("queues again each first attempt a push's one message carried", async () => {
+    const ids = (await pingsFor(`/ok/${crypto.randomUUID()}`, {}, [{ n: 0 }, { n: 1 }, { n: 2 }]))
+      .invocationIds;
+    const [first, second, latest] = ids;
+    const result = await deadLetter(latest ?? "", [first ?? "", second ?? ""]);
+    expect(result.sent.map((sent) => sent.body.invocation_id)).toEqual(ids);
+    for (const sent of result.sent) expect(sent.body.attempt).toBe(1);
   });
 
   it("acks a finished invocation without sending anything", async () => {

@@ -13,34 +13,36 @@ import { enqueue, type WebhookMessage } from "./queue.ts";
 export async function reconcileDeadLetters(batch: MessageBatch<WebhookMessage>, env: Env) {
   const now = Date.now();
   for (const message of batch.messages) {
-    const { shard } = message.body;
-    const db = shardDb(env, shard);
-    const [found] = await db
-      .select({ invocation: webhookInvocations, retries: webhooks.retries })
-      .from(webhookInvocations)
-      .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
-      .where(invocationKey(message.body.invocation_id))
-      .limit(1);
-    const invocation = found?.invocation;
-    if (!invocation || (invocation.status !== "pending" && invocation.status !== "retrying")) {
-      message.ack();
-      continue;
-    }
-    if (invocation.attempts > (found?.retries ?? 0)) {
-      await db
-        .update(webhookInvocations)
-        .set({
-          status: "failed",
-          nextAttemptAt: null,
-          failureReason: `Retries used up after ${invocation.attempts} attempts (reconciled from the dead-letter queue)`,
-          updatedAt: new Date(now).toISOString(),
-        })
-        .where(invocationKey(invocation.id));
-    } else {
-      const due = invocation.nextAttemptAt ? Date.parse(invocation.nextAttemptAt) : now;
-      const next = { invocation_id: invocation.id, attempt: invocation.attempts + 1 };
-      await enqueue(env, shard, [next], Math.max(0, (due - now) / 1000));
-    }
+    const { shard, invocation_id, also = [] } = message.body;
+    // A push's first attempts to one webhook travel together (`also`): each is reconciled.
+    for (const id of [...also, invocation_id]) await reconcile(env, shard, id, now);
     message.ack();
   }
+}
+
+async function reconcile(env: Env, shard: string, invocationId: string, now: number) {
+  const db = shardDb(env, shard);
+  const [found] = await db
+    .select({ invocation: webhookInvocations, retries: webhooks.retries })
+    .from(webhookInvocations)
+    .innerJoin(webhooks, eq(webhooks.id, webhookInvocations.webhookId))
+    .where(invocationKey(invocationId))
+    .limit(1);
+  const invocation = found?.invocation;
+  if (!invocation || (invocation.status !== "pending" && invocation.status !== "retrying")) return;
+  if (invocation.attempts > (found?.retries ?? 0)) {
+    await db
+      .update(webhookInvocations)
+      .set({
+        status: "failed",
+        nextAttemptAt: null,
+        failureReason: `Retries used up after ${invocation.attempts} attempts (reconciled from the dead-letter queue)`,
+        updatedAt: new Date(now).toISOString(),
+      })
+      .where(invocationKey(invocation.id));
+    return;
+  }
+  const due = invocation.nextAttemptAt ? Date.parse(invocation.nextAttemptAt) : now;
+  const next = { invocation_id: invocation.id, attempt: invocation.attempts + 1 };
+  await enqueue(env, shard, [next], Math.max(0, (due - now) / 1000));
 }
