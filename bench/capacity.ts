@@ -23,7 +23,12 @@ const PAGE_QUERY_MS = 1;
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 
-export async function runCapacityBench(levelSeconds = 30, queryMs = 20, write = true) {
+export async function runCapacityBench(
+  levelSeconds = 30,
+  queryMs = 20,
+  write = true,
+  levels = LEVELS,
+) {
   const rig = await proofRig({ SIMULATED_D1_QUERY_MS: String(queryMs) });
   const { api, settled, meters, worker, receiver, bridgePort } = rig;
   try {
@@ -39,8 +44,14 @@ export async function runCapacityBench(levelSeconds = 30, queryMs = 20, write = 
         ),
       );
     const rows: (string | number)[][] = [];
-    const curve: { offered: number; busy: number; perProof: number; made: number }[] = [];
-    for (const offered of LEVELS) {
+    const curve: {
+      offered: number;
+      busy: number;
+      perProof: number;
+      made: number;
+      top: (readonly [string, number])[];
+    }[] = [];
+    for (const offered of levels) {
       await settled();
       await meters(true);
       const count = Math.round(offered * levelSeconds);
@@ -64,7 +75,12 @@ export async function runCapacityBench(levelSeconds = 30, queryMs = 20, write = 
       const made = count - failed;
       const busy = Math.min(1, (queries * queryMs) / 1000 / offeredFor);
       const perProof = queries / Math.max(1, made);
-      curve.push({ offered, busy, perProof, made });
+      // What the primary ran, a proof's share of each statement: where the queries go.
+      const top = Object.entries(after.primaryQueriesBy)
+        .sort(([, a], [, b]) => b - a)
+        .slice(0, 12)
+        .map(([statement, n]) => [statement, round(n / Math.max(1, made), 2)] as const);
+      curve.push({ offered, busy, perProof, made, top });
       rows.push([
         offered,
         round(made / offeredFor, 2),
@@ -82,7 +98,9 @@ export async function runCapacityBench(levelSeconds = 30, queryMs = 20, write = 
     writeFileSync(join(tmpdir(), "keyproof-capacity.json"), JSON.stringify(result, null, 2));
     const markdown = `## 20. Capacity with real clients: queries a proof as the primary gets busy
 
-\`node bench/capacity.ts ${levelSeconds} ${queryMs}\` — against \`wrangler dev\` with a real bridge: at each level, proofs offered at a steady rate for ${levelSeconds} s, each an API create, a real OpenSSH \`ssh\` proof through the bridge and its webhook delivery (\`status_changed\`, ${delivered} of ${made} proofs' deliveries received). The shard's primary is modelled as D1's limits page describes one, a query at a time, each taking ${queryMs} ms here (SIMULATED_D1_QUERY_MS) where the page's example takes ~${PAGE_QUERY_MS} ms ([D1 limits](https://developers.cloudflare.com/d1/platform/limits/)): the busy share and the queries a proof depend on arrivals per query time, so each level stands for one ${queryMs / PAGE_QUERY_MS} times faster on a ~1 ms primary. Busy is the primary's queries × ${queryMs} ms over the level's time; queries are every statement the primary ran (reads included), counted by the Worker (\`/__dev/meters\`), divided by the proofs made.
+\`node bench/capacity.ts ${levelSeconds} ${queryMs}\` — against \`wrangler dev\` with a real bridge: at each level, proofs offered at a steady rate for ${levelSeconds} s, each an API create, a real OpenSSH \`ssh\` proof through the bridge and its webhook delivery (\`status_changed\`, ${delivered} of ${made} proofs' deliveries received). The shard's primary is modelled as D1's limits page describes one, a query at a time, each taking ${queryMs} ms here (SIMULATED_D1_QUERY_MS) where the page's example takes ~${PAGE_QUERY_MS} ms ([D1 limits](https://developers.cloudflare.com/d1/platform/limits/)): the primary's groups of pushes form from arrivals per query time, so each level stands roughly for one ${queryMs / PAGE_QUERY_MS} times faster on a ~1 ms primary (roughly: the waits that are times, not queries — a bridge change's 300 ms before its push, a delivery's order waits — do not scale). Busy is the primary's queries × ${queryMs} ms over the level's time (100 %: it fell behind, and caught up after); queries are every statement the primary ran (reads included), counted by the Worker (\`/__dev/meters\`), divided by the proofs made.
+
+Where a lightly loaded proof's ~15 queries go (\`/tmp/keyproof-capacity.json\` has each level's statements): its create's push and its proof's push, each its own transaction (the session's row twice, its connection, its events' row, the delivery's row, the webhooks it goes to read first), and its delivery (the delivery read three times — its message's read, its run's claim and read of what it sends — the lease, the event's session, keys and connections to build the body, the answer recorded). As the primary gets busy the index writer's groups grow and the pushes' share falls; the delivery's does not, as a delivery is read and recorded on its own.
 
 ${table(
   [

@@ -127,6 +127,10 @@ describe("signing in with a passkey", () => {
     const phished = await signInWith(new Browser(), passkey, "https://keyproof.example.net");
     expect(phished.status).toBe(401);
     expect(phished.html).toContain("origin");
+    // The refusal is in the security log of the account whose passkey it named.
+    expect((await owner.get("/account/security")).html).toContain(
+      "Sign-in failed: a passkey&#39;s answer was refused",
+    );
 
     // An answer to one browser's challenge, planted in another (sign-in CSRF, phishing).
     const attacker = new Browser();

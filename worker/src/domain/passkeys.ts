@@ -182,7 +182,8 @@ export function claimedPasskey(json: string): string | null {
 
 export type PasskeyProof =
   | { ok: true; accountId: string; passkeyId: string; name: string }
-  | { ok: false; problem: string };
+  /** `accountId`: the account of the registered passkey the answer named, whose log it goes to. */
+  | { ok: false; problem: string; accountId?: string };
 
 /**
  * Checks a sign-in answer against this browser's `code`: made by a registered passkey (of
@@ -229,11 +230,20 @@ export async function provePasskey(
       requireUserVerification: false,
     });
   } catch (error) {
-    return { ok: false, problem: `The passkey did not sign in: ${(error as Error).message}` };
+    return {
+      ok: false,
+      problem: `The passkey did not sign in: ${(error as Error).message}`,
+      accountId: registered.accountId,
+    };
   }
-  if (!verified.verified) return { ok: false, problem: "The passkey did not sign in." };
+  if (!verified.verified)
+    return { ok: false, problem: "The passkey did not sign in.", accountId: registered.accountId };
   if (!(await spendSignInCode(db, code, now)))
-    return { ok: false, problem: "This sign-in code was used already: start again for a new one." };
+    return {
+      ok: false,
+      problem: "This sign-in code was used already: start again for a new one.",
+      accountId: registered.accountId,
+    };
   await db
     .update(accountPasskeys)
     .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: now.toISOString() })

@@ -39,6 +39,17 @@ const EVENT_WORDS: Record<SecurityRow["event"], string> = {
   recovery_code_used: "Signed in with a recovery code",
 };
 
+/** A failed sign-in says which way failed: the password's, or a second factor's. */
+const FAILED_WAYS: Record<string, string> = {
+  passkey: "Sign-in failed: a passkey's answer was refused",
+  ssh_key: "Sign-in failed: an SSH key's signature was refused",
+  recovery_code: "Sign-in failed: a wrong recovery code",
+};
+
+const eventWords = (entry: SecurityRow) =>
+  (entry.event === "sign_in_failed" && FAILED_WAYS[String(entry.details.way ?? "")]) ||
+  EVENT_WORDS[entry.event];
+
 const WAYS: Record<string, string> = {
   password: "password",
   sign_up: "signing up",
@@ -172,7 +183,7 @@ export function SecurityPage(props: {
         {props.log.map((entry) => (
           <tr>
             <td data-label="When">{shortTime(entry.createdAt)}</td>
-            <td data-label="What">{EVENT_WORDS[entry.event]}</td>
+            <td data-label="What">{eventWords(entry)}</td>
             <td data-label="From" class="breakable">
               {entry.ipAddress} <span class="muted">{entry.userAgent}</span>
             </td>

@@ -81,10 +81,9 @@ export const passkeySignInRoutes = new Hono<AppEnv>()
     const proof = await provePasskey(db, rp, answer, pending.code, pending.accountId);
     if (!proof.ok) {
       await recordSignInFailure(c.env, limitName, address);
-      if (pending.accountId)
-        await recordSecurityEvent(db, pending.accountId, "sign_in_failed", origin, {
-          way: "passkey",
-        });
+      // Logged for the account on the step after its password, or whose passkey it named.
+      const named = pending.accountId ?? proof.accountId;
+      if (named) await recordSecurityEvent(db, named, "sign_in_failed", origin, { way: "passkey" });
       return refuse(c, pending, proof.problem, 401);
     }
     return finishSignIn(c, pending, origin, {
