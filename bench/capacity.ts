@@ -60,7 +60,7 @@ export async function runCapacityBench(
       // An open loop: each proof starts at its time, whether or not the ones before it finished.
       await Promise.all(
         Array.from({ length: count }, async (_, i) => {
-          await sleep(started + (i * 1000) / offered - performance.now());
+          await sleep(Math.max(0, started + (i * 1000) / offered - performance.now()));
           try {
             const session = await api("POST", "/ssh/collect/sessions/", {});
             await ssh(session.connection_identifier);
