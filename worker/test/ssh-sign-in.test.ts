@@ -199,6 +199,20 @@ describe("a project whose owners require a second factor", () => {
       "requires a second factor",
     );
     expect((await member.browser.get(`${base}/settings`)).status).toBe(303);
+    // Leaving needs none: another member without a key goes from the projects page.
+    const leaver = await signedUpBrowser();
+    const second = await owner.browser.follow(await owner.browser.post(`${base}/invitations`));
+    const secondLink = second.html.match(/<code id="invitation-link">([^<]+)<\/code>/)?.[1] ?? "";
+    await leaver.browser.get(new URL(secondLink).pathname);
+    await leaver.browser.post(new URL(secondLink).pathname);
+    const list = await leaver.browser.get("/projects");
+    const leave = list.html.match(
+      /action="(\/projects\/prj_[0-9a-z]+\/members\/acc_[0-9a-z]+\/remove)"/,
+    )?.[1];
+    expect(leave).toBeDefined();
+    const left = await leaver.browser.follow(await leaver.browser.post(leave ?? ""));
+    expect(left.html).toContain("You left the project.");
+    expect(left.html).not.toContain(projectId);
     // With a key, it opens.
     const memberKey = await newTestSshKey();
     await member.browser.post("/account/ssh-keys", { name: "m", public_key: memberKey.publicKey });

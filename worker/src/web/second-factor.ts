@@ -9,12 +9,16 @@ import { redirectWith } from "./forms.ts";
  */
 export const requireSecondFactor = createMiddleware<AppEnv>(async (c, next) => {
   const { project } = c.var.member;
+  // Leaving needs no second factor: a member who will not add one can still go.
+  const leaving =
+    c.req.method === "POST" && c.req.path.endsWith(`/members/${c.var.account.id}/remove`);
   if (
     project.requireSecondFactor &&
+    !leaving &&
     !(await hasSecondFactor(c.var.project.directory, c.var.account.id))
   )
     return redirectWith(c, "/account/security#passkeys", {
-      error: `The project ${project.name} requires a second factor of its members: add a passkey or an SSH key, then open it again.`,
+      error: `The project ${project.name} requires a second factor of its members: add a passkey or an SSH key, then open it again (or leave it from your projects).`,
     });
   await next();
 });

@@ -1,4 +1,4 @@
-import { Csrf, Field, FormProblems } from "../components.tsx";
+import { Csrf, DangerButton, Field, FormProblems } from "../components.tsx";
 import type { PageContext } from "../forms.ts";
 import { type FormState, typedValue } from "../forms.ts";
 import { Layout } from "../layout.tsx";
@@ -7,6 +7,8 @@ import { Layout } from "../layout.tsx";
 export function ProjectsPage(props: {
   page: PageContext;
   projects: { id: string; name: string; role: string; createdAt: string }[];
+  /** The signed-in account: a member leaves a project from here. */
+  accountId?: string;
   /** The new-project form as the user sent it, when it came back with problems. */
   form?: FormState | undefined;
 }) {
@@ -26,6 +28,13 @@ export function ProjectsPage(props: {
                 {project.name}
               </a>{" "}
               <span class="muted">({project.role})</span>
+              {project.role === "member" && props.accountId ? (
+                <DangerButton
+                  action={`/projects/${project.id}/members/${props.accountId}/remove`}
+                  csrf={props.page.csrf}
+                  label="Leave"
+                />
+              ) : null}
             </li>
           ))}
         </ul>

@@ -91,7 +91,9 @@ const settingsPath = (c: Context) => `/projects/${c.var.member.project.id}/setti
 export const projectListRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const projects = await projectsOf(directoryDb(c.env), c.var.account.id);
-    return c.html(<ProjectsPage page={pageContext(c)} projects={projects} />);
+    return c.html(
+      <ProjectsPage page={pageContext(c)} projects={projects} accountId={c.var.account.id} />,
+    );
   })
   .post("/", async (c) => {
     const form = await c.req.parseBody();
