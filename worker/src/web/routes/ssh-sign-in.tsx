@@ -64,10 +64,11 @@ export const sshSignInRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const pending = await pendingCode(c);
     if (!pending)
-      return signInStep(c, await giveSignInCode(c, null), {
-        error: "The sign-in code expired: sign the new one below.",
-        status: 400,
-      });
+      return signInStep(
+        c,
+        { code: "", expiresAt: 0, accountId: null, next: "/projects" },
+        { error: "The sign-in code expired: sign the new one below.", status: 400 },
+      );
     const address = browserAddress(c);
     const db = directoryDb(c.env);
     const origin = originOf(c);
