@@ -28,6 +28,7 @@ const STARTED_FIRST = [
 
 /** Bridge-side files that start nothing: the quick check runs them with the worker project. */
 const NODE_ONLY = [
+  "ssh-bridge/test/client-retries.test.ts",
   "ssh-bridge/test/import-graph.test.ts",
   "ssh-bridge/test/index-migrations.test.ts",
   "ssh-bridge/test/key-decisions.test.ts",

@@ -36,12 +36,56 @@ export function createKeyproofClient(options: {
   baseUrl: string;
   apiKey: string;
   fetch?: typeof globalThis.fetch;
+  /** Times a request keyproof answered 429 or 503 is made again (default 3; 0: never). */
+  retries?: number;
 }): KeyproofClient {
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     headers: { "x-api-key": options.apiKey },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: retrying(
+      options.fetch ?? ((request) => globalThis.fetch(request)),
+      options.retries ?? 3,
+    ),
   });
+}
+
+/** The longest `Retry-After` the client waits out itself; a longer one is the caller's to handle. */
+const MAX_RETRY_WAIT_MS = 10_000;
+
+/**
+ * `fetch` that makes a request again when keyproof answers 429 (a limit) or 503 (a database
+ * away, nothing changed) with `Retry-After`, after that many seconds, up to `retries` times —
+ * only where a second request cannot do twice what the first did: a read, or a write sent with an
+ * `Idempotency-Key` (keyproof answers its repeat with the first answer).
+ */
+export function retrying(
+  base: (request: Request) => Promise<Response>,
+  retries: number,
+): (input: Request) => Promise<Response> {
+  return async (input) => {
+    const request = new Request(input);
+    const safe =
+      request.method === "GET" ||
+      request.method === "HEAD" ||
+      request.headers.has("idempotency-key");
+    for (let attempt = 0; ; attempt++) {
+      const response = await base(request.clone());
+      if (!safe || attempt >= retries || (response.status !== 429 && response.status !== 503))
+        return response;
+      const wait = retryAfterMs(response.headers.get("retry-after"));
+      if (wait === null || wait > MAX_RETRY_WAIT_MS) return response;
+      await response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  };
+}
+
+/** A `Retry-After` (seconds, or an HTTP date) in milliseconds; null when absent or unreadable. */
+function retryAfterMs(header: string | null): number | null {
+  if (header === null) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 type HeaderSource = Headers | Record<string, string | string[] | undefined>;

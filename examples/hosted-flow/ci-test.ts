@@ -41,8 +41,8 @@ const receiver = createServer((request, response) => {
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const { port } = receiver.address() as AddressInfo;
 
-const { data: info } = await keyproof.GET("/api/v1/auth/info/");
-assert.ok(info, `keyproof at ${KEYPROOF_URL} refused the key`);
+const { data: info, response: asked } = await keyproof.GET("/api/v1/auth/info/");
+assert.ok(info, `keyproof at ${KEYPROOF_URL} refused the key (${asked.status})`);
 const { data: webhook } = await keyproof.POST("/api/v1/webhooks/", {
   body: { url: `http://127.0.0.1:${port}/keyproof`, events: ["status_changed"] },
 });
