@@ -14,7 +14,7 @@ import { apiClient } from "./helpers/api.ts";
 
 /**
  * docs/operations.md's local rehearsal of a restore, its shell lines run as written: the restore
- * point (a shard's file copied aside), a project deleted, the file restored, and the runbook's
+ * point (a shard saved aside), a project deleted, the shard restored, and the runbook's
  * step that marks a project deleted after the restore point deleted again.
  */
 
@@ -96,7 +96,7 @@ async function deleteFromWebApp(projectId: string) {
 }
 
 describe("the restore runbook, rehearsed locally", () => {
-  it("brings a deleted project's rows back with the shard's file, and its step erases them again", async () => {
+  it("brings a deleted project's rows back with the saved shard, and its step erases them again", async () => {
     const [state = "", pointCopy = "", , restore = "", markDeleted = ""] = rehearsalSteps();
     const project = await seedProject(worker);
     expect(project.shard).toBe("INDEX_0");
