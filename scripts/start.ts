@@ -299,6 +299,11 @@ function watchWorker(url: string) {
       `The Worker has not answered for ${(misses * WORKER_CHECK_EVERY_MS) / 1000} s; starting wrangler dev again.`,
     );
     await supervisor.replace(worker);
+    // Its workerd may hold the port a moment after wrangler itself has gone: a new wrangler
+    // started at once found it taken and stopped everything.
+    const deadline = Date.now() + PORT_PATIENCE_MS;
+    while (!(await bindable(HTTP_PORT)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     worker = startWorker();
     await waitForWorker(url);
     if (!supervisor.stopping) console.error("The Worker answers again.");

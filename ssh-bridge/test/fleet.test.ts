@@ -215,7 +215,7 @@ describe("a fleet of bridges behind HAProxy (BRIDGES=2 npm start)", () => {
     process.kill(other.pid, "SIGKILL");
     await stack.printed(new RegExp(`${other.id} stopped \\(SIGKILL\\); starting it again\\.`));
     const meanwhile = await prove();
-    expect(meanwhile.result.code).toBe(0);
+    expect(meanwhile.result.code, meanwhile.result.stderr).toBe(0);
     await stack.printed(new RegExp(`${other.id} started again`), 30_000);
     expect(stack.output()).not.toMatch(/stopping everything/);
 

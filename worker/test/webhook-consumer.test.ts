@@ -531,11 +531,18 @@ describe("a webhook's sender", () => {
     const waits: number[] = [];
     for (let run = 0; run < 7; run++) {
       await runDurableObjectAlarm(sender);
-      const waiting = await kept();
+      // The runtime may have run the accept's alarm itself a moment before: its next is set once
+      // that run has failed.
+      const waiting = await vi.waitFor(async () => {
+        const now = await kept();
+        expect(now.alarm).not.toBeNull();
+        return now;
+      });
       expect(waiting.messages).toBe(1);
       waits.push((waiting.alarm ?? 0) - Date.now());
     }
-    expect(waits[0]).toBeLessThanOrEqual(1_000);
+    // A second after the first failure (two, when the runtime's own run came first).
+    expect(waits[0]).toBeLessThanOrEqual(2_000);
     expect(waits[0]).toBeGreaterThan(0);
     expect(waits[3]).toBeGreaterThan(4_000);
     expect(waits[6]).toBeGreaterThan(SEND_RETRY_MS / 2);
