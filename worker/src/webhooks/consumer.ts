@@ -220,17 +220,19 @@ async function deliverClaimed(
   let recordedAt = Date.now();
   for (const [position, loaded] of claimed.entries()) {
     if (gone) break;
+    // A slow receiver's answers are recorded as they come, so a sender killed mid-run sends
+    // again only what was on the wire; a fast one's wait for the run's end, in one statement.
+    // (Before the check below: a session deleted while they are written is not sent.)
+    if (answers.length > 0 && Date.now() - recordedAt >= RECORD_EVERY_MS) {
+      await runBatch(db, recordAnswers(answers.splice(0)));
+      recordedAt = Date.now();
+    }
     if (guard?.forgotten(loaded.event.sessionId)) {
       forgotten.push(loaded.invocation.id);
       decisions.push([loaded, done]);
       continue;
     }
-    // A slow receiver's answers are recorded as they come, so a sender killed mid-run sends
-    // again only what was on the wire; a fast one's wait for the run's end, in one statement.
-    if (answers.length > 0 && Date.now() - recordedAt >= RECORD_EVERY_MS) {
-      await runBatch(db, recordAnswers(answers.splice(0)));
-      recordedAt = Date.now();
-    }
+    // Nothing awaited between the check and `sending`: a deletion sees this attempt or stops it.
     const sending = attemptOnce(env, loaded, bodies[position] ?? loaded.event, timeout);
     guard?.sending(loaded.event.sessionId, sending);
     const attempt = await sending;
