@@ -98,6 +98,15 @@ describe("passkeys in the dashboard", () => {
     expect(page.url()).toContain("/signin");
   });
 
+  it("shows no passkey button to a browser without JavaScript", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${base}/signin`);
+    expect(await page.isVisible('form[action="/signin"] button')).toBe(true);
+    expect(await page.isVisible('form[action="/signin/passkey"] button')).toBe(false);
+    await context.close();
+  });
+
   it("tells a user whose device holds no passkey for keyproof so, and signs nobody in", async () => {
     const { page } = await pageWithAuthenticator();
     await page.goto(`${base}/signin`);

@@ -101,6 +101,10 @@ describe("signing in with a passkey", () => {
     const { passkey, email } = await withPasskey();
     const browser = new Browser();
     const options = await signInOptions(browser);
+    // The sign-in page's passkey form waits, hidden, for /passkey.js (it needs WebAuthn).
+    const signinPage = await browser.get("/signin");
+    expect(signinPage.html).toMatch(/<form[^>]*action="\/signin\/passkey"[^>]*hidden/);
+    expect(signinPage.html).toContain('<script src="/passkey.js"');
     // Discoverable: no account named, no credential listed.
     expect(options.allowCredentials ?? []).toEqual([]);
     expect(options.rpId).toBe("localhost");

@@ -6,6 +6,7 @@ const DARK =
 export const STYLESHEET = `
 :root { color-scheme: light dark; --accent: #2563eb; --button: #2563eb; --danger: #b91c1c; --muted: #6b7280; --line: #8884; --ok: #15803d; --bad: #b91c1c; --warn: #b45309; --surface: #f6f8fa; --radius: 6px; }
 :root[data-theme=light] { color-scheme: light; }
+[hidden] { display: none !important; }
 @media (prefers-color-scheme: dark) { :root:not([data-theme=light]) { ${DARK} } }
 :root[data-theme=dark] { ${DARK} }
 footer.site { max-width: 64rem; margin: 2rem auto 0; padding: .75rem 1rem 1.5rem; border-top: 1px solid var(--line); font-size: .9rem; }
