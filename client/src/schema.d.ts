@@ -3065,7 +3065,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -3227,7 +3227,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -3607,7 +3607,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -4458,7 +4458,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -5192,7 +5192,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -6043,7 +6043,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -7067,7 +7067,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };
@@ -7571,7 +7571,7 @@ export interface operations {
                         limit: number;
                         /** @description Items skipped */
                         offset: number;
-                        /** @description Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`) */
+                        /** @description Items matching the filters, counted up to 1,000 past this page's end (a list with more shows `offset + limit + 1000`) */
                         total: number;
                     };
                 };

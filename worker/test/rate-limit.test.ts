@@ -139,6 +139,23 @@ describe("the limiter's object", () => {
     expect(again).toMatchObject({ granted: 0, allowed: false });
   });
 
+  it("sets its alarm once a window, not at every grant, and an early alarm keeps the window's hits", async () => {
+    const { stub } = limiterNamed("one-alarm");
+    const alarm = () => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    expect((await stub.consume(3)).allowed).toBe(true);
+    const first = await alarm();
+    expect(first).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await stub.consume(3)).allowed).toBe(true);
+    expect(await stub.lease(3, 1, 2_000)).toMatchObject({ granted: 1 });
+    // Each set is a row written: the later hits left it where it was.
+    expect(await alarm()).toBe(first);
+    // Run while the hits are still in the window: they stay counted, and it wakes again for them.
+    await runDurableObjectAlarm(stub);
+    expect(await alarm()).not.toBeNull();
+    expect((await stub.consume(3)).allowed).toBe(false);
+  });
+
   it("forgets what left its window: its alarm deletes the log once nothing is in it", async () => {
     const { stub } = limiterNamed("swept");
     await stub.record(200);

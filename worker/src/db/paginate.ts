@@ -1,6 +1,7 @@
 import { count, desc, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable, SQLiteView } from "drizzle-orm/sqlite-core";
+import { TOTAL_COUNTED_PAST_PAGE } from "../schemas/common.ts";
 import type { Database } from "./client.ts";
 
 /** A select made with `.$dynamic()`, filtered but not yet ordered or paged. */
@@ -16,12 +17,9 @@ export interface Page {
   limit: number;
 }
 
-/**
- * How far past a page's end a list counts its `total`: a count walks what it counts, and a
- * project's whole history would be a walk without end. A list with more than this
- * beyond its page says `offset + limit + 10,000`; `has_more` is exact either way.
- */
-export const TOTAL_COUNTED_PAST_PAGE = 10_000;
+/** Whether a list's `total` stopped at the horizon: there may be more than it says. */
+export const countedPastHorizon = (total: number, page: Page) =>
+  total >= page.offset + page.limit + TOTAL_COUNTED_PAST_PAGE;
 
 /** The rows of `table` `where` matches, counted up to what `page` needs (TOTAL_COUNTED_PAST_PAGE). */
 export function countForPage(

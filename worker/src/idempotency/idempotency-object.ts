@@ -62,7 +62,7 @@ export class IdempotencyRecords extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
+    this.#storage = metering(env) ? meteredStorage(ctx.storage, "idempotency") : ctx.storage;
     // Added 2026-11: when the first run of a key began, kept when a crashed run is run again.
     if (this.#hasRecords()) this.#addFirstAt();
   }

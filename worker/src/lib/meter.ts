@@ -216,7 +216,11 @@ export function meteredStub<T extends object>(stub: T): T {
  * is a row (they live in a hidden SQLite table), SQL statements report their own counts, and each
  * `setAlarm` is counted.
  */
-export function meteredStorage(storage: DurableObjectStorage): DurableObjectStorage {
+export function meteredStorage(
+  storage: DurableObjectStorage,
+  /** The object's class, named in the statement table's alarm rows. */
+  owner: string,
+): DurableObjectStorage {
   const kv = storage.kv;
   const meteredKv = {
     get: (key: string) => {
@@ -257,7 +261,7 @@ export function meteredStorage(storage: DurableObjectStorage): DurableObjectStor
       if (property === "setAlarm" || property === "deleteAlarm")
         return (...args: unknown[]) => {
           meter("alarmsSet");
-          writtenBy("alarm", property, 1);
+          writtenBy("alarm", `${property} (${owner})`, 1);
           return Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
         };
       // Every key deleted is a row written (DO pricing: "deletes are counted as rows written").

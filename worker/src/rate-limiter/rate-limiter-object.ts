@@ -11,6 +11,7 @@ import {
   settleGrants,
 } from "../domain/rate-limit.ts";
 import type { Env } from "../env.ts";
+import { meteredAlarm, meteredStorage, metering } from "../lib/meter.ts";
 
 /** Where the log is kept: one entry of the object's own storage, with the window it counts. */
 const LOG_KEY = "hits";
@@ -32,10 +33,12 @@ export class RateLimiter extends DurableObject<Env> {
   #windowMs = RATE_LIMIT_WINDOW_MS;
   /** When the alarm that empties the storage is set for (null: none). */
   #sweepAt: number | null = null;
+  readonly #storage: DurableObjectStorage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const kept = ctx.storage.kv.get<KeptLog>(LOG_KEY);
+    this.#storage = metering(env) ? meteredStorage(ctx.storage, "rate limiter") : ctx.storage;
+    const kept = this.#storage.kv.get<KeptLog>(LOG_KEY);
     this.#hits = HitLog.of(kept?.runs);
     this.#windowMs = kept?.windowMs ?? RATE_LIMIT_WINDOW_MS;
     // An entry kept from before the eviction has its alarm set already.
@@ -81,25 +84,28 @@ export class RateLimiter extends DurableObject<Env> {
   }
 
   /** The window is over: what it held has expired, and the entry goes once nothing is left. */
-  override async alarm(): Promise<void> {
-    this.#hits.expire(Date.now() - this.#windowMs);
-    this.#sweepAt = null;
-    if (this.#hits.total === 0) this.ctx.storage.kv.delete(LOG_KEY);
-    else this.#keep(this.#windowMs);
+  override alarm(): Promise<void> {
+    return meteredAlarm(async () => {
+      this.#hits.expire(Date.now() - this.#windowMs);
+      this.#sweepAt = null;
+      if (this.#hits.total === 0) this.#storage.kv.delete(LOG_KEY);
+      else this.#keep(this.#windowMs);
+    });
   }
 
   /**
    * Keeps the log, and an alarm for when its window is over. A grant's hits are logged at its
-   * end (up to a lease ahead), so the alarm counts from the latest hit.
+   * end (up to a lease ahead), so the alarm counts from the latest hit. An alarm already set is
+   * left where it is, however many hits came since: each set is a row written, and an alarm
+   * that finds hits still in the window sets the next one (one a window, not one a grant).
    */
   #keep(windowMs = RATE_LIMIT_WINDOW_MS) {
     this.#windowMs = windowMs;
     const runs = this.#hits.runsNow();
-    this.ctx.storage.kv.put<KeptLog>(LOG_KEY, { runs, windowMs });
+    this.#storage.kv.put<KeptLog>(LOG_KEY, { runs, windowMs });
+    if (this.#sweepAt !== null) return;
     const latest = runs.at(-1)?.[0] ?? Date.now();
-    const sweepAt = latest + windowMs;
-    if (this.#sweepAt !== null && this.#sweepAt >= sweepAt) return;
-    this.#sweepAt = sweepAt;
-    void this.ctx.storage.setAlarm(sweepAt);
+    this.#sweepAt = latest + windowMs;
+    void this.#storage.setAlarm(this.#sweepAt);
   }
 }

@@ -4,6 +4,15 @@ import "./sentences.ts";
 /** Largest page a list returns; larger `limit` values are capped, not rejected. */
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * How far past a page's end a list counts its `total`: a count walks the index entries it counts,
+ * on the shard's primary, at every list, and a project's whole history would be a walk without
+ * end. 1,000 keeps a count near a page's own read (a deliveries page counting 10,000 was 1.65×
+ * as slow on a loaded shard). A list with more than this beyond its page says
+ * `offset + limit + 1,000` (db/paginate.ts, countedPastHorizon); `has_more` is exact either way.
+ */
+export const TOTAL_COUNTED_PAST_PAGE = 1_000;
+
 export const timestamp = z.iso.datetime().describe("RFC 3339 UTC timestamp");
 
 /**
@@ -52,7 +61,7 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
     total: z
       .int()
       .describe(
-        "Items matching the filters, counted up to 10,000 past this page's end (a list with more shows `offset + limit + 10000`)",
+        `Items matching the filters, counted up to ${TOTAL_COUNTED_PAST_PAGE.toLocaleString("en-US")} past this page's end (a list with more shows \`offset + limit + ${TOTAL_COUNTED_PAST_PAGE}\`)`,
       ),
     offset: z.int().describe("Items skipped"),
     limit: z.int().describe("The page size used (requests above 100 are capped)"),

@@ -69,7 +69,7 @@ export class SessionObject extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, withD1(env));
-    const storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
+    const storage = metering(env) ? meteredStorage(ctx.storage, "session") : ctx.storage;
     this.#held = new HeldSession(ctx, this.env, storage);
   }
 

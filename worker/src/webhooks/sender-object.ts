@@ -46,7 +46,7 @@ export class WebhookSender extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, withD1(env));
-    this.#storage = metering(env) ? meteredStorage(ctx.storage) : ctx.storage;
+    this.#storage = metering(env) ? meteredStorage(ctx.storage, "webhook sender") : ctx.storage;
   }
 
   /** Keeps `messages` and wakes at once to send them (a run under way takes them with it). */

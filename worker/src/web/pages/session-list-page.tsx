@@ -1,3 +1,4 @@
+import { countedPastHorizon } from "../../db/paginate.ts";
 import type { SessionKind as Kind } from "../../protocol/messages.ts";
 import { Status, shortTime, Table } from "../components.tsx";
 import type { PageContext } from "../forms.ts";
@@ -130,7 +131,7 @@ export function SessionListPage(props: ListProps) {
             ))}
           </Table>
           <p class="muted pager">
-            {`${props.offset + 1}–${props.offset + props.sessions.length} of ${props.total}`}{" "}
+            {`${props.offset + 1}–${props.offset + props.sessions.length} of ${props.total.toLocaleString("en-US")}${countedPastHorizon(props.total, props) ? "+" : ""}`}{" "}
             {props.offset > 0 ? (
               <a href={query(Math.max(0, props.offset - props.limit))}>Previous</a>
             ) : null}{" "}
