@@ -377,15 +377,23 @@ describe("a burst of events to one webhook", () => {
     expect(await statuses(ids)).toEqual(ids.map(() => "succeeded"));
   });
 
-  it("goes on after a message's own event with the later ones waiting, in order", async () => {
+  it("sends more than a run's worth in order, a run at a time, from the latest message, at one claim a run", async () => {
     const path = `/ok/burst-${crypto.randomUUID()}`;
     const ids = await burst(path, 70);
-    // The first event's message sends its own, then the 69 later ones, run by run.
-    await consume(ids[0] ?? "");
+    const latest = ids.at(-1) ?? "";
+    // The latest event's message claims the oldest 50 (a run) and sends them; its own turn is next.
+    const first = await consume(latest, 1);
+    expect(await order(path)).toEqual(Array.from({ length: 50 }, (_, n) => n));
+    expect(first.sent.map((sent) => sent.body)).toEqual([
+      expect.objectContaining({ invocation_id: latest, attempt: 1 }),
+    ]);
+    // Back from the queue, it sends the rest, its own last.
+    await consume(latest, 1, 2);
     expect(await order(path)).toEqual(Array.from({ length: 70 }, (_, n) => n));
-    // Their own messages, when they come, find nothing left to send.
-    const late = await consume(ids.at(-1) ?? "");
-    expect(late.sent).toEqual([]);
+    expect(await statuses(ids)).toEqual(ids.map(() => "succeeded"));
+    // The earlier events' own messages, when they come, find nothing left to send.
+    const early = await consume(ids[0] ?? "", 1);
+    expect(early.sent).toEqual([]);
     expect(await order(path)).toHaveLength(70);
   });
 });

@@ -88,9 +88,15 @@ function orderWindow(now: Date) {
  * more than five minutes deep (a sustained run's backlog once delivered 451 of 10,000 so).
  */
 export function inOrderWindow(invocation: InvocationRow, now: Date) {
-  const since = orderWindow(now);
-  return invocation.id > since.id && invocation.createdAt > since.at;
+  return idInOrderWindow(invocation.id, now) && invocation.createdAt > orderWindow(now).at;
 }
+
+/** inOrderWindow by the id alone (its event's time), before the row is read. */
+export const idInOrderWindow = (invocationId: string, now: Date) =>
+  invocationId > orderWindow(now).id;
+
+/** What claiming a run up to an invocation needs of it: its key and the attempts it has had. */
+export type RunEnd = Pick<InvocationRow, "id" | "webhookId" | "attempts">;
 
 /**
  * Claims the first attempts of a webhook's events still waiting, oldest first, up to the
@@ -173,12 +179,11 @@ export const ORDER_POLL_BUDGET_MS = 500;
  * messages find one another's runs in flight, and a queue's retry waits whole seconds
  * (ORDER_WAIT_SECONDS), so they wait here first, until `waitUntil` at most — a deadline the
  * messages of one batch share, so a batch of waiting messages holds up the rest for half a second,
- * not half a second each. Done when the run that was in flight sent this event too
- * (sendLaterEvents).
+ * not half a second each. Done when the run that was in flight sent this event too.
  */
 export async function claimRunSoon(
   db: Database,
-  invocation: InvocationRow,
+  invocation: RunEnd,
   timeout: number,
   waitUntil: number,
 ) {
@@ -191,7 +196,7 @@ export async function claimRunSoon(
 }
 
 /** Whether nobody holds the invocation's first attempt (someone may have sent it meanwhile). */
-export async function isClaimable(db: Database, invocation: InvocationRow, now: Date) {
+export async function isClaimable(db: Database, invocation: RunEnd, now: Date) {
   return (await heldFor(db, invocation, now)) === 0;
 }
 
@@ -200,11 +205,7 @@ export async function isClaimable(db: Database, invocation: InvocationRow, now: 
  * null when it was made (or the invocation finished), 0 when it is free, else the seconds until
  * its lease ends — a lease of a sender that died mid-run, which its successor waits out.
  */
-export async function heldFor(
-  db: Database,
-  invocation: InvocationRow,
-  now: Date,
-): Promise<number | null> {
+export async function heldFor(db: Database, invocation: RunEnd, now: Date): Promise<number | null> {
   const [row] = await db
     .select({ leaseUntil: webhookInvocations.leaseUntil })
     .from(webhookInvocations)

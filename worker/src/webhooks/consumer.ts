@@ -1,19 +1,26 @@
 import { and, eq } from "drizzle-orm";
 import { directoryDb, shardDb } from "../db/databases.ts";
 import { runBatch, type Statement } from "../db/json-rows.ts";
-import { invocationKey, invocationKeys, webhookInvocations, webhooks } from "../db/webhooks.ts";
+import {
+  invocationKey,
+  invocationKeys,
+  webhookInvocations,
+  webhookOfInvocation,
+  webhooks,
+} from "../db/webhooks.ts";
 import { renewWebhookCopy } from "../domain/session-views.ts";
 import type { Env } from "../env.ts";
 import { type Answer, attemptOnce, done, type QueueDecision, recordAnswers } from "./attempt.ts";
 import { deliveredEvents } from "./attested.ts";
 import {
   claimAttempt,
-  claimRun,
   claimRunSoon,
   heldFor,
+  idInOrderWindow,
   inOrderWindow,
   type LoadedInvocation,
   ORDER_POLL_BUDGET_MS,
+  type RunEnd,
   unfinished,
   withWebhookAndEvent,
 } from "./claims.ts";
@@ -77,6 +84,20 @@ export async function processInvocation(
   guard?: SendGuard,
 ): Promise<QueueDecision> {
   const db = shardDb(env, shard);
+  const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
+  // A first attempt claims its run at once (the claim reads what it sends): its own row is read
+  // first only when nothing was claimed — sent already, held, not committed yet, or disabled.
+  const firstInOrder = message.attempt === 1 && messageAttempts <= MAX_ORDER_WAITS;
+  const claimedFirst = firstInOrder && idInOrderWindow(message.invocation_id, now);
+  if (claimedFirst) {
+    const own = {
+      id: message.invocation_id,
+      webhookId: webhookOfInvocation(message.invocation_id),
+      attempts: 0,
+    };
+    const sent = await sendRun(env, shard, own, timeout, waitUntil, guard);
+    if (sent) return sent;
+  }
   const [found] = await withWebhookAndEvent(db)
     .where(invocationKey(message.invocation_id))
     .limit(1);
@@ -108,29 +129,44 @@ export async function processInvocation(
   if (invocation.nextAttemptAt && Date.parse(invocation.nextAttemptAt) > now.getTime() + 1000) {
     return later((Date.parse(invocation.nextAttemptAt) - now.getTime()) / 1000);
   }
-  const timeout = Number(env.WEBHOOK_TIMEOUT_SECONDS) || DEFAULT_DELIVERY_TIMEOUT_SECONDS;
-  // A first attempt sends the earlier events of its webhook with it, in order: a run.
+  // A first attempt sends the earlier events of its webhook with it, in order: a run. Nothing
+  // claimed: an earlier event is still being sent (wait for it), this one was, or a sender that
+  // died mid-run still holds it (wait out its lease).
   if (attempt === 1 && messageAttempts <= MAX_ORDER_WAITS && inOrderWindow(invocation, now)) {
-    const { run, dropped } = await claimRunSoon(db, invocation, timeout, waitUntil);
-    // Nothing claimed: an earlier event is still being sent (wait for it), this one was, or a
-    // sender that died mid-run still holds it (wait out its lease).
-    if (run.length === 0) return whenFree(db, invocation, ORDER_WAIT_SECONDS);
-    let own: QueueDecision | null = null;
-    const decisions = await deliverClaimed(env, shard, run, timeout, dropped, guard);
-    for (const [loaded, decision] of decisions) {
-      if (loaded.invocation.id === invocation.id) own = decision;
-      else await followUp(env, shard, loaded, decision);
-    }
-    // More than a run's worth of events came before this one: its turn is next.
-    if (own === null) return later(0);
-    await sendLaterEvents(env, shard, invocation.webhookId, timeout, guard);
-    return own;
+    const sent = claimedFirst
+      ? null
+      : await sendRun(env, shard, invocation, timeout, waitUntil, guard);
+    return sent ?? whenFree(db, invocation, ORDER_WAIT_SECONDS);
   }
   // Held: by a sender that died mid-attempt (its lease is waited out), or made meanwhile.
   if (!(await claimAttempt(db, invocation, new Date(), leaseSeconds(timeout))))
     return whenFree(db, invocation, 0);
   const [decision] = await deliverClaimed(env, shard, [found], timeout, [], guard);
   return decision?.[1] ?? done;
+}
+
+/**
+ * Claims and sends the run of first attempts up to `own` (claims.ts), in order; null when nothing
+ * was claimed. Later events are not looked for here: their messages reach the webhook's sender,
+ * which takes them in its next round, a run at once (sender-object.ts).
+ */
+async function sendRun(
+  env: Env,
+  shard: string,
+  own: RunEnd,
+  timeout: number,
+  waitUntil: number,
+  guard?: SendGuard,
+): Promise<QueueDecision | null> {
+  const { run, dropped } = await claimRunSoon(shardDb(env, shard), own, timeout, waitUntil);
+  if (run.length === 0) return null;
+  let decision: QueueDecision | null = null;
+  for (const [loaded, made] of await deliverClaimed(env, shard, run, timeout, dropped, guard)) {
+    if (loaded.invocation.id === own.id) decision = made;
+    else await followUp(env, shard, loaded, made);
+  }
+  // More than a run's worth of events came before this one: its turn is next.
+  return decision ?? later(0);
 }
 
 /**
@@ -151,32 +187,6 @@ async function whenFree(
 
 /** How long a run's answers may wait unrecorded before the next send. */
 const RECORD_EVERY_MS = 1000;
-
-/** Runs one message sends after its own, at most: a burst's tail, without its messages' wait. */
-const MAX_LATER_RUNS = 4;
-
-/**
- * After its own run, a message goes on with the webhook's later events that arrived meanwhile,
- * in order, run by run: their own messages found this one's run in flight and wait a second
- * (ORDER_WAIT_SECONDS) before trying; by then their events were sent, so they have nothing left
- * to do. Under a burst the events thus go out back to back rather than a wave a second.
- */
-async function sendLaterEvents(
-  env: Env,
-  shard: string,
-  webhookId: string,
-  timeout: number,
-  guard?: SendGuard,
-) {
-  for (let runs = 0; runs < MAX_LATER_RUNS; runs++) {
-    const { run, dropped } = await claimRun(shardDb(env, shard), webhookId, null, timeout);
-    if (run.length === 0) return;
-    const decisions = await deliverClaimed(env, shard, run, timeout, dropped, guard);
-    for (const [loaded, decision] of decisions) await followUp(env, shard, loaded, decision);
-    // A 410 disabled the webhook: nothing more goes to it.
-    if (decisions.length < run.length) return;
-  }
-}
 
 /** What an earlier event of a run needs next: its retry queued, or nothing. */
 async function followUp(
